@@ -1,0 +1,127 @@
+//===- KernelCompiler.h - The runtime's view of the kernel compiler -------===//
+// SPDX-License-Identifier: MIT
+//
+// The narrow, LLVM-free interface through which the OpenCL runtime builds
+// programs and gets work-group functions. Everything behind it (Clang, the
+// pocl kernel library, the work-group passes, O3, the JIT and the on-disk
+// cache) lives in lib/Compiler; no LLVM header leaks out of this file.
+//
+// Program binaries are our own container ("POCLISS" magic, a kind, LLVM
+// bitcode); clGetProgramInfo(CL_PROGRAM_BINARIES) returns them and
+// clCreateProgramWithBinary accepts them back.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef POCL_ISS_KERNELCOMPILER_H
+#define POCL_ISS_KERNELCOMPILER_H
+
+#include "pocl-iss/WorkGroupABI.h"
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace iss {
+
+/// The address qualifier of a kernel argument, as OpenCL reports it.
+enum class ArgKind { Global, Constant, Local, Value, Image, Sampler };
+
+struct KernelArgInfo {
+  ArgKind Kind = ArgKind::Value;
+  std::string Name;     ///< kernel_arg_name
+  std::string TypeName; ///< kernel_arg_type, e.g. "float*", "float4", "S"
+  unsigned AccessQualifier = 0; ///< CL_KERNEL_ARG_ACCESS_*
+  unsigned TypeQualifier = 0;   ///< CL_KERNEL_ARG_TYPE_* bit field
+  size_t Size = 0;  ///< bytes clSetKernelArg expects (pointers: sizeof(void*))
+  size_t Align = 1; ///< alignment of the value in the argument slot
+};
+
+struct KernelInfo {
+  std::string Name;
+  std::vector<KernelArgInfo> Args;
+  size_t ReqdWorkGroupSize[3] = {0, 0, 0}; ///< all 0 when not given
+  size_t WorkGroupSizeHint[3] = {0, 0, 0};
+  std::string Attributes; ///< CL_KERNEL_ATTRIBUTES text
+  bool HasBarriers = false;
+  /// Automatic (function-scope) __local variables: size and alignment of
+  /// each, in the order of the trailing argument slots.
+  std::vector<std::pair<size_t, size_t>> AutoLocals;
+  size_t autoLocalBytes() const;
+};
+
+enum class BinaryKind : uint8_t {
+  Compiled = 1,   ///< clCompileProgram output, not linked
+  Library = 2,    ///< clLinkProgram -create-library output
+  Executable = 3, ///< linked with the kernel library, kernels runnable
+};
+
+struct BuildResult {
+  bool Success = false;
+  std::string Log;              ///< compiler diagnostics, always kept
+  std::vector<uint8_t> Binary;  ///< our container, empty on failure
+  BinaryKind Kind = BinaryKind::Executable;
+  std::vector<KernelInfo> Kernels; ///< for Executable binaries
+};
+
+/// An embedded header for clCompileProgram.
+struct HeaderSource {
+  std::string Name;
+  std::string Source;
+};
+
+/// The compile-time facts of the device the compiler targets; the runtime
+/// reports the same values through clGetDeviceInfo.
+struct TargetInfo {
+  std::string Triple;  ///< x86_64-pc-linux-gnu
+  std::string CPU;     ///< e.g. skylake-avx512, the kernel library's target
+  std::string Features;
+  std::string LibraryVariant; ///< avx512, avx2, avx, sse41, sse2, ...
+  std::string LibraryPath;    ///< the kernel library bitcode in use
+  unsigned NativeVectorBits = 128; ///< widest vector register
+  bool HasFP64 = true;
+  bool HasFP16 = false;
+};
+
+/// Detected once per process from the host CPU.
+const TargetInfo &getTargetInfo();
+
+/// clBuildProgram: OpenCL C source to an executable binary.
+BuildResult buildProgram(const std::string &Source, const std::string &Options);
+/// clCompileProgram: source (with embedded headers) to a compiled binary.
+BuildResult compileProgram(const std::string &Source, const std::string &Options,
+                           const std::vector<HeaderSource> &Headers);
+/// clLinkProgram: compiled binaries and libraries to an executable, or to a
+/// library when \p CreateLibrary.
+BuildResult linkPrograms(const std::vector<std::vector<uint8_t>> &Inputs,
+                         const std::string &Options, bool CreateLibrary);
+/// clCreateProgramWithBinary: validates a binary and reads its kernels.
+/// Success is false (with a log) for anything that is not ours or is damaged.
+BuildResult loadBinary(const std::vector<uint8_t> &Binary);
+
+/// A kernel compiled for one local size: its subkernels and the selection
+/// function. Immutable once made; shared between launches and threads.
+struct CompiledKernel {
+  std::string KernelName;
+  size_t LocalSize[3] = {1, 1, 1};
+  std::vector<iss_subkernel_fn> Subkernels;
+  std::vector<std::string> SubkernelNames; ///< for POCL_ISS_STATS
+  iss_select_fn Select = nullptr;
+  /// Launch counts per subkernel, for POCL_ISS_STATS.
+  std::unique_ptr<std::atomic<uint64_t>[]> Launches;
+  std::string Mode; ///< POCL_ISS_MODE it was compiled under
+  size_t ContextBytesPerWorkItem = 0;
+};
+
+/// Compiles (or loads from the on-disk cache) the work-group functions of
+/// \p Kernel in the executable binary \p Binary for the local size \p Local.
+/// Returns null and fills \p Error when that fails.
+std::shared_ptr<CompiledKernel>
+getCompiledKernel(const std::vector<uint8_t> &Binary, const std::string &Kernel,
+                  const size_t Local[3], std::string &Error);
+
+} // namespace iss
+
+#endif // POCL_ISS_KERNELCOMPILER_H

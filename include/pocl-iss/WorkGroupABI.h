@@ -1,0 +1,53 @@
+//===- WorkGroupABI.h - The contract between device and compiled code -----===//
+// SPDX-License-Identifier: MIT
+//
+// The binary interface between the pthread device and the work-group
+// functions the kernel compiler generates. Plain C layout: the compiler
+// builds the same struct type in IR (lib/Compiler/WorkGroup/WorkGroupGen.cpp)
+// and the field order below must not change without changing it there.
+//
+// A compiled kernel has several subkernels (one per vectorized work-item
+// dimension once input space splitting lands, see the input-space-splitting
+// paper, section 4) and one selection function evaluated once per launch.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef POCL_ISS_WORKGROUPABI_H
+#define POCL_ISS_WORKGROUPABI_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// What a work-group function reads besides the kernel arguments. The local
+/// size is a compile-time constant of each compiled kernel, so it is absent.
+typedef struct iss_wg_context {
+  uint64_t group_id[3];
+  uint64_t num_groups[3];
+  uint64_t global_offset[3];
+  uint32_t work_dim;
+  uint32_t printf_buffer_capacity;
+  char *printf_buffer;
+  uint32_t *printf_buffer_position;
+} iss_wg_context;
+
+/// Runs every work-item of the work group \p ctx->group_id.
+/// \p args has one slot per kernel argument, then one per automatic
+/// (function-scope) __local variable. Each slot points at the argument's
+/// bytes: for a __global/__constant buffer, at a void* holding the buffer's
+/// address (or NULL); for a __local argument or variable, at a void* holding
+/// this work group's local memory; for a by-value argument (scalar, vector or
+/// struct), at the value itself.
+typedef void (*iss_subkernel_fn)(void *const *args, const iss_wg_context *ctx);
+
+/// Picks the subkernel for a whole launch: called once per launch with the
+/// same \p args and a \p ctx whose group_id is zero.
+typedef uint32_t (*iss_select_fn)(void *const *args, const iss_wg_context *ctx);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif // POCL_ISS_WORKGROUPABI_H

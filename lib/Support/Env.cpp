@@ -1,0 +1,216 @@
+//===- Env.cpp - Environment variables, parsed once and strictly ----------===//
+// SPDX-License-Identifier: MIT
+//
+// Implements Settings (include/pocl-iss/Env.h): pocl's variables where they
+// make sense and ours, all prefixed POCL_ISS_ (DESIGN.md section 1).
+//
+//===----------------------------------------------------------------------===//
+
+#include "pocl-iss/Env.h"
+
+#include <cerrno>
+#include <climits>
+#include <cstdarg>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+#include <sstream>
+
+namespace iss {
+
+static const char *const ModeNames[] = {"scalar", "vec", "split", "score",
+                                        "split+score"};
+
+const char *modeName(Mode M) { return ModeNames[static_cast<int>(M)]; }
+
+std::optional<Mode> parseMode(const std::string &Text) {
+  for (int I = 0; I < 5; ++I)
+    if (Text == ModeNames[I])
+      return static_cast<Mode>(I);
+  return std::nullopt;
+}
+
+std::string parseModeVar(const std::string &Value, Mode &Out) {
+  if (auto M = parseMode(Value)) {
+    Out = *M;
+    return "";
+  }
+  return "POCL_ISS_MODE='" + Value +
+         "' is not a mode; allowed: scalar, vec, split, score, split+score";
+}
+
+std::string parseBool(const char *Var, const std::string &Value, bool &Out) {
+  if (Value == "1" || Value == "on" || Value == "yes" || Value == "true") {
+    Out = true;
+    return "";
+  }
+  if (Value == "0" || Value == "off" || Value == "no" || Value == "false") {
+    Out = false;
+    return "";
+  }
+  return std::string(Var) + "='" + Value +
+         "' is not a boolean; allowed: 1, 0, on, off, yes, no, true, false";
+}
+
+std::string parseUnsigned(const char *Var, const std::string &Value,
+                          unsigned Min, unsigned Max, unsigned &Out) {
+  const char *S = Value.c_str();
+  char *End = nullptr;
+  errno = 0;
+  unsigned long long V = std::strtoull(S, &End, 10);
+  bool Digits = !Value.empty() && Value.find_first_not_of("0123456789") ==
+                                      std::string::npos;
+  if (!Digits || errno || *End || V < Min || V > Max)
+    return std::string(Var) + "='" + Value + "' is not allowed; expected an " +
+           "integer from " + std::to_string(Min) + " to " + std::to_string(Max);
+  Out = static_cast<unsigned>(V);
+  return "";
+}
+
+std::string parseDims(const std::string &Value, unsigned &Mask) {
+  // A comma-separated list of dimensions, e.g. "0" or "0,1".
+  unsigned M = 0;
+  std::stringstream SS(Value);
+  std::string Item;
+  bool Any = false;
+  while (std::getline(SS, Item, ',')) {
+    if (Item != "0" && Item != "1" && Item != "2")
+      return "POCL_ISS_DIMS='" + Value +
+             "' is not allowed; expected a comma-separated list of 0, 1, 2";
+    M |= 1u << (Item[0] - '0');
+    Any = true;
+  }
+  if (!Any)
+    return "POCL_ISS_DIMS='" + Value +
+           "' is not allowed; expected a comma-separated list of 0, 1, 2";
+  Mask = M;
+  return "";
+}
+
+std::string parseDebug(const std::string &Value, unsigned &Mask) {
+  // pocl accepts "1"/"all" or a comma-separated list of categories.
+  static const struct {
+    const char *Name;
+    unsigned Bits;
+  } Cats[] = {{"all", DbgAll},         {"1", DbgAll},
+              {"0", 0},                {"error", DbgError},
+              {"warning", DbgWarning}, {"general", DbgGeneral},
+              {"llvm", DbgLLVM},       {"runtime", DbgRuntime},
+              {"device", DbgDevice},   {"cache", DbgCache}};
+  unsigned M = 0;
+  std::stringstream SS(Value);
+  std::string Item;
+  while (std::getline(SS, Item, ',')) {
+    bool Found = false;
+    for (const auto &C : Cats)
+      if (Item == C.Name) {
+        M |= C.Bits;
+        Found = true;
+      }
+    if (!Found)
+      return "POCL_DEBUG='" + Value +
+             "' is not allowed; expected 1, 0, all or a comma-separated list "
+             "of error, warning, general, llvm, runtime, device, cache";
+  }
+  Mask = M;
+  return "";
+}
+
+static std::string defaultCacheDir() {
+  if (const char *X = std::getenv("XDG_CACHE_HOME"); X && *X)
+    return std::string(X) + "/pocl-iss/kcache";
+  if (const char *H = std::getenv("HOME"); H && *H)
+    return std::string(H) + "/.cache/pocl-iss/kcache";
+  return "/tmp/pocl-iss-kcache";
+}
+
+[[noreturn]] static void fail(const std::string &Message) {
+  std::fprintf(stderr, "pocl-iss: %s\n", Message.c_str());
+  std::exit(1);
+}
+
+static Settings readSettings() {
+  Settings S;
+  auto Get = [](const char *Var) -> const char * {
+    const char *V = std::getenv(Var);
+    return (V && *V) ? V : nullptr;
+  };
+  std::string Err;
+  if (const char *V = Get("POCL_ISS_MODE"))
+    Err = parseModeVar(V, S.IssMode);
+  if (Err.empty())
+    if (const char *V = Get("POCL_ISS_VECTOR_WIDTH")) {
+      Err = parseUnsigned("POCL_ISS_VECTOR_WIDTH", V, 1, 64, S.VectorWidth);
+      if (Err.empty() && (S.VectorWidth & (S.VectorWidth - 1)))
+        Err = std::string("POCL_ISS_VECTOR_WIDTH='") + V +
+              "' is not allowed; expected a power of two from 1 to 64";
+    }
+  if (Err.empty())
+    if (const char *V = Get("POCL_ISS_STATS"))
+      Err = parseBool("POCL_ISS_STATS", V, S.Stats);
+  if (Err.empty())
+    if (const char *V = Get("POCL_ISS_DIMS"))
+      Err = parseDims(V, S.DimsMask);
+  if (Err.empty())
+    if (const char *V = Get("POCL_MAX_PTHREAD_COUNT"))
+      Err = parseUnsigned("POCL_MAX_PTHREAD_COUNT", V, 1, 4096, S.MaxThreads);
+  if (Err.empty())
+    if (const char *V = Get("POCL_AFFINITY"))
+      Err = parseBool("POCL_AFFINITY", V, S.Affinity);
+  if (Err.empty())
+    if (const char *V = Get("POCL_KERNEL_CACHE"))
+      Err = parseBool("POCL_KERNEL_CACHE", V, S.KernelCache);
+  if (Err.empty())
+    if (const char *V = Get("POCL_VECTORIZER_REMARKS"))
+      Err = parseBool("POCL_VECTORIZER_REMARKS", V, S.VectorizerRemarks);
+  if (Err.empty())
+    if (const char *V = Get("POCL_DEBUG"))
+      Err = parseDebug(V, S.DebugMask);
+  if (Err.empty())
+    if (const char *V = Get("POCL_DEVICES")) {
+      S.Devices = V;
+      // We have one device type; pocl's names for it are accepted.
+      std::stringstream SS(S.Devices);
+      std::string Item;
+      bool Ours = false;
+      while (SS >> Item)
+        if (Item == "pthread" || Item == "cpu" || Item == "basic")
+          Ours = true;
+      if (!Ours)
+        S.Devices = "none";
+    }
+  if (!Err.empty())
+    fail(Err);
+  const char *Dir = Get("POCL_CACHE_DIR");
+  S.CacheDir = Dir ? Dir : defaultCacheDir();
+  return S;
+}
+
+const Settings &settings() {
+  static const Settings S = readSettings();
+  return S;
+}
+
+bool debugEnabled(DebugCategory Cat) { return settings().DebugMask & Cat; }
+
+void debugLog(DebugCategory Cat, const char *Fmt, ...) {
+  if (!debugEnabled(Cat))
+    return;
+  static const char *Names[] = {"error",  "warning", "general", "llvm",
+                                "runtime", "device", "cache"};
+  const char *Name = "debug";
+  for (unsigned I = 0; I < 7; ++I)
+    if (Cat == (1u << I))
+      Name = Names[I];
+  char Buf[2048];
+  va_list Ap;
+  va_start(Ap, Fmt);
+  std::vsnprintf(Buf, sizeof(Buf), Fmt, Ap);
+  va_end(Ap);
+  static std::mutex M;
+  std::lock_guard<std::mutex> L(M);
+  std::fprintf(stderr, "[pocl-iss] %s: %s\n", Name, Buf);
+}
+
+} // namespace iss
