@@ -1,0 +1,191 @@
+//===- MathKernels.cpp - Math builtins against host libm ------------------===//
+//
+// SPDX-License-Identifier: MIT
+//
+//===----------------------------------------------------------------------===//
+//
+// The single-precision math builtins, compared with the host's libm in double
+// precision and the ULP bounds of the OpenCL 1.2 specification (section
+// 7.4, table 7.1). When a work-item loop is vectorized (the paper's codelets,
+// section 3) each scalar call becomes a vector call into pocl's kernel
+// library: the vector variants must be as accurate as the scalar ones,
+// including in the partial tail and under divergent control flow.
+//
+//===----------------------------------------------------------------------===//
+
+#include "KernelTest.h"
+
+using namespace kt;
+
+static const char *MathSource = R"CLC(
+#define UNARY(F)                                                              \
+  __kernel void k_##F(__global const float *X, __global float *Y) {          \
+    size_t I = get_global_id(0);                                              \
+    Y[I] = F(X[I]);                                                           \
+  }
+#define BINARY(F)                                                             \
+  __kernel void k_##F(__global const float *X, __global const float *Z,      \
+                      __global float *Y) {                                    \
+    size_t I = get_global_id(0);                                              \
+    Y[I] = F(X[I], Z[I]);                                                     \
+  }
+UNARY(sin) UNARY(cos) UNARY(tan) UNARY(exp) UNARY(exp2) UNARY(log)
+UNARY(log2) UNARY(sqrt) UNARY(rsqrt) UNARY(atan) UNARY(asin) UNARY(tanh)
+UNARY(cbrt) UNARY(floor) UNARY(fabs)
+BINARY(pow) BINARY(atan2) BINARY(hypot) BINARY(fmin) BINARY(fmod)
+
+__kernel void k_fma(__global const float *A, __global const float *B,
+                    __global const float *C, __global float *Y) {
+  size_t I = get_global_id(0);
+  Y[I] = fma(A[I], B[I], C[I]);
+}
+
+// Different builtins on neighbouring work-items: divergent calls.
+__kernel void k_divergent(__global const float *X, __global float *Y) {
+  size_t I = get_global_id(0);
+  float V = X[I];
+  if (I % 3 == 0)
+    Y[I] = exp(V * 0.125f);
+  else if (V > 0.0f)
+    Y[I] = log(V);
+  else
+    Y[I] = sin(V);
+}
+)CLC";
+
+struct MathCase {
+  const char *Name;
+  int Arity;
+  double MaxUlp;
+  float Lo, Hi;   // first argument
+  float Lo2, Hi2; // second argument
+  double (*Ref1)(double);
+  double (*Ref2)(double, double);
+};
+
+static double refRsqrt(double X) { return 1.0 / std::sqrt(X); }
+
+static const MathCase Cases[] = {
+    {"sin", 1, 4, -100.f, 100.f, 0, 0, [](double X) { return std::sin(X); }, nullptr},
+    {"cos", 1, 4, -100.f, 100.f, 0, 0, [](double X) { return std::cos(X); }, nullptr},
+    {"tan", 1, 5, -3.f, 3.f, 0, 0, [](double X) { return std::tan(X); }, nullptr},
+    {"exp", 1, 3, -80.f, 80.f, 0, 0, [](double X) { return std::exp(X); }, nullptr},
+    {"exp2", 1, 3, -120.f, 120.f, 0, 0, [](double X) { return std::exp2(X); }, nullptr},
+    {"log", 1, 3, 1e-6f, 1e6f, 0, 0, [](double X) { return std::log(X); }, nullptr},
+    {"log2", 1, 3, 1e-6f, 1e6f, 0, 0, [](double X) { return std::log2(X); }, nullptr},
+    {"sqrt", 1, 3, 0.f, 1e8f, 0, 0, [](double X) { return std::sqrt(X); }, nullptr},
+    {"rsqrt", 1, 2, 1e-4f, 1e8f, 0, 0, refRsqrt, nullptr},
+    {"atan", 1, 5, -50.f, 50.f, 0, 0, [](double X) { return std::atan(X); }, nullptr},
+    {"asin", 1, 4, -1.f, 1.f, 0, 0, [](double X) { return std::asin(X); }, nullptr},
+    {"tanh", 1, 5, -10.f, 10.f, 0, 0, [](double X) { return std::tanh(X); }, nullptr},
+    {"cbrt", 1, 2, -1e5f, 1e5f, 0, 0, [](double X) { return std::cbrt(X); }, nullptr},
+    {"floor", 1, 0, -1e4f, 1e4f, 0, 0, [](double X) { return std::floor(X); }, nullptr},
+    {"fabs", 1, 0, -1e4f, 1e4f, 0, 0, [](double X) { return std::fabs(X); }, nullptr},
+    {"pow", 2, 16, 0.01f, 10.f, -5.f, 5.f, nullptr,
+     [](double X, double Y) { return std::pow(X, Y); }},
+    {"atan2", 2, 6, -10.f, 10.f, -10.f, 10.f, nullptr,
+     [](double X, double Y) { return std::atan2(X, Y); }},
+    {"hypot", 2, 4, -1e3f, 1e3f, -1e3f, 1e3f, nullptr,
+     [](double X, double Y) { return std::hypot(X, Y); }},
+    {"fmin", 2, 0, -1e3f, 1e3f, -1e3f, 1e3f, nullptr,
+     [](double X, double Y) { return std::fmin(X, Y); }},
+    {"fmod", 2, 0, -1e3f, 1e3f, 0.5f, 20.f, nullptr,
+     [](double X, double Y) { return std::fmod(X, Y); }},
+};
+
+/// Checks every element within \p MaxUlp and names the worst offenders.
+static void expectUlp(const std::vector<float> &Got,
+                      const std::vector<double> &Want, double MaxUlp,
+                      const std::vector<float> &Args, const std::string &What) {
+  size_t Bad = 0;
+  double Worst = 0;
+  std::string Msg;
+  for (size_t I = 0; I < Got.size(); ++I) {
+    double U = ulpError(Got[I], Want[I]);
+    Worst = std::max(Worst, U);
+    if (U <= MaxUlp)
+      continue;
+    if (++Bad <= 5) {
+      char Buf[160];
+      std::snprintf(Buf, sizeof(Buf), "\n  [%zu] x=%.9g got %.9g want %.17g (%.1f ulp)",
+                    I, double(Args[I]), double(Got[I]), Want[I], U);
+      Msg += Buf;
+    }
+  }
+  if (Bad)
+    fail(What + ": " + std::to_string(Bad) + " of " + std::to_string(Got.size()) +
+         " results beyond " + std::to_string(MaxUlp) + " ulp" + Msg);
+}
+
+TEST_CASE(mathBuiltins) {
+  // Local size 255: every group ends in a partial vector.
+  const size_t N = 255 * 41;
+  Program P = E.build(MathSource);
+  std::string Failures;
+  for (const MathCase &C : Cases) {
+    auto X = randomVector<float>(N, C.Lo, C.Hi, 40);
+    auto Z = randomVector<float>(N, C.Lo2, C.Hi2, 41);
+    // Exact special points matter too: zeros, integers, the domain edge.
+    X[0] = C.Lo;
+    X[1] = C.Hi;
+    X[2] = (C.Lo <= 0 && C.Hi >= 0) ? 0.0f : C.Lo;
+    Kernel K = E.kernel(P, (std::string("k_") + C.Name).c_str());
+    Mem DX = E.input(X), DZ = E.input(Z), DY = E.output<float>(N);
+    if (C.Arity == 1)
+      setArgs(K, DX, DY);
+    else
+      setArgs(K, DX, DZ, DY);
+    E.run1(K, N, 255);
+    auto Got = E.read<float>(DY, N);
+    std::vector<double> Want(N);
+    for (size_t I = 0; I < N; ++I)
+      Want[I] = C.Arity == 1 ? C.Ref1(X[I]) : C.Ref2(X[I], Z[I]);
+    try {
+      expectUlp(Got, Want, C.MaxUlp, X, C.Name);
+    } catch (const Failure &F) {
+      Failures += "\n" + F.Message;
+    }
+  }
+  if (!Failures.empty())
+    fail("math builtins out of bounds:" + Failures);
+}
+
+TEST_CASE(fmaCorrectlyRounded) {
+  const size_t N = 64 * 100 + 13;
+  auto A = randomVector<float>(N, -1e3f, 1e3f, 42);
+  auto B = randomVector<float>(N, -1e3f, 1e3f, 43);
+  auto C = randomVector<float>(N, -1e6f, 1e6f, 44);
+  // A case where a separate multiply and add would lose everything.
+  A[0] = 1.0f + 0x1p-23f;
+  B[0] = 1.0f - 0x1p-23f;
+  C[0] = -1.0f;
+  Program P = E.build(MathSource);
+  Kernel K = E.kernel(P, "k_fma");
+  Mem DA = E.input(A), DB = E.input(B), DC = E.input(C), DY = E.output<float>(N);
+  setArgs(K, DA, DB, DC, DY);
+  E.run1(K, N);
+  std::vector<float> Want(N);
+  for (size_t I = 0; I < N; ++I)
+    Want[I] = std::fmaf(A[I], B[I], C[I]);
+  expectEqual(E.read<float>(DY, N), Want, "fma");
+}
+
+TEST_CASE(divergentBuiltinCalls) {
+  const size_t N = 64 * 33 + 7;
+  auto X = randomVector<float>(N, -20.f, 20.f, 45);
+  Program P = E.build(MathSource);
+  Kernel K = E.kernel(P, "k_divergent");
+  Mem DX = E.input(X), DY = E.output<float>(N);
+  setArgs(K, DX, DY);
+  E.run1(K, N, 1);
+  auto Got = E.read<float>(DY, N);
+  std::vector<double> Want(N);
+  for (size_t I = 0; I < N; ++I) {
+    double V = X[I];
+    Want[I] = I % 3 == 0 ? std::exp(double(X[I] * 0.125f))
+                         : (V > 0 ? std::log(V) : std::sin(V));
+  }
+  expectUlp(Got, Want, 4, X, "divergent exp/log/sin");
+}
+
+KERNEL_TEST_MAIN()

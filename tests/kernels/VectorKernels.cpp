@@ -1,0 +1,171 @@
+//===- VectorKernels.cpp - OpenCL vector types, vload/vstore --------------===//
+//
+// SPDX-License-Identifier: MIT
+//
+//===----------------------------------------------------------------------===//
+//
+// Kernels written with OpenCL C vector types. The work-item loop vectorizer
+// of the paper (section 3, codelets vectorized across work-items) must widen
+// code that is already vector-typed: float4 and int8 arithmetic, swizzles,
+// conversions, and vloadn/vstoren at unaligned, work-item dependent offsets
+// (consecutive accesses with a stride that is not 1).
+//
+//===----------------------------------------------------------------------===//
+
+#include "KernelTest.h"
+
+using namespace kt;
+
+static const char *VectorSource = R"CLC(
+__kernel void float4Ops(__global const float4 *A, __global const float4 *B,
+                        __global float4 *Out) {
+  size_t I = get_global_id(0);
+  float4 X = A[I], Y = B[I];
+  float4 R = X * Y + (float4)(1.0f, 2.0f, 3.0f, 4.0f);
+  R = R - X.wzyx;
+  R.xy = R.yx * 2.0f;
+  R = select(R, -R, X > Y); // component-wise: where X > Y, negate
+  Out[I] = R + (float4)(dot(X, Y));
+}
+
+__kernel void int8Ops(__global const int8 *A, __global const int8 *B,
+                      __global int8 *Out, int Shift) {
+  size_t I = get_global_id(0);
+  int8 X = A[I], Y = B[I];
+  int8 R = X * Y - (X >> Shift) + (Y & (int8)(0xff));
+  R = max(R, X) ^ (Y < X); // relational results are -1/0 per component
+  R.s0 += R.s7;
+  Out[I] = R + (int8)((int)I);
+}
+
+// vload3/vstore3 from a packed float array (12-byte stride) and vload4 at an
+// odd element offset: neither is aligned to the vector type.
+__kernel void vloadStore(__global const float *In, __global float *Out,
+                         __global const int *IIn, __global int *IOut) {
+  size_t I = get_global_id(0);
+  float3 P = vload3(I, In);
+  vstore3(P.zxy * 2.0f + 1.0f, I, Out);
+  int4 Q = vload4(0, IIn + 4 * I + 1);
+  vstore4(Q.wzyx + (int4)(1, 2, 3, 4), I, IOut);
+}
+
+__kernel void conversions(__global const float4 *In, __global int4 *ToInt,
+                          __global uchar4 *Sat, __global float4 *Back) {
+  size_t I = get_global_id(0);
+  float4 V = In[I];
+  ToInt[I] = convert_int4_rtz(V);
+  Sat[I] = convert_uchar4_sat(V);
+  Back[I] = convert_float4(convert_int4_rtn(V));
+}
+)CLC";
+
+TEST_CASE(float4Arithmetic) {
+  const size_t N = 4096 + 3;
+  auto A = randomVector<float>(4 * N, -8.f, 8.f, 20);
+  auto B = randomVector<float>(4 * N, -8.f, 8.f, 21);
+  Program P = E.build(VectorSource);
+  Kernel K = E.kernel(P, "float4Ops");
+  Mem DA = E.input(A), DB = E.input(B), DO = E.output<float>(4 * N);
+  setArgs(K, DA, DB, DO);
+  E.run1(K, N, 1);
+  std::vector<float> Want(4 * N);
+  for (size_t I = 0; I < N; ++I) {
+    const float *X = &A[4 * I], *Y = &B[4 * I];
+    float R[4];
+    for (int C = 0; C < 4; ++C)
+      R[C] = X[C] * Y[C] + float(C + 1);
+    for (int C = 0; C < 4; ++C)
+      R[C] -= X[3 - C];
+    float R0 = R[1] * 2.0f, R1 = R[0] * 2.0f;
+    R[0] = R0;
+    R[1] = R1;
+    double Dot = 0;
+    for (int C = 0; C < 4; ++C)
+      Dot += double(X[C]) * Y[C];
+    for (int C = 0; C < 4; ++C)
+      Want[4 * I + C] = (X[C] > Y[C] ? -R[C] : R[C]) + float(Dot);
+  }
+  // dot() and contraction round differently from the host; the values are
+  // below ~300, so 1e-3 absolute is a few ULPs.
+  expectNear(E.read<float>(DO, 4 * N), Want, 1e-5, 1e-3, "float4Ops");
+}
+
+TEST_CASE(int8Arithmetic) {
+  const size_t N = 1000;
+  auto A = randomVector<int>(8 * N, -5000, 5000, 22);
+  auto B = randomVector<int>(8 * N, -5000, 5000, 23);
+  const int Shift = 3;
+  Program P = E.build(VectorSource);
+  Kernel K = E.kernel(P, "int8Ops");
+  Mem DA = E.input(A), DB = E.input(B), DO = E.output<int>(8 * N);
+  setArgs(K, DA, DB, DO, Shift);
+  E.run1(K, N, 8);
+  std::vector<int> Want(8 * N);
+  for (size_t I = 0; I < N; ++I) {
+    int R[8];
+    for (int C = 0; C < 8; ++C) {
+      int X = A[8 * I + C], Y = B[8 * I + C];
+      R[C] = X * Y - (X >> Shift) + (Y & 0xff);
+      R[C] = std::max(R[C], X) ^ (Y < X ? -1 : 0);
+    }
+    R[0] += R[7];
+    for (int C = 0; C < 8; ++C)
+      Want[8 * I + C] = R[C] + int(I);
+  }
+  expectEqual(E.read<int>(DO, 8 * N), Want, "int8Ops");
+}
+
+TEST_CASE(vloadVstoreUnaligned) {
+  const size_t N = 777;
+  auto In = randomVector<float>(3 * N, -10.f, 10.f, 24);
+  auto IIn = randomVector<int>(4 * N + 4, -100, 100, 25);
+  Program P = E.build(VectorSource);
+  Kernel K = E.kernel(P, "vloadStore");
+  Mem DIn = E.input(In), DOut = E.output<float>(3 * N), DII = E.input(IIn),
+      DIO = E.output<int>(4 * N);
+  setArgs(K, DIn, DOut, DII, DIO);
+  E.run1(K, N, 7);
+  std::vector<float> WantF(3 * N);
+  std::vector<int> WantI(4 * N);
+  for (size_t I = 0; I < N; ++I) {
+    const float *P3 = &In[3 * I];
+    float Sw[3] = {P3[2], P3[0], P3[1]};
+    for (int C = 0; C < 3; ++C)
+      WantF[3 * I + C] = Sw[C] * 2.0f + 1.0f;
+    const int *Q = &IIn[4 * I + 1];
+    for (int C = 0; C < 4; ++C)
+      WantI[4 * I + C] = Q[3 - C] + C + 1;
+  }
+  expectNear(E.read<float>(DOut, 3 * N), WantF, 1e-6, 1e-6, "vload3/vstore3");
+  expectEqual(E.read<int>(DIO, 4 * N), WantI, "vload4/vstore4");
+}
+
+TEST_CASE(vectorConversions) {
+  const size_t N = 512;
+  auto In = randomVector<float>(4 * N, -300.f, 300.f, 26);
+  In[0] = 2.5f;
+  In[1] = -2.5f;
+  In[2] = 255.5f;
+  In[3] = -0.5f;
+  Program P = E.build(VectorSource);
+  Kernel K = E.kernel(P, "conversions");
+  Mem DIn = E.input(In), DI = E.output<int>(4 * N), DS = E.output<cl_uchar>(4 * N),
+      DB = E.output<float>(4 * N);
+  setArgs(K, DIn, DI, DS, DB);
+  E.run1(K, N, 64);
+  std::vector<int> WantI(4 * N);
+  std::vector<cl_uchar> WantS(4 * N);
+  std::vector<float> WantB(4 * N);
+  for (size_t I = 0; I < 4 * N; ++I) {
+    float V = In[I];
+    WantI[I] = int(std::trunc(V));
+    // Float to integer conversions round toward zero unless told otherwise.
+    WantS[I] = cl_uchar(std::clamp(std::trunc(V), 0.0f, 255.0f));
+    WantB[I] = float(int(std::floor(V)));
+  }
+  expectEqual(E.read<int>(DI, 4 * N), WantI, "convert_int4_rtz");
+  expectEqual(E.read<cl_uchar>(DS, 4 * N), WantS, "convert_uchar4_sat");
+  expectEqual(E.read<float>(DB, 4 * N), WantB, "convert_float4(convert_int4_rtn)");
+}
+
+KERNEL_TEST_MAIN()
