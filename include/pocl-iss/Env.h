@@ -37,6 +37,7 @@ struct Settings {
   bool VectorizerRemarks = false;  ///< POCL_VECTORIZER_REMARKS
   std::string Devices;             ///< POCL_DEVICES, empty: all
   unsigned DebugMask = 0;          ///< POCL_DEBUG categories
+  std::string DumpDir;             ///< POCL_ISS_DUMP_IR: write kernels' IR
 };
 
 /// Reads and validates every variable once. On a bad value, prints one line

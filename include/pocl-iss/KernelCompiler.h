@@ -60,6 +60,9 @@ enum class BinaryKind : uint8_t {
 
 struct BuildResult {
   bool Success = false;
+  /// The options themselves were rejected (CL_INVALID_BUILD_OPTIONS or
+  /// CL_INVALID_COMPILER/LINKER_OPTIONS rather than a build failure).
+  bool InvalidOptions = false;
   std::string Log;              ///< compiler diagnostics, always kept
   std::vector<uint8_t> Binary;  ///< our container, empty on failure
   BinaryKind Kind = BinaryKind::Executable;

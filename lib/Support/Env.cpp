@@ -182,6 +182,8 @@ static Settings readSettings() {
     }
   if (!Err.empty())
     fail(Err);
+  if (const char *V = Get("POCL_ISS_DUMP_IR"))
+    S.DumpDir = V;
   const char *Dir = Get("POCL_CACHE_DIR");
   S.CacheDir = Dir ? Dir : defaultCacheDir();
   return S;

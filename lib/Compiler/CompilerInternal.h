@@ -1,0 +1,69 @@
+//===- CompilerInternal.h - Shared pieces of the kernel compiler ----------===//
+// SPDX-License-Identifier: MIT
+//
+// Declarations shared by the files of lib/Compiler. Includes LLVM headers:
+// only the compiler's own sources include it, never the runtime's.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef POCL_ISS_COMPILER_INTERNAL_H
+#define POCL_ISS_COMPILER_INTERNAL_H
+
+#include "pocl-iss/KernelCompiler.h"
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace llvm {
+class GlobalVariable;
+class Function;
+} // namespace llvm
+
+namespace iss {
+
+/// Clang in process: OpenCL C to a one-work-item LLVM module. Diagnostics go
+/// to \p Log. Returns null on failure; \p InvalidOptions tells whether the
+/// options themselves were the problem.
+std::unique_ptr<llvm::Module>
+compileOpenCL(llvm::LLVMContext &Ctx, const std::string &Source,
+              const std::string &Options,
+              const std::vector<HeaderSource> &Headers, std::string &Log,
+              bool &InvalidOptions);
+
+/// Links the definitions \p M needs from pocl's kernel library (lazily, only
+/// what is referenced) and relaxes spir_func calls to the C convention.
+bool linkKernelLibrary(llvm::Module &M, std::string &Log);
+
+/// A hash of the kernel library file in use, for cache keys.
+const std::string &kernelLibraryHash();
+
+/// Serialises \p M into our binary container of kind \p Kind.
+std::vector<uint8_t> writeBinary(const llvm::Module &M, BinaryKind Kind);
+/// Parses our container; null (and \p Error) when it is damaged or foreign.
+std::unique_ptr<llvm::Module> readBinary(llvm::LLVMContext &Ctx,
+                                         const std::vector<uint8_t> &Binary,
+                                         BinaryKind &Kind, std::string &Error);
+
+/// The kernels of \p M: functions with the spir_kernel convention.
+std::vector<llvm::Function *> kernelsOf(llvm::Module &M);
+/// Argument and attribute information from clang's kernel metadata.
+KernelInfo describeKernel(llvm::Function &Kernel);
+/// Function-scope __local variables of \p Kernel, in slot order: internal,
+/// non-constant globals named "<kernel>.<var>" with an undefined initialiser
+/// (DESIGN.md section 3).
+std::vector<llvm::GlobalVariable *> autoLocalsOf(llvm::Function &Kernel);
+/// Whether \p Kernel reaches a work-group barrier.
+bool usesBarriers(llvm::Function &Kernel);
+
+/// A 64-bit FNV-1a hash in hex, for cache keys and checksums.
+std::string hashHex(llvm::StringRef Data);
+uint64_t hash64(llvm::StringRef Data, uint64_t Seed = 1469598103934665603ull);
+
+} // namespace iss
+
+#endif // POCL_ISS_COMPILER_INTERNAL_H

@@ -1,0 +1,232 @@
+//===- Frontend.cpp - Clang in process: OpenCL C to LLVM IR ---------------===//
+// SPDX-License-Identifier: MIT
+//
+// Compiles OpenCL C the way pocl does (DESIGN.md section 3): triple
+// x86_64-pc-linux-gnu, the kernel library's target-cpu, forced includes of
+// pocl_types.h, _builtin_renames.h, clang's opencl-c headers and _kernel.h,
+// -cl-kernel-arg-info and -fno-builtin. -O2 -disable-llvm-passes keeps
+// optnone off and leaves the whole optimisation pipeline to us
+// (DESIGN.md section 4). Diagnostics become the program's build log.
+//
+//===----------------------------------------------------------------------===//
+
+#include "CompilerInternal.h"
+
+#include "clang/Basic/DiagnosticOptions.h"
+#include "clang/CodeGen/CodeGenAction.h"
+#include "clang/Frontend/CompilerInstance.h"
+#include "clang/Frontend/CompilerInvocation.h"
+#include "clang/Frontend/TextDiagnosticPrinter.h"
+#include "clang/Lex/PreprocessorOptions.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace llvm;
+
+namespace iss {
+
+/// pocl 3.1's _kernel.h stops with "#error Unsupported Clang/LLVM version"
+/// under Clang 19, although nothing in it depends on the version beyond that
+/// gate (CLANG_MAJOR stays a reference to __clang_major__). The gate is
+/// passed by presenting 16 while the header is read; the real value is
+/// restored right after.
+static const char *const KernelHeaderShim =
+    "#pragma push_macro(\"__clang_major__\")\n"
+    "#undef __clang_major__\n"
+    "#define __clang_major__ 16\n"
+    "#include <_kernel.h>\n"
+    "#pragma pop_macro(\"__clang_major__\")\n";
+
+static const char *const VirtualDir = "/pocl-iss-virtual";
+
+/// Splits build options at white space, keeping quoted parts together
+/// (-D "NAME=a b").
+static bool splitOptions(const std::string &Options,
+                         std::vector<std::string> &Out, std::string &Log) {
+  std::string Cur;
+  bool InToken = false;
+  char Quote = 0;
+  for (char C : Options) {
+    if (Quote) {
+      if (C == Quote)
+        Quote = 0;
+      else
+        Cur += C;
+      continue;
+    }
+    if (C == '"' || C == '\'') {
+      Quote = C;
+      InToken = true;
+      continue;
+    }
+    if (isspace(static_cast<unsigned char>(C))) {
+      if (InToken)
+        Out.push_back(Cur);
+      Cur.clear();
+      InToken = false;
+      continue;
+    }
+    Cur += C;
+    InToken = true;
+  }
+  if (Quote) {
+    Log += "error: unterminated quote in build options\n";
+    return false;
+  }
+  if (InToken)
+    Out.push_back(Cur);
+  return true;
+}
+
+/// Turns the OpenCL build options into cc1 arguments. Returns false (and
+/// explains in \p Log) for an option OpenCL does not define.
+static bool translateOptions(const std::vector<std::string> &In,
+                             std::vector<std::string> &Out, std::string &Std,
+                             std::string &Log) {
+  static const char *const PassThrough[] = {
+      "-cl-single-precision-constant", "-cl-denorms-are-zero",
+      "-cl-fp32-correctly-rounded-divide-sqrt", "-cl-opt-disable",
+      "-cl-mad-enable", "-cl-no-signed-zeros", "-cl-unsafe-math-optimizations",
+      "-cl-finite-math-only", "-cl-fast-relaxed-math", "-w", "-Werror",
+      "-cl-uniform-work-group-size", "-cl-no-subgroup-ifp"};
+  for (size_t I = 0; I < In.size(); ++I) {
+    const std::string &O = In[I];
+    auto TakesValue = [&](const char *Flag) -> bool {
+      if (O == Flag) {
+        if (I + 1 >= In.size()) {
+          Log += std::string("error: option ") + Flag + " needs a value\n";
+          return false;
+        }
+        Out.push_back(Flag);
+        Out.push_back(In[++I]);
+        return true;
+      }
+      Out.push_back(O);
+      return true;
+    };
+    if (O.rfind("-D", 0) == 0 || O.rfind("-U", 0) == 0 ||
+        O.rfind("-I", 0) == 0) {
+      if (!TakesValue(O.substr(0, 2).c_str()))
+        return false;
+      continue;
+    }
+    if (O.rfind("-cl-std=", 0) == 0) {
+      std::string V = O.substr(8);
+      if (V != "CL1.0" && V != "CL1.1" && V != "CL1.2") {
+        Log += "error: " + O +
+               " is not supported; this device supports CL1.0 to CL1.2\n";
+        return false;
+      }
+      Std = V;
+      continue;
+    }
+    if (O == "-cl-kernel-arg-info")
+      continue; // always on
+    if (O == "-g") {
+      Out.push_back("-debug-info-kind=limited");
+      continue;
+    }
+    if (O == "-cl-fast-relaxed-math")
+      Out.push_back("-D__FAST_RELAXED_MATH__=1");
+    bool Known = false;
+    for (const char *P : PassThrough)
+      Known |= O == P;
+    if (!Known) {
+      Log += "error: unknown build option '" + O + "'\n";
+      return false;
+    }
+    Out.push_back(O);
+  }
+  return true;
+}
+
+std::unique_ptr<Module>
+compileOpenCL(LLVMContext &Ctx, const std::string &Source,
+              const std::string &Options,
+              const std::vector<HeaderSource> &Headers, std::string &Log,
+              bool &InvalidOptions) {
+  InvalidOptions = false;
+  const TargetInfo &T = getTargetInfo();
+  std::string LibInclude = std::string(POCL_KERNEL_LIB_DIR) + "/include";
+  std::string Resource = POCL_ISS_CLANG_RESOURCE_DIR;
+
+  std::vector<std::string> UserArgs, Args;
+  std::string Std = "CL1.2";
+  if (!splitOptions(Options, UserArgs, Log) ||
+      !translateOptions(UserArgs, Args, Std, Log)) {
+    InvalidOptions = true;
+    return nullptr;
+  }
+
+  std::string Input = std::string(VirtualDir) + "/input.cl";
+  std::vector<std::string> CC1 = {
+      "-triple", T.Triple, "-target-cpu", T.CPU, "-O2", "-disable-llvm-passes",
+      "-x", "cl", "-cl-std=" + Std, "-cl-kernel-arg-info", "-fno-builtin",
+      "-ffp-contract=on", "-Dinline=", "-D__USE_CLANG_OPENCL_C_H",
+      "-DPOCL_DEVICE_ADDRESS_BITS=64", "-D__ENDIAN_LITTLE__=1",
+      "-Dcl_khr_int64", "-DCL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE=0",
+      "-cl-ext=-all,+cl_khr_fp64,+cl_khr_int64_base_atomics,"
+      "+cl_khr_int64_extended_atomics,+cl_khr_global_int32_base_atomics,"
+      "+cl_khr_global_int32_extended_atomics,"
+      "+cl_khr_local_int32_base_atomics,+cl_khr_local_int32_extended_atomics,"
+      "+cl_khr_byte_addressable_store",
+      "-Dcl_khr_fp64=1", "-Dcl_khr_int64_base_atomics=1",
+      "-Dcl_khr_int64_extended_atomics=1", "-Dcl_khr_byte_addressable_store=1",
+      "-Dcl_khr_global_int32_base_atomics=1",
+      "-Dcl_khr_global_int32_extended_atomics=1",
+      "-Dcl_khr_local_int32_base_atomics=1",
+      "-Dcl_khr_local_int32_extended_atomics=1",
+      "-internal-isystem", Resource + "/include", "-I", VirtualDir, "-I",
+      LibInclude, "-include", LibInclude + "/pocl_types.h", "-include",
+      LibInclude + "/_builtin_renames.h", "-include",
+      Resource + "/include/opencl-c-base.h", "-include",
+      Resource + "/include/opencl-c.h", "-include",
+      std::string(VirtualDir) + "/iss_kernel.h", "-fno-common",
+      "-fgnuc-version=0", "-Wno-typedef-redefinition"};
+  CC1.insert(CC1.end(), Args.begin(), Args.end());
+  CC1.push_back(Input);
+
+  std::vector<const char *> Argv;
+  for (const std::string &A : CC1)
+    Argv.push_back(A.c_str());
+
+  raw_string_ostream LogStream(Log);
+  auto DiagOpts = llvm::makeIntrusiveRefCnt<clang::DiagnosticOptions>();
+  DiagOpts->ShowColors = false;
+  auto *Printer = new clang::TextDiagnosticPrinter(LogStream, &*DiagOpts);
+  clang::CompilerInstance CI;
+  CI.createDiagnostics(Printer, /*ShouldOwnClient=*/true);
+  // "N warnings generated." belongs in the build log, not on stderr.
+  CI.setVerboseOutputStream(LogStream);
+  auto Invocation = std::make_shared<clang::CompilerInvocation>();
+  if (!clang::CompilerInvocation::CreateFromArgs(*Invocation, Argv,
+                                                 CI.getDiagnostics())) {
+    LogStream.flush();
+    InvalidOptions = true;
+    return nullptr;
+  }
+  CI.setInvocation(Invocation);
+  clang::PreprocessorOptions &PP = CI.getPreprocessorOpts();
+  PP.addRemappedFile(Input, MemoryBuffer::getMemBufferCopy(Source, Input).release());
+  PP.addRemappedFile(std::string(VirtualDir) + "/iss_kernel.h",
+                     MemoryBuffer::getMemBufferCopy(KernelHeaderShim).release());
+  for (const HeaderSource &H : Headers) {
+    std::string Name = std::string(VirtualDir) + "/" + H.Name;
+    PP.addRemappedFile(Name, MemoryBuffer::getMemBufferCopy(H.Source, Name).release());
+  }
+  PP.RetainRemappedFileBuffers = false;
+  CI.getLangOpts().CharIsSigned = true;
+  CI.getLangOpts().MathErrno = false;
+
+  clang::EmitLLVMOnlyAction Action(&Ctx);
+  bool Ok = CI.ExecuteAction(Action);
+  LogStream.flush();
+  if (!Ok || CI.getDiagnostics().hasErrorOccurred())
+    return nullptr;
+  std::unique_ptr<Module> M = Action.takeModule();
+  if (M)
+    M->setModuleIdentifier("program");
+  return M;
+}
+
+} // namespace iss

@@ -1,0 +1,40 @@
+//===- KernelCache.h - The on-disk kernel cache ---------------------------===//
+// SPDX-License-Identifier: MIT
+//
+// Compiled kernels keyed by everything that changes their code (DESIGN.md
+// section 2; issue 2, section 3). LLVM-free.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef POCL_ISS_COMPILER_KERNELCACHE_H
+#define POCL_ISS_COMPILER_KERNELCACHE_H
+
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace iss {
+
+struct CachedKernel {
+  /// (symbol, description) of each subkernel, in selection order.
+  std::vector<std::pair<std::string, std::string>> Subkernels;
+  std::string SelectSymbol;
+  size_t ContextBytesPerWorkItem = 0;
+  std::vector<char> Object; ///< ELF relocatable object
+};
+
+/// Reads the entry for \p Key. False when there is none or it is damaged
+/// (wrong magic, another key, truncated, bad checksum): then the caller
+/// rebuilds and overwrites it.
+bool readCachedKernel(const std::string &Dir, const std::string &Key,
+                      CachedKernel &Out);
+/// Writes the entry atomically (a temporary file renamed into place), so two
+/// processes filling the cache at once never leave a partial entry.
+void writeCachedKernel(const std::string &Dir, const std::string &Key,
+                       const CachedKernel &K);
+/// The file that holds \p Key's entry.
+std::string cachedKernelPath(const std::string &Dir, const std::string &Key);
+
+} // namespace iss
+
+#endif // POCL_ISS_COMPILER_KERNELCACHE_H

@@ -1,0 +1,31 @@
+//===- PassRegistry.cpp - Parsing our pass names in pipelines -------------===//
+// SPDX-License-Identifier: MIT
+//
+// Registers every pass of PassRegistry.def with a PassBuilder, so that
+// pocl-iss-opt -passes=iss-... runs them as opt runs LLVM's.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Passes.h"
+
+#include "llvm/Passes/PassBuilder.h"
+
+using namespace llvm;
+
+namespace iss {
+
+void registerIssPasses(PassBuilder &PB) {
+  PB.registerPipelineParsingCallback(
+      [](StringRef Name, ModulePassManager &MPM,
+         ArrayRef<PassBuilder::PipelineElement>) {
+#define ISS_MODULE_PASS(NAME, CREATE)                                          \
+  if (Name == NAME) {                                                          \
+    MPM.addPass(CREATE);                                                       \
+    return true;                                                               \
+  }
+#include "PassRegistry.def"
+        return false;
+      });
+}
+
+} // namespace iss

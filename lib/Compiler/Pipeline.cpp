@@ -1,0 +1,359 @@
+//===- Pipeline.cpp - From a program binary to runnable subkernels --------===//
+// SPDX-License-Identifier: MIT
+//
+// The enqueue-time half of the compiler (DESIGN.md section 2): for one
+// (kernel, local size) it runs the work-group passes, LLVM O3 with the loop
+// vectorizer (off in `scalar` mode), code generation to an object file, and
+// loads that object with ORC. Objects are kept in the on-disk kernel cache
+// (KernelCache.cpp) under a key made of everything that changes the code.
+//
+//===----------------------------------------------------------------------===//
+
+#include "CompilerInternal.h"
+#include "KernelCache.h"
+#include "Passes.h"
+
+#include "pocl-iss/Env.h"
+
+#include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
+#include "llvm/ExecutionEngine/Orc/LLJIT.h"
+#include "llvm/IR/DiagnosticInfo.h"
+#include "llvm/IR/DiagnosticPrinter.h"
+#include "llvm/IR/LegacyPassManager.h"
+#include "llvm/IR/Verifier.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/Target/TargetMachine.h"
+#include "llvm/Target/TargetOptions.h"
+
+#include <chrono>
+#include <map>
+#include <mutex>
+
+using namespace llvm;
+
+namespace iss {
+
+static unsigned defaultVectorWidth() {
+  // Lanes of 32 bits the vectorizer uses: AVX-512 targets prefer 256-bit
+  // vectors (prefer-vector-width=256 on skylake-avx512).
+  unsigned Bits = std::min(getTargetInfo().NativeVectorBits, 256u);
+  return Bits / 32;
+}
+
+static void initNativeTarget() {
+  static std::once_flag Once;
+  std::call_once(Once, [] {
+    InitializeNativeTarget();
+    InitializeNativeTargetAsmPrinter();
+    InitializeNativeTargetAsmParser();
+  });
+}
+
+static std::unique_ptr<TargetMachine> makeTargetMachine(std::string &Error) {
+  initNativeTarget();
+  const TargetInfo &T = getTargetInfo();
+  const Target *Tgt = TargetRegistry::lookupTarget(T.Triple, Error);
+  if (!Tgt)
+    return nullptr;
+  TargetOptions Opts;
+  return std::unique_ptr<TargetMachine>(Tgt->createTargetMachine(
+      T.Triple, T.CPU, "", Opts, Reloc::PIC_, CodeModel::Small,
+      CodeGenOptLevel::Aggressive));
+}
+
+namespace {
+/// Keeps the optimiser's remarks and warnings (a forced vectorization that
+/// did not happen, say) off the application's stderr: they are printed only
+/// with POCL_VECTORIZER_REMARKS=1 and otherwise logged under POCL_DEBUG=llvm.
+struct RemarkPrinter : DiagnosticHandler {
+  bool handleDiagnostics(const DiagnosticInfo &DI) override {
+    if (DI.getSeverity() == DS_Error)
+      return false;
+    std::string S;
+    raw_string_ostream OS(S);
+    DiagnosticPrinterRawOStream DP(OS);
+    DI.print(DP);
+    OS.flush();
+    if (settings().VectorizerRemarks)
+      fprintf(stderr, "[pocl-iss] remark: %s\n", S.c_str());
+    else
+      debugLog(DbgLLVM, "%s", S.c_str());
+    return true;
+  }
+  bool isAnalysisRemarkEnabled(StringRef Pass) const override {
+    return settings().VectorizerRemarks && Pass == "loop-vectorize";
+  }
+  bool isMissedOptRemarkEnabled(StringRef Pass) const override {
+    return settings().VectorizerRemarks && Pass == "loop-vectorize";
+  }
+  bool isPassedOptRemarkEnabled(StringRef Pass) const override {
+    return settings().VectorizerRemarks && Pass == "loop-vectorize";
+  }
+};
+} // namespace
+
+/// Runs the work-group passes and O3 on \p M for \p Config.
+static bool optimize(Module &M, const WorkGroupConfig &Config,
+                     TargetMachine &TM, std::string &Error) {
+  bool Scalar = Config.IssMode == Mode::Scalar;
+  PipelineTuningOptions PTO;
+  PTO.LoopVectorization = !Scalar;
+  PTO.SLPVectorization = !Scalar;
+  PTO.LoopUnrolling = true;
+  PassBuilder PB(&TM, PTO);
+  LoopAnalysisManager LAM;
+  FunctionAnalysisManager FAM;
+  CGSCCAnalysisManager CGAM;
+  ModuleAnalysisManager MAM;
+  PB.registerModuleAnalyses(MAM);
+  PB.registerCGSCCAnalyses(CGAM);
+  PB.registerFunctionAnalyses(FAM);
+  PB.registerLoopAnalyses(LAM);
+  PB.crossRegisterProxies(LAM, FAM, CGAM, MAM);
+
+  auto Dump = [&](const char *Stage) {
+    const std::string &Dir = settings().DumpDir;
+    if (Dir.empty())
+      return;
+    std::string Path = Dir + "/" + Config.Kernel + "-" +
+                       modeName(Config.IssMode) + "-" + Stage + ".ll";
+    std::error_code EC;
+    raw_fd_ostream OS(Path, EC);
+    if (!EC)
+      M.print(OS, nullptr);
+  };
+  Dump("linked");
+  ModulePassManager Front;
+  Front.addPass(KernelPreparePass(Config));
+  Front.addPass(WorkItemLoopsPass(Config));
+  Front.run(M, MAM);
+  Dump("workgroup");
+
+  // Every read of a work-item global must have been replaced in the
+  // work-group function; one left over would read garbage at run time.
+  for (const char *Name : WorkItemGlobals)
+    if (GlobalVariable *G = M.getGlobalVariable(Name))
+      for (User *U : G->users())
+        if (auto *I = dyn_cast<Instruction>(U))
+          if (I->getFunction()->getName().starts_with("__iss_")) {
+            Error = std::string("internal: ") + Name +
+                    " is still read after work-group generation";
+            return false;
+          }
+
+  ModulePassManager O3 = PB.buildPerModuleDefaultPipeline(OptimizationLevel::O3);
+  O3.run(M, MAM);
+  Dump("optimized");
+
+  std::string VerifyErrors;
+  raw_string_ostream VS(VerifyErrors);
+  if (verifyModule(M, &VS)) {
+    Error = "internal: the compiled kernel does not verify: " + VS.str();
+    return false;
+  }
+  for (const char *Name : WorkItemGlobals)
+    if (GlobalVariable *G = M.getGlobalVariable(Name))
+      if (!G->use_empty()) {
+        Error = std::string("the kernel reads ") + Name +
+                " from a function that could not be inlined (recursion?)";
+        return false;
+      }
+  return true;
+}
+
+static bool emitObject(Module &M, TargetMachine &TM, SmallVectorImpl<char> &Obj,
+                       std::string &Error) {
+  M.setDataLayout(TM.createDataLayout());
+  raw_svector_ostream OS(Obj);
+  legacy::PassManager PM;
+  if (TM.addPassesToEmitFile(PM, OS, nullptr, CodeGenFileType::ObjectFile)) {
+    Error = "the target cannot emit object files";
+    return false;
+  }
+  PM.run(M);
+  return true;
+}
+
+/// The process's JIT: each compiled kernel gets its own JITDylib so that
+/// kernels of the same name from different programs never clash.
+static orc::LLJIT *jit(std::string &Error) {
+  static std::once_flag Once;
+  static std::unique_ptr<orc::LLJIT> J;
+  static std::string InitError;
+  std::call_once(Once, [] {
+    initNativeTarget();
+    auto Built = orc::LLJITBuilder().create();
+    if (!Built) {
+      InitError = toString(Built.takeError());
+      return;
+    }
+    J = std::move(*Built);
+  });
+  Error = InitError;
+  return J.get();
+}
+
+static bool loadObject(const CachedKernel &CK, CompiledKernel &Out,
+                       std::string &Message) {
+  orc::LLJIT *J = jit(Message);
+  if (!J)
+    return false;
+  static std::atomic<unsigned> Counter{0};
+  auto JD = J->createJITDylib("kernel" + std::to_string(Counter++));
+  if (!JD) {
+    Message = toString(JD.takeError());
+    return false;
+  }
+  auto Gen = orc::DynamicLibrarySearchGenerator::GetForCurrentProcess(
+      J->getDataLayout().getGlobalPrefix());
+  if (!Gen) {
+    Message = toString(Gen.takeError());
+    return false;
+  }
+  JD->addGenerator(std::move(*Gen));
+  if (Error Err = J->addObjectFile(
+          *JD, MemoryBuffer::getMemBufferCopy(
+                   StringRef(CK.Object.data(), CK.Object.size()), "kernel"))) {
+    Message = toString(std::move(Err));
+    return false;
+  }
+  auto Lookup = [&](const std::string &Name) -> void * {
+    auto Addr = J->lookup(*JD, Name);
+    if (!Addr) {
+      Message = toString(Addr.takeError());
+      return nullptr;
+    }
+    return Addr->toPtr<void *>();
+  };
+  for (const auto &[Symbol, Desc] : CK.Subkernels) {
+    void *F = Lookup(Symbol);
+    if (!F)
+      return false;
+    Out.Subkernels.push_back(reinterpret_cast<iss_subkernel_fn>(F));
+    Out.SubkernelNames.push_back(Desc);
+  }
+  void *Sel = Lookup(CK.SelectSymbol);
+  if (!Sel)
+    return false;
+  Out.Select = reinterpret_cast<iss_select_fn>(Sel);
+  Out.Launches.reset(new std::atomic<uint64_t>[Out.Subkernels.size()]);
+  for (size_t I = 0; I < Out.Subkernels.size(); ++I)
+    Out.Launches[I] = 0;
+  Out.ContextBytesPerWorkItem = CK.ContextBytesPerWorkItem;
+  return true;
+}
+
+/// Compiles \p Kernel to an object: the cache miss path.
+static bool compileKernel(const std::vector<uint8_t> &Binary,
+                          const WorkGroupConfig &Config, CachedKernel &Out,
+                          std::string &Error) {
+  LLVMContext Ctx;
+  Ctx.setDiagnosticHandler(std::make_unique<RemarkPrinter>());
+  BinaryKind Kind;
+  auto M = readBinary(Ctx, Binary, Kind, Error);
+  if (!M)
+    return false;
+  if (Kind != BinaryKind::Executable) {
+    Error = "the program is not linked";
+    return false;
+  }
+  Function *K = M->getFunction(Config.Kernel);
+  if (!K || K->isDeclaration()) {
+    Error = "no kernel named '" + Config.Kernel + "' in the program";
+    return false;
+  }
+  auto TM = makeTargetMachine(Error);
+  if (!TM)
+    return false;
+  if (!optimize(*M, Config, *TM, Error))
+    return false;
+  if (NamedMDNode *NMD = M->getNamedMetadata("iss.subkernels"))
+    for (MDNode *N : NMD->operands())
+      if (cast<MDString>(N->getOperand(0))->getString() == Config.Kernel)
+        Out.Subkernels.push_back(
+            {cast<MDString>(N->getOperand(1))->getString().str(),
+             cast<MDString>(N->getOperand(2))->getString().str()});
+  Out.SelectSymbol = "__iss_select_" + Config.Kernel;
+  SmallVector<char, 0> Obj;
+  if (!emitObject(*M, *TM, Obj, Error))
+    return false;
+  Out.Object.assign(Obj.begin(), Obj.end());
+  return true;
+}
+
+std::shared_ptr<CompiledKernel>
+getCompiledKernel(const std::vector<uint8_t> &Binary, const std::string &Kernel,
+                  const size_t Local[3], std::string &Error) {
+  const Settings &S = settings();
+  WorkGroupConfig Config;
+  Config.Kernel = Kernel;
+  for (unsigned D = 0; D < 3; ++D)
+    Config.LocalSize[D] = static_cast<unsigned>(Local[D] ? Local[D] : 1);
+  Config.IssMode = S.IssMode;
+  Config.VectorWidth = S.VectorWidth ? S.VectorWidth : defaultVectorWidth();
+  Config.ForceWidth = S.VectorWidth != 0;
+
+  if (Config.IssMode != Mode::Scalar && Config.IssMode != Mode::Vec)
+    // TODO(issue 5): input space splitting and scoring fill these modes.
+    debugLog(DbgGeneral, "POCL_ISS_MODE=%s runs as vec until input space "
+             "splitting lands", modeName(Config.IssMode));
+  const TargetInfo &T = getTargetInfo();
+  std::string Key;
+  raw_string_ostream KS(Key);
+  KS << "pocl-iss " << POCL_ISS_VERSION << "; llvm " << POCL_ISS_LLVM_VERSION
+     << "; lib " << T.LibraryVariant << ' ' << kernelLibraryHash()
+     << "; target " << T.Triple << ' ' << T.CPU << "; mode "
+     << modeName(Config.IssMode) << "; width " << Config.VectorWidth
+     << (Config.ForceWidth ? " forced" : "") << "; dims " << S.DimsMask
+     << "; local " << Config.LocalSize[0] << ',' << Config.LocalSize[1] << ','
+     << Config.LocalSize[2] << "; kernel " << Kernel << "; program "
+     << hashHex(StringRef(reinterpret_cast<const char *>(Binary.data()),
+                          Binary.size()));
+  KS.flush();
+
+  // Kernels already loaded in this process are shared.
+  static std::mutex Mutex;
+  static std::map<std::string, std::weak_ptr<CompiledKernel>> Loaded;
+  {
+    std::lock_guard<std::mutex> L(Mutex);
+    if (auto P = Loaded[Key].lock())
+      return P;
+  }
+
+  auto Start = std::chrono::steady_clock::now();
+  CachedKernel CK;
+  bool FromCache = S.KernelCache && readCachedKernel(S.CacheDir, Key, CK);
+  if (!FromCache) {
+    if (!compileKernel(Binary, Config, CK, Error))
+      return nullptr;
+    if (S.KernelCache)
+      writeCachedKernel(S.CacheDir, Key, CK);
+  }
+  auto Result = std::make_shared<CompiledKernel>();
+  Result->KernelName = Kernel;
+  for (unsigned D = 0; D < 3; ++D)
+    Result->LocalSize[D] = Config.LocalSize[D];
+  Result->Mode = modeName(Config.IssMode);
+  if (!loadObject(CK, *Result, Error)) {
+    Error = "loading the compiled kernel failed: " + Error;
+    return nullptr;
+  }
+  double Ms = std::chrono::duration<double, std::milli>(
+                  std::chrono::steady_clock::now() - Start)
+                  .count();
+  debugLog(DbgLLVM, "kernel %s, local size %u,%u,%u, mode %s: %s in %.1f ms",
+           Kernel.c_str(), Config.LocalSize[0], Config.LocalSize[1],
+           Config.LocalSize[2], Result->Mode.c_str(),
+           FromCache ? "loaded from the cache" : "compiled", Ms);
+  debugLog(DbgLLVM, "kernel %s: context bytes per work-item: %zu",
+           Kernel.c_str(), Result->ContextBytesPerWorkItem);
+  std::lock_guard<std::mutex> L(Mutex);
+  Loaded[Key] = Result;
+  return Result;
+}
+
+} // namespace iss

@@ -1,0 +1,202 @@
+//===- Program.cpp - clBuildProgram, clCompileProgram, clLinkProgram ------===//
+// SPDX-License-Identifier: MIT
+//
+// The program-level half of the compiler: source to bitcode with clang,
+// linking compiled programs and pocl's kernel library, and the descriptions
+// of the kernels the runtime needs before any launch (argument kinds and
+// sizes, attributes, automatic __local variables).
+//
+//===----------------------------------------------------------------------===//
+
+#include "CompilerInternal.h"
+
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/Verifier.h"
+#include "llvm/Linker/Linker.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <sstream>
+
+using namespace llvm;
+
+namespace iss {
+
+/// Kernel printf calls become calls to the library's __pocl_printf with the
+/// printf buffer globals as explicit arguments (DESIGN.md section 3); the
+/// work-group generator later replaces those globals with the per-thread
+/// buffer of the work-group context. Clang declares printf with a generic
+/// format pointer while the library's format lives in address space 2.
+static void rewritePrintf(Module &M) {
+  Function *Printf = M.getFunction("printf");
+  if (!Printf || !Printf->isDeclaration())
+    return;
+  LLVMContext &Ctx = M.getContext();
+  Type *Ptr = PointerType::get(Ctx, 0);
+  Type *ConstPtr = PointerType::get(Ctx, 2);
+  Type *I32 = Type::getInt32Ty(Ctx);
+  FunctionCallee PoclPrintf = M.getOrInsertFunction(
+      "__pocl_printf", FunctionType::get(I32, {Ptr, Ptr, I32, ConstPtr}, true));
+  auto Global = [&](const char *Name, Type *T) {
+    return M.getOrInsertGlobal(Name, T);
+  };
+  Constant *Buffer = Global("_printf_buffer", Ptr);
+  Constant *Position = Global("_printf_buffer_position", Ptr);
+  Constant *Capacity = Global("_printf_buffer_capacity", I32);
+  SmallVector<CallInst *, 8> Calls;
+  for (User *U : Printf->users())
+    if (auto *CI = dyn_cast<CallInst>(U))
+      if (CI->getCalledFunction() == Printf)
+        Calls.push_back(CI);
+  for (CallInst *CI : Calls) {
+    IRBuilder<> B(CI);
+    SmallVector<Value *, 8> Args = {B.CreateLoad(Ptr, Buffer),
+                                    B.CreateLoad(Ptr, Position),
+                                    B.CreateLoad(I32, Capacity)};
+    Value *Fmt = CI->getArgOperand(0);
+    Args.push_back(Fmt->getType() == ConstPtr
+                       ? Fmt
+                       : B.CreateAddrSpaceCast(Fmt, ConstPtr));
+    for (unsigned I = 1; I < CI->arg_size(); ++I)
+      Args.push_back(CI->getArgOperand(I));
+    CallInst *New = B.CreateCall(PoclPrintf, Args);
+    New->setCallingConv(CallingConv::C);
+    CI->replaceAllUsesWith(New);
+    CI->eraseFromParent();
+  }
+  if (Printf->use_empty())
+    Printf->eraseFromParent();
+}
+
+/// Links the library, describes the kernels and refuses what cannot run.
+static BuildResult finishExecutable(std::unique_ptr<Module> M,
+                                    BuildResult R) {
+  rewritePrintf(*M);
+  if (!linkKernelLibrary(*M, R.Log))
+    return R;
+  std::string VerifyErrors;
+  raw_string_ostream VS(VerifyErrors);
+  if (verifyModule(*M, &VS)) {
+    R.Log += "error: internal: the linked program does not verify:\n" +
+             VS.str();
+    return R;
+  }
+  for (Function *K : kernelsOf(*M)) {
+    KernelInfo Info = describeKernel(*K);
+    if (Info.HasBarriers) {
+      // TODO(issue 3): work-group barriers; until then never run them wrong.
+      R.Log += "error: kernel '" + Info.Name +
+               "' uses a work-group barrier; pocl-iss does not run kernels "
+               "with barriers yet\n";
+      R.Kernels.clear();
+      return R;
+    }
+    R.Kernels.push_back(std::move(Info));
+  }
+  R.Binary = writeBinary(*M, BinaryKind::Executable);
+  R.Kind = BinaryKind::Executable;
+  R.Success = true;
+  return R;
+}
+
+BuildResult buildProgram(const std::string &Source,
+                         const std::string &Options) {
+  BuildResult R;
+  LLVMContext Ctx;
+  auto M = compileOpenCL(Ctx, Source, Options, {}, R.Log, R.InvalidOptions);
+  if (!M)
+    return R;
+  return finishExecutable(std::move(M), std::move(R));
+}
+
+BuildResult compileProgram(const std::string &Source,
+                           const std::string &Options,
+                           const std::vector<HeaderSource> &Headers) {
+  BuildResult R;
+  LLVMContext Ctx;
+  auto M = compileOpenCL(Ctx, Source, Options, Headers, R.Log,
+                         R.InvalidOptions);
+  if (!M)
+    return R;
+  R.Binary = writeBinary(*M, BinaryKind::Compiled);
+  R.Kind = BinaryKind::Compiled;
+  R.Success = true;
+  return R;
+}
+
+BuildResult linkPrograms(const std::vector<std::vector<uint8_t>> &Inputs,
+                         const std::string &Options, bool CreateLibrary) {
+  BuildResult R;
+  std::istringstream SS(Options);
+  std::string Opt;
+  while (SS >> Opt) {
+    static const char *const Allowed[] = {
+        "-create-library", "-enable-link-options", "-cl-denorms-are-zero",
+        "-cl-no-signed-zeros", "-cl-unsafe-math-optimizations",
+        "-cl-finite-math-only", "-cl-fast-relaxed-math",
+        "-cl-no-subgroup-ifp"};
+    bool Ok = false;
+    for (const char *A : Allowed)
+      Ok |= Opt == A;
+    if (!Ok) {
+      R.Log += "error: unknown link option '" + Opt + "'\n";
+      R.InvalidOptions = true;
+      return R;
+    }
+  }
+  if (Inputs.empty()) {
+    R.Log += "error: nothing to link\n";
+    return R;
+  }
+  LLVMContext Ctx;
+  std::unique_ptr<Module> Dest;
+  for (size_t I = 0; I < Inputs.size(); ++I) {
+    BinaryKind Kind;
+    std::string Error;
+    auto M = readBinary(Ctx, Inputs[I], Kind, Error);
+    if (!M) {
+      R.Log += "error: input " + std::to_string(I) + ": " + Error + "\n";
+      return R;
+    }
+    if (Kind == BinaryKind::Executable) {
+      R.Log += "error: input " + std::to_string(I) +
+               " is an executable, not a compiled program or library\n";
+      return R;
+    }
+    if (!Dest) {
+      Dest = std::move(M);
+      continue;
+    }
+    if (Linker::linkModules(*Dest, std::move(M))) {
+      R.Log += "error: input " + std::to_string(I) +
+               " defines a symbol that an earlier input also defines\n";
+      return R;
+    }
+  }
+  if (CreateLibrary) {
+    R.Binary = writeBinary(*Dest, BinaryKind::Library);
+    R.Kind = BinaryKind::Library;
+    R.Success = true;
+    return R;
+  }
+  return finishExecutable(std::move(Dest), std::move(R));
+}
+
+BuildResult loadBinary(const std::vector<uint8_t> &Binary) {
+  BuildResult R;
+  LLVMContext Ctx;
+  std::string Error;
+  auto M = readBinary(Ctx, Binary, R.Kind, Error);
+  if (!M) {
+    R.Log = "error: " + Error + "\n";
+    return R;
+  }
+  if (R.Kind == BinaryKind::Executable)
+    for (Function *K : kernelsOf(*M))
+      R.Kernels.push_back(describeKernel(*K));
+  R.Binary = Binary;
+  R.Success = true;
+  return R;
+}
+
+} // namespace iss

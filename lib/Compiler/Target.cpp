@@ -1,0 +1,73 @@
+//===- Target.cpp - The host CPU and the kernel library variant for it ----===//
+// SPDX-License-Identifier: MIT
+//
+// Picks the variant of Debian pocl's kernel library for the host CPU and the
+// target-cpu it was built for: kernels must be compiled for the same CPU and
+// features or the library will not inline into them (DESIGN.md section 3).
+//
+//===----------------------------------------------------------------------===//
+
+#include "CompilerInternal.h"
+
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/TargetParser/Host.h"
+
+#include <mutex>
+
+using namespace llvm;
+
+namespace iss {
+
+namespace {
+struct Variant {
+  const char *Name;
+  const char *CPU;
+  std::vector<const char *> Needs;
+  unsigned VectorBits;
+};
+} // namespace
+
+static TargetInfo detectTarget() {
+  // Best first. The CPU names are the target-cpu attributes the Debian
+  // pocl 3.1 build gives each variant's functions.
+  static const Variant Variants[] = {
+      {"avx512", "skylake-avx512",
+       {"avx512f", "avx512bw", "avx512vl", "avx512dq", "avx512cd", "fma",
+        "avx2", "bmi2"},
+       512},
+      {"avx2", "haswell", {"avx2", "fma", "bmi2", "f16c"}, 256},
+      {"avx_f16c", "ivybridge", {"avx", "f16c"}, 256},
+      {"avx", "sandybridge", {"avx"}, 256},
+      {"sse41", "penryn", {"sse4.1"}, 128},
+      {"ssse3", "core2", {"ssse3"}, 128},
+      {"sse2", "x86-64", {}, 128},
+  };
+  StringMap<bool> Features = sys::getHostCPUFeatures();
+  TargetInfo T;
+  T.Triple = "x86_64-pc-linux-gnu";
+  for (const Variant &V : Variants) {
+    bool Ok = true;
+    for (const char *F : V.Needs)
+      Ok &= Features.lookup(F);
+    std::string Path = std::string(POCL_KERNEL_LIB_DIR) +
+                       "/kernel-x86_64-pc-linux-gnu-" + V.Name + ".bc";
+    if (!Ok || !sys::fs::exists(Path))
+      continue;
+    T.CPU = V.CPU;
+    T.LibraryVariant = V.Name;
+    T.LibraryPath = Path;
+    T.NativeVectorBits = V.VectorBits;
+    break;
+  }
+  T.HasFP64 = true;
+  T.HasFP16 = false;
+  return T;
+}
+
+const TargetInfo &getTargetInfo() {
+  static const TargetInfo T = detectTarget();
+  return T;
+}
+
+} // namespace iss

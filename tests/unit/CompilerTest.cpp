@@ -1,0 +1,219 @@
+//===- CompilerTest.cpp - The kernel compiler without the runtime ---------===//
+// SPDX-License-Identifier: MIT
+//
+// Builds kernels through include/pocl-iss/KernelCompiler.h and calls the
+// generated subkernels directly with a hand-made work-group context, so a
+// compiler fault shows here before it is hidden behind the OpenCL runtime.
+//
+//===----------------------------------------------------------------------===//
+
+#include "pocl-iss/KernelCompiler.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <vector>
+
+using namespace iss;
+
+namespace {
+
+/// Runs every work group of a 1-3D launch of \p CK, serially.
+void launch(const CompiledKernel &CK, std::vector<void *> &Slots,
+            const size_t Global[3], const size_t Offset[3], unsigned Dim,
+            char *Printf = nullptr, uint32_t *Pos = nullptr,
+            uint32_t Cap = 0) {
+  iss_wg_context Ctx;
+  std::memset(&Ctx, 0, sizeof(Ctx));
+  for (unsigned D = 0; D < 3; ++D) {
+    Ctx.num_groups[D] = Global[D] / CK.LocalSize[D];
+    Ctx.global_offset[D] = Offset[D];
+  }
+  Ctx.work_dim = Dim;
+  Ctx.printf_buffer = Printf;
+  Ctx.printf_buffer_position = Pos;
+  Ctx.printf_buffer_capacity = Cap;
+  uint32_t Sub = CK.Select(Slots.data(), &Ctx);
+  ASSERT_LT(Sub, CK.Subkernels.size());
+  for (size_t Z = 0; Z < Ctx.num_groups[2]; ++Z)
+    for (size_t Y = 0; Y < Ctx.num_groups[1]; ++Y)
+      for (size_t X = 0; X < Ctx.num_groups[0]; ++X) {
+        Ctx.group_id[0] = X;
+        Ctx.group_id[1] = Y;
+        Ctx.group_id[2] = Z;
+        CK.Subkernels[Sub](Slots.data(), &Ctx);
+      }
+}
+
+std::shared_ptr<CompiledKernel> compile(const char *Src, const char *Name,
+                                        size_t L0, size_t L1 = 1,
+                                        size_t L2 = 1) {
+  BuildResult R = buildProgram(Src, "");
+  EXPECT_TRUE(R.Success) << R.Log;
+  if (!R.Success)
+    return nullptr;
+  size_t Local[3] = {L0, L1, L2};
+  std::string Error;
+  auto CK = getCompiledKernel(R.Binary, Name, Local, Error);
+  EXPECT_TRUE(CK) << Error;
+  return CK;
+}
+
+TEST(Compiler, VectorAddOddSize) {
+  const char *Src = R"(
+    __kernel void add(__global const float *a, __global const float *b,
+                      __global float *c, uint n) {
+      size_t i = get_global_id(0);
+      if (i < n) c[i] = a[i] + b[i];
+    })";
+  auto CK = compile(Src, "add", 64);
+  ASSERT_TRUE(CK);
+  const unsigned N = 1001;
+  std::vector<float> A(1024), B(1024), C(1024, -1.0f);
+  for (unsigned I = 0; I < N; ++I) {
+    A[I] = I;
+    B[I] = 2.0f * I;
+  }
+  float *PA = A.data(), *PB = B.data(), *PC = C.data();
+  unsigned Nv = N;
+  std::vector<void *> Slots = {&PA, &PB, &PC, &Nv};
+  size_t G[3] = {1024, 1, 1}, O[3] = {0, 0, 0};
+  launch(*CK, Slots, G, O, 1);
+  for (unsigned I = 0; I < N; ++I)
+    ASSERT_EQ(C[I], 3.0f * I) << I;
+  for (unsigned I = N; I < 1024; ++I)
+    ASSERT_EQ(C[I], -1.0f) << I;
+}
+
+TEST(Compiler, TwoDimensionsWithOffsetAndStruct) {
+  const char *Src = R"(
+    typedef struct { float scale; int bias; } Params;
+    __kernel void k2(__global int *out, Params p, int width) {
+      int x = get_global_id(0), y = get_global_id(1);
+      out[(y - 1) * width + (x - 2)] = (int)(p.scale * x) + p.bias * y +
+          get_local_id(0) * 1000 + get_group_id(1) * 100000;
+    })";
+  auto CK = compile(Src, "k2", 4, 2);
+  ASSERT_TRUE(CK);
+  const int W = 8, H = 6;
+  std::vector<int> Out(W * H, 0);
+  int *P = Out.data();
+  struct { float scale; int bias; } Params = {2.0f, 3};
+  int Width = W;
+  std::vector<void *> Slots = {&P, &Params, &Width};
+  size_t G[3] = {W, H, 1}, O[3] = {2, 1, 0};
+  launch(*CK, Slots, G, O, 2);
+  for (int Y = 1; Y < 1 + H; ++Y)
+    for (int X = 2; X < 2 + W; ++X)
+      ASSERT_EQ(Out[(Y - 1) * W + (X - 2)],
+                2 * X + 3 * Y + ((X - 2) % 4) * 1000 + ((Y - 1) / 2) * 100000);
+}
+
+TEST(Compiler, PrivateArrayAndAutoLocal) {
+  const char *Src = R"(
+    __kernel void priv(__global int *out, __global const int *idx) {
+      __local int scratch[64];
+      int tmp[16];
+      int i = get_global_id(0);
+      int l = get_local_id(0);
+      for (int k = 0; k < 16; ++k) tmp[k] = i * k;
+      scratch[l] = tmp[idx[i] & 15];
+      out[i] = scratch[l] + 1;
+    })";
+  BuildResult R = buildProgram(Src, "");
+  ASSERT_TRUE(R.Success) << R.Log;
+  ASSERT_EQ(R.Kernels.size(), 1u);
+  ASSERT_EQ(R.Kernels[0].AutoLocals.size(), 1u);
+  EXPECT_EQ(R.Kernels[0].AutoLocals[0].first, 64 * sizeof(int));
+  size_t Local[3] = {32, 1, 1};
+  std::string Error;
+  auto CK = getCompiledKernel(R.Binary, "priv", Local, Error);
+  ASSERT_TRUE(CK) << Error;
+  std::vector<int> Out(128), Idx(128);
+  for (int I = 0; I < 128; ++I)
+    Idx[I] = (I * 7) % 16;
+  std::vector<int> LocalMem(64);
+  int *PO = Out.data(), *PI = Idx.data(), *PL = LocalMem.data();
+  std::vector<void *> Slots = {&PO, &PI, &PL};
+  size_t G[3] = {128, 1, 1}, O[3] = {0, 0, 0};
+  launch(*CK, Slots, G, O, 1);
+  for (int I = 0; I < 128; ++I)
+    ASSERT_EQ(Out[I], I * Idx[I] + 1) << I;
+}
+
+TEST(Compiler, MathAndPrintf) {
+  const char *Src = R"(
+    __kernel void m(__global float *out) {
+      int i = get_global_id(0);
+      out[i] = sqrt((float)i) + sin(0.5f * i);
+      if (i == 3) printf("i=%d v=%.2f\n", i, 1.5f);
+    })";
+  auto CK = compile(Src, "m", 8);
+  ASSERT_TRUE(CK);
+  std::vector<float> Out(16);
+  float *P = Out.data();
+  std::vector<void *> Slots = {&P};
+  char Buf[256] = {0};
+  uint32_t Pos = 0;
+  size_t G[3] = {16, 1, 1}, O[3] = {0, 0, 0};
+  launch(*CK, Slots, G, O, 1, Buf, &Pos, sizeof(Buf));
+  for (int I = 0; I < 16; ++I)
+    ASSERT_NEAR(Out[I], std::sqrt((float)I) + std::sin(0.5f * I), 1e-5) << I;
+  EXPECT_EQ(std::string(Buf, Pos), "i=3 v=1.50\n");
+}
+
+TEST(Compiler, BuildErrorsGoToTheLog) {
+  BuildResult R = buildProgram("__kernel void k(__global int *a) { a[0] = b; }", "");
+  EXPECT_FALSE(R.Success);
+  EXPECT_NE(R.Log.find("use of undeclared identifier 'b'"), std::string::npos)
+      << R.Log;
+  BuildResult O = buildProgram("__kernel void k() {}", "-no-such-option");
+  EXPECT_FALSE(O.Success);
+  EXPECT_TRUE(O.InvalidOptions);
+}
+
+TEST(Compiler, BarriersAreRefusedForNow) {
+  BuildResult R = buildProgram(
+      "__kernel void k(__global int *a) { a[0] = 1; barrier(CLK_GLOBAL_MEM_FENCE); }", "");
+  EXPECT_FALSE(R.Success);
+  EXPECT_NE(R.Log.find("barrier"), std::string::npos) << R.Log;
+}
+
+TEST(Compiler, BinaryRoundTripAndDamage) {
+  BuildResult R = buildProgram("__kernel void k(__global int *a) { a[0] = 7; }", "");
+  ASSERT_TRUE(R.Success) << R.Log;
+  BuildResult L = loadBinary(R.Binary);
+  ASSERT_TRUE(L.Success) << L.Log;
+  ASSERT_EQ(L.Kernels.size(), 1u);
+  EXPECT_EQ(L.Kernels[0].Name, "k");
+  std::vector<uint8_t> Bad = R.Binary;
+  Bad[Bad.size() / 2] ^= 0x55;
+  EXPECT_FALSE(loadBinary(Bad).Success);
+  Bad.assign(R.Binary.begin(), R.Binary.begin() + R.Binary.size() / 2);
+  EXPECT_FALSE(loadBinary(Bad).Success);
+}
+
+TEST(Compiler, CompileAndLink) {
+  std::vector<HeaderSource> H = {{"helper.h", "int twice(int x);"}};
+  BuildResult A = compileProgram(
+      "#include \"helper.h\"\n__kernel void k(__global int *a) { a[0] = twice(21); }",
+      "", H);
+  ASSERT_TRUE(A.Success) << A.Log;
+  BuildResult B = compileProgram("int twice(int x) { return 2 * x; }", "", {});
+  ASSERT_TRUE(B.Success) << B.Log;
+  BuildResult E = linkPrograms({A.Binary, B.Binary}, "", false);
+  ASSERT_TRUE(E.Success) << E.Log;
+  size_t Local[3] = {1, 1, 1};
+  std::string Error;
+  auto CK = getCompiledKernel(E.Binary, "k", Local, Error);
+  ASSERT_TRUE(CK) << Error;
+  int Out = 0;
+  int *P = &Out;
+  std::vector<void *> Slots = {&P};
+  size_t G[3] = {1, 1, 1}, O[3] = {0, 0, 0};
+  launch(*CK, Slots, G, O, 1);
+  EXPECT_EQ(Out, 42);
+}
+
+} // namespace
