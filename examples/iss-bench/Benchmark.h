@@ -1,0 +1,129 @@
+//===- Benchmark.h - One benchmark of the ablation driver -------*- C++ -*-===//
+//
+// SPDX-License-Identifier: MIT
+//
+//===----------------------------------------------------------------------===//
+//
+// The interface every iss-bench benchmark implements and the registry that
+// names them. The set follows the paper's section 6.2 (AMD APP SDK, Rodinia,
+// Parboil); kernels are rewritten after the originals, barrier-free ones run,
+// the ones that need barriers are registered as not supported yet so the
+// report lists them instead of silently dropping them.
+//
+// A benchmark sets up its inputs and host reference once, then run() enqueues
+// one complete execution (re-uploading what the kernels modify in place) and
+// collects the events of its kernel launches only: the reported time is the
+// sum of their CL_PROFILING_COMMAND_START..END, as DESIGN.md section 5 asks.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef POCL_ISS_EXAMPLES_ISSBENCH_BENCHMARK_H
+#define POCL_ISS_EXAMPLES_ISSBENCH_BENCHMARK_H
+
+#include "ClUtil.h"
+
+#include <cmath>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace issbench {
+
+enum class Size { Small, Full };
+
+class Benchmark {
+public:
+  virtual ~Benchmark();
+  /// Creates inputs, the host reference and the program. Throws on error.
+  virtual void setup(const clutil::ClEnv &E, Size S) = 0;
+  /// Enqueues one execution; kernel launch events go to \p Events.
+  virtual void run(const clutil::ClEnv &E, std::vector<cl_event> &Events) = 0;
+  /// Reads the results back; returns "" if they match the reference, else
+  /// what went wrong (first mismatches).
+  virtual std::string verify(const clutil::ClEnv &E) = 0;
+  /// Problem size in words, for the report.
+  virtual std::string describe() const = 0;
+
+protected:
+  /// Releases everything registered with own().
+  void own(cl_mem M) { Mems.push_back(M); }
+  void own(cl_kernel K) { Kernels.push_back(K); }
+  void own(cl_program P) { Programs.push_back(P); }
+  cl_mem buffer(const clutil::ClEnv &E, size_t Bytes) {
+    cl_mem M = E.buffer(Bytes);
+    own(M);
+    return M;
+  }
+  cl_kernel kernel(const clutil::ClEnv &E, cl_program P, const char *Name) {
+    cl_kernel K = E.kernel(P, Name);
+    own(K);
+    return K;
+  }
+  cl_program program(const clutil::ClEnv &E, const char *Src) {
+    cl_program P = E.build(Src);
+    own(P);
+    return P;
+  }
+
+private:
+  std::vector<cl_mem> Mems;
+  std::vector<cl_kernel> Kernels;
+  std::vector<cl_program> Programs;
+};
+
+struct BenchmarkInfo {
+  std::string Name;
+  std::string Origin;  ///< suite and kernel(s) it follows
+  bool Supported;      ///< false: needs barriers (not supported yet)
+  std::function<std::unique_ptr<Benchmark>()> Make;
+};
+
+std::vector<BenchmarkInfo> &registry();
+
+struct Registrar {
+  Registrar(std::string Name, std::string Origin,
+            std::function<std::unique_ptr<Benchmark>()> Make) {
+    registry().push_back({std::move(Name), std::move(Origin), bool(Make),
+                          std::move(Make)});
+  }
+};
+
+//===-- Verification helpers -----------------------------------------------===//
+
+/// "" if every |Got - Want| <= Abs + Rel * |Want|, else the first mismatches.
+template <typename T, typename U>
+std::string compareNear(const std::vector<T> &Got, const std::vector<U> &Want,
+                        double Rel, double Abs, const std::string &What) {
+  size_t Bad = 0;
+  std::string Msg;
+  for (size_t I = 0; I < Got.size(); ++I) {
+    double G = double(Got[I]), W = double(Want[I]);
+    if (std::fabs(G - W) <= Abs + Rel * std::fabs(W))
+      continue;
+    if (++Bad <= 3)
+      Msg += " [" + std::to_string(I) + "] got " + std::to_string(G) +
+             " want " + std::to_string(W) + ";";
+  }
+  if (!Bad)
+    return "";
+  return What + ": " + std::to_string(Bad) + " of " +
+         std::to_string(Got.size()) + " differ:" + Msg;
+}
+
+template <typename T>
+std::string compareExact(const std::vector<T> &Got, const std::vector<T> &Want,
+                         const std::string &What) {
+  return compareNear(Got, Want, 0.0, 0.0, What);
+}
+
+} // namespace issbench
+
+#define ISS_BENCHMARK(Class, Name, Origin)                                     \
+  static ::issbench::Registrar Class##Registrar_(                              \
+      Name, Origin, [] { return std::unique_ptr<::issbench::Benchmark>(new Class); })
+
+#define ISS_UNSUPPORTED(Id, Name, Origin)                                      \
+  static ::issbench::Registrar Id##Registrar_(Name, Origin, nullptr)
+
+#endif // POCL_ISS_EXAMPLES_ISSBENCH_BENCHMARK_H

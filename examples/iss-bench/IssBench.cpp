@@ -1,0 +1,605 @@
+//===- IssBench.cpp - The ablation driver ---------------------------------===//
+//
+// SPDX-License-Identifier: MIT
+//
+//===----------------------------------------------------------------------===//
+//
+// Reproduces the paper's evaluation (section 6.3, Figures 12 and 13): each
+// benchmark under every POCL_ISS_MODE (scalar, vec, split, score,
+// split+score), single-threaded (POCL_MAX_PTHREAD_COUNT=1, as in the paper)
+// and on all cores, and on every other OpenCL platform the ICD loader sees;
+// Debian's pocl is the baseline the paper's "intel" column stands for.
+//
+// The mode is read by the runtime from its environment, so the driver runs
+// each (platform, mode, threads, benchmark) in a child process: it re-executes
+// itself with --child and the environment set, and reads one RESULT line
+// back. A crash or hang of one configuration is then a reported failure, not
+// the end of the run. Every run's output is verified; a failed verification
+// is reported loudly and makes the exit code 1.
+//
+// Output (in --out): results.csv, results.md (medians, spread, speed-ups vs
+// pocl and vs scalar) and gnuplot PNGs normalised to the fastest, like the
+// paper's figures.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Benchmark.h"
+#include "Report.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <dirent.h>
+#include <iostream>
+#include <limits.h>
+#include <sstream>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+using namespace clutil;
+using namespace issbench;
+
+namespace {
+
+const std::vector<std::string> AllModes = {"scalar", "vec", "split", "score",
+                                           "split+score"};
+
+// The order of the paper's figures; registration order across files is not
+// defined, so the report sorts by this list.
+const std::vector<std::string> PaperOrder = {
+    "Convolution2D", "BlackScholes", "sgemm",        "saxpy",
+    "FloydWarshall", "kmeans",       "kmeans-swap",  "nn",
+    "mri-q-phimag",  "mri-q-q",      "gaussian",     "lud",
+    "myocyte",       "cfd",          "BinomialOption", "DCT",
+    "FastWalsh",     "BitonicSort"};
+
+std::vector<std::string> split(const std::string &S, char Sep) {
+  std::vector<std::string> Out;
+  std::stringstream SS(S);
+  std::string Item;
+  while (std::getline(SS, Item, Sep))
+    if (!Item.empty())
+      Out.push_back(Item);
+  return Out;
+}
+
+std::string join(const std::vector<std::string> &V, const char *Sep) {
+  std::string Out;
+  for (const auto &S : V)
+    Out += (Out.empty() ? "" : Sep) + S;
+  return Out;
+}
+
+[[noreturn]] void die(const std::string &Msg) {
+  std::cerr << "iss-bench: " << Msg << "\n";
+  std::exit(2);
+}
+
+std::vector<BenchmarkInfo> sortedRegistry() {
+  std::vector<BenchmarkInfo> R = registry();
+  auto Rank = [](const std::string &N) {
+    auto It = std::find(PaperOrder.begin(), PaperOrder.end(), N);
+    return It - PaperOrder.begin();
+  };
+  std::stable_sort(R.begin(), R.end(), [&](const auto &A, const auto &B) {
+    return Rank(A.Name) < Rank(B.Name);
+  });
+  return R;
+}
+
+const BenchmarkInfo *findBenchmark(const std::string &Name) {
+  for (const BenchmarkInfo &I : registry())
+    if (lower(I.Name) == lower(Name))
+      return &I;
+  return nullptr;
+}
+
+//===-- Child: one benchmark on one platform --------------------------------===//
+
+struct ChildArgs {
+  std::string Platform, Benchmark, Label;
+  int Reps = 7;
+  Size Sz = Size::Full;
+};
+
+/// Runs one benchmark and prints "RESULT\t<status>\t<describe>\t<times>\t<msg>"
+/// on stdout. Exit code 0 if verified, 1 otherwise.
+int runChild(const ChildArgs &A) {
+  const BenchmarkInfo *Info = findBenchmark(A.Benchmark);
+  auto Emit = [](const std::string &Status, const std::string &Desc,
+                 const std::vector<double> &Times, const std::string &Msg) {
+    std::string T;
+    for (double X : Times) {
+      char Buf[32];
+      std::snprintf(Buf, sizeof(Buf), "%.6f", X);
+      T += (T.empty() ? "" : ",") + std::string(Buf);
+    }
+    std::string M = Msg;
+    std::replace(M.begin(), M.end(), '\n', ' ');
+    std::replace(M.begin(), M.end(), '\t', ' ');
+    std::printf("RESULT\t%s\t%s\t%s\t%s\n", Status.c_str(), Desc.c_str(),
+                T.c_str(), M.c_str());
+    std::fflush(stdout);
+  };
+  if (!Info || !Info->Make) {
+    Emit("ERROR", "", {}, "unknown or unsupported benchmark");
+    return 1;
+  }
+  std::string Desc;
+  std::vector<double> Times;
+  try {
+    ClEnv E;
+    E.open(A.Platform);
+    std::unique_ptr<Benchmark> B = Info->Make();
+    B->setup(E, A.Sz);
+    Desc = B->describe();
+    std::string FirstFailure;
+    int Failures = 0;
+    // Run 0 is the warm-up: it includes the compilation at enqueue time
+    // (DESIGN.md section 2) and is verified but not timed.
+    for (int R = 0; R <= A.Reps; ++R) {
+      std::vector<cl_event> Events;
+      B->run(E, Events);
+      CL_CHECK(clFinish(E.Queue));
+      double Ms = kernelMillis(Events);
+      std::string Msg = B->verify(E);
+      if (!Msg.empty()) {
+        ++Failures;
+        if (FirstFailure.empty())
+          FirstFailure = "run " + std::to_string(R) + ": " + Msg;
+        std::fprintf(stderr, "  [%s] %s run %d: VERIFICATION FAILED: %s\n",
+                     A.Label.c_str(), Info->Name.c_str(), R, Msg.c_str());
+      }
+      if (R > 0)
+        Times.push_back(Ms);
+    }
+    if (Failures) {
+      Emit("FAIL", Desc, Times,
+           std::to_string(Failures) + " of " + std::to_string(A.Reps + 1) +
+               " runs wrong; first: " + FirstFailure);
+      return 1;
+    }
+    Emit("ok", Desc, Times, "");
+    return 0;
+  } catch (const std::exception &Ex) {
+    Emit("ERROR", Desc, Times, Ex.what());
+    return 1;
+  }
+}
+
+//===-- Parent: configurations, child processes -----------------------------===//
+
+struct Options {
+  std::vector<std::string> Benchmarks;
+  std::vector<std::string> Modes = AllModes;
+  std::vector<std::string> Threads = {"1", "all"};
+  std::vector<std::string> PlatformFilter;
+  int Reps = 7;
+  Size Sz = Size::Full;
+  std::string Out = "iss-bench-results";
+  std::string Vendors, IssIcd;
+  int Timeout = 900;
+};
+
+[[noreturn]] void usage() {
+  std::cout <<
+      R"(usage: iss-bench [options]
+Runs the benchmarks of the paper's evaluation under every POCL_ISS_MODE and on
+every OpenCL platform (Debian's pocl is the baseline), verifies every run and
+writes results.csv, results.md and speed-up plots.
+
+  --benchmarks a,b,c   benchmarks to run (default: all supported; see --list)
+  --modes m,...        POCL_ISS_MODE values (default: scalar,vec,split,score,split+score)
+  --reps N             timed repetitions after one warm-up (default 7)
+  --threads 1,all      single-threaded (POCL_MAX_PTHREAD_COUNT=1) and/or all cores
+  --size small|full    problem sizes (default full)
+  --quick              --size small --reps 3 --threads 1 (explicit options win)
+  --out DIR            output folder (default iss-bench-results)
+  --vendors DIR        OCL_ICD_VENDORS folder holding all .icd files to compare
+  --iss-icd FILE       pocl-iss.icd to combine with /etc/OpenCL/vendors
+                       (default: <build>/vendors/pocl-iss.icd next to this binary)
+  --platforms s,...    only platforms whose name contains one of these
+  --timeout SEC        limit per child process (default 900)
+  --list               list the benchmarks and exit
+)";
+  std::exit(0);
+}
+
+int parseInt(const std::string &S, const char *What, int Lo, int Hi) {
+  char *End;
+  long V = std::strtol(S.c_str(), &End, 10);
+  if (S.empty() || *End || V < Lo || V > Hi)
+    die(std::string("bad value for ") + What + ": '" + S + "'");
+  return int(V);
+}
+
+Options parseOptions(int Argc, char **Argv) {
+  Options O;
+  bool Quick = false, HaveSize = false, HaveReps = false, HaveThreads = false;
+  for (int I = 1; I < Argc; ++I) {
+    std::string A = Argv[I];
+    auto Next = [&]() -> std::string {
+      if (I + 1 >= Argc)
+        die("missing value after " + A);
+      return Argv[++I];
+    };
+    if (A == "--benchmarks") {
+      O.Benchmarks.clear();
+      for (const std::string &B : split(Next(), ',')) {
+        const BenchmarkInfo *Info = findBenchmark(B);
+        if (!Info) {
+          std::vector<std::string> Known;
+          for (const auto &R : sortedRegistry())
+            Known.push_back(R.Name);
+          die("unknown benchmark '" + B + "' (known: " + join(Known, ", ") + ")");
+        }
+        O.Benchmarks.push_back(Info->Name);
+      }
+    } else if (A == "--modes") {
+      O.Modes = split(Next(), ',');
+      for (const std::string &M : O.Modes)
+        if (std::find(AllModes.begin(), AllModes.end(), M) == AllModes.end())
+          die("unknown mode '" + M + "' (known: " + join(AllModes, ", ") + ")");
+    } else if (A == "--reps") {
+      O.Reps = parseInt(Next(), "--reps", 1, 1000);
+      HaveReps = true;
+    } else if (A == "--threads") {
+      O.Threads = split(Next(), ',');
+      for (const std::string &T : O.Threads)
+        if (T != "1" && T != "all")
+          die("unknown thread setting '" + T + "' (known: 1, all)");
+      HaveThreads = true;
+    } else if (A == "--size") {
+      std::string S = Next();
+      if (S != "small" && S != "full")
+        die("unknown size '" + S + "' (known: small, full)");
+      O.Sz = S == "full" ? Size::Full : Size::Small;
+      HaveSize = true;
+    } else if (A == "--quick") {
+      Quick = true;
+    } else if (A == "--out") {
+      O.Out = Next();
+    } else if (A == "--vendors") {
+      O.Vendors = Next();
+    } else if (A == "--iss-icd") {
+      O.IssIcd = Next();
+    } else if (A == "--platforms") {
+      O.PlatformFilter = split(Next(), ',');
+    } else if (A == "--timeout") {
+      O.Timeout = parseInt(Next(), "--timeout", 1, 86400);
+    } else if (A == "--list") {
+      for (const auto &R : sortedRegistry())
+        std::printf("%-16s %-45s %s\n", R.Name.c_str(), R.Origin.c_str(),
+                    R.Make ? "" : "(not supported yet: needs barriers)");
+      std::exit(0);
+    } else if (A == "--help" || A == "-h") {
+      usage();
+    } else {
+      die("unknown option '" + A + "' (see --help)");
+    }
+  }
+  if (Quick) {
+    if (!HaveSize)
+      O.Sz = Size::Small;
+    if (!HaveReps)
+      O.Reps = 3;
+    if (!HaveThreads)
+      O.Threads = {"1"};
+  }
+  if (O.Benchmarks.empty())
+    for (const auto &R : sortedRegistry())
+      O.Benchmarks.push_back(R.Name);
+  if (O.Modes.empty())
+    die("--modes is empty");
+  return O;
+}
+
+std::string selfPath() {
+  char Buf[PATH_MAX];
+  ssize_t N = readlink("/proc/self/exe", Buf, sizeof(Buf) - 1);
+  if (N <= 0)
+    die("cannot find my own executable (/proc/self/exe)");
+  Buf[N] = 0;
+  return Buf;
+}
+
+bool exists(const std::string &P) {
+  struct stat St;
+  return stat(P.c_str(), &St) == 0;
+}
+
+/// The OCL_ICD_VENDORS folder: --vendors, or a temporary folder with links
+/// to pocl-iss.icd and every system .icd (so Debian's pocl is the baseline
+/// in the same run). Returns the folder and whether it is temporary.
+std::pair<std::string, bool> prepareVendors(const Options &O) {
+  if (!O.Vendors.empty()) {
+    if (!exists(O.Vendors))
+      die("--vendors folder '" + O.Vendors + "' does not exist");
+    return {O.Vendors, false};
+  }
+  std::string Icd = O.IssIcd;
+  if (Icd.empty()) {
+    // <build>/examples/iss-bench/iss-bench -> <build>/vendors/pocl-iss.icd
+    std::string Dir = selfPath();
+    for (int Up = 0; Up < 3 && Icd.empty(); ++Up) {
+      Dir = Dir.substr(0, Dir.rfind('/'));
+      if (exists(Dir + "/vendors/pocl-iss.icd"))
+        Icd = Dir + "/vendors/pocl-iss.icd";
+    }
+  } else if (!exists(Icd)) {
+    die("--iss-icd file '" + Icd + "' does not exist");
+  }
+  if (Icd.empty())
+    std::cerr << "iss-bench: warning: no pocl-iss.icd found (use --iss-icd); "
+                 "measuring /etc/OpenCL/vendors only\n";
+  char Tmpl[] = "/tmp/iss-bench-vendors-XXXXXX";
+  if (!mkdtemp(Tmpl))
+    die(std::string("mkdtemp: ") + std::strerror(errno));
+  std::string Dir = Tmpl;
+  if (!Icd.empty()) {
+    char Real[PATH_MAX];
+    if (symlink(realpath(Icd.c_str(), Real) ? Real : Icd.c_str(),
+                (Dir + "/pocl-iss.icd").c_str()) != 0)
+      die("cannot link " + Icd);
+  }
+  if (DIR *D = opendir("/etc/OpenCL/vendors")) {
+    while (dirent *Ent = readdir(D)) {
+      std::string N = Ent->d_name;
+      if (N.size() > 4 && N.substr(N.size() - 4) == ".icd" && N != "pocl-iss.icd")
+        symlink(("/etc/OpenCL/vendors/" + N).c_str(), (Dir + "/" + N).c_str());
+    }
+    closedir(D);
+  }
+  return {Dir, true};
+}
+
+void removeVendors(const std::string &Dir) {
+  if (DIR *D = opendir(Dir.c_str())) {
+    while (dirent *Ent = readdir(D))
+      if (Ent->d_name[0] != '.')
+        unlink((Dir + "/" + Ent->d_name).c_str());
+    closedir(D);
+  }
+  rmdir(Dir.c_str());
+}
+
+/// Short column name of a platform: "pocl" for Debian's, else a sanitised
+/// name.
+std::string platformLabel(const std::string &Name) {
+  if (isPoclIss(Name))
+    return "pocl-iss";
+  if (Name == "Portable Computing Language")
+    return "pocl";
+  std::string L;
+  for (char C : Name)
+    L += std::isalnum(static_cast<unsigned char>(C)) ? C : '-';
+  return L;
+}
+
+struct ChildOutcome {
+  std::string Line; ///< the RESULT line, if any
+  int Status = 0;   ///< waitpid status
+};
+
+ChildOutcome spawnChild(const std::vector<std::string> &Argv,
+                        const std::vector<std::pair<std::string, std::string>> &Set,
+                        const std::vector<std::string> &Unset, int Timeout) {
+  int Pipe[2];
+  if (pipe(Pipe) != 0)
+    die(std::string("pipe: ") + std::strerror(errno));
+  std::fflush(stdout);
+  std::fflush(stderr);
+  pid_t Pid = fork();
+  if (Pid < 0)
+    die(std::string("fork: ") + std::strerror(errno));
+  if (Pid == 0) {
+    close(Pipe[0]);
+    dup2(Pipe[1], STDOUT_FILENO);
+    close(Pipe[1]);
+    for (const auto &[K, V] : Set)
+      setenv(K.c_str(), V.c_str(), 1);
+    for (const auto &K : Unset)
+      unsetenv(K.c_str());
+    // A hung runtime must not hang the whole ablation: SIGALRM ends us.
+    alarm(unsigned(Timeout));
+    std::vector<char *> Args;
+    for (const auto &A : Argv)
+      Args.push_back(const_cast<char *>(A.c_str()));
+    Args.push_back(nullptr);
+    execv(Args[0], Args.data());
+    _exit(127);
+  }
+  close(Pipe[1]);
+  ChildOutcome R;
+  std::string Out;
+  char Buf[4096];
+  ssize_t N;
+  while ((N = read(Pipe[0], Buf, sizeof(Buf))) > 0)
+    Out.append(Buf, size_t(N));
+  close(Pipe[0]);
+  waitpid(Pid, &R.Status, 0);
+  std::stringstream SS(Out);
+  std::string Line;
+  while (std::getline(SS, Line))
+    if (Line.rfind("RESULT\t", 0) == 0)
+      R.Line = Line;
+    else if (!Line.empty()) // a kernel's printf or a runtime message
+      std::cerr << "  child stdout: " << Line << "\n";
+  return R;
+}
+
+std::string describeStatus(int Status) {
+  if (WIFSIGNALED(Status)) {
+    int Sig = WTERMSIG(Status);
+    if (Sig == SIGALRM)
+      return "timed out";
+    return std::string("killed by signal ") + std::to_string(Sig) + " (" +
+           strsignal(Sig) + ")";
+  }
+  if (WIFEXITED(Status))
+    return "exit code " + std::to_string(WEXITSTATUS(Status));
+  return "unknown status";
+}
+
+int runParent(const Options &O) {
+  auto [VendorDir, TempVendors] = prepareVendors(O);
+  setenv("OCL_ICD_VENDORS", VendorDir.c_str(), 1);
+  unsetenv("OCL_ICD_FILENAMES");
+
+  std::vector<Config> Configs;
+  std::vector<std::string> PlatformNames;
+  for (cl_platform_id P : platforms()) {
+    std::string Name = platformName(P);
+    if (!O.PlatformFilter.empty() &&
+        std::none_of(O.PlatformFilter.begin(), O.PlatformFilter.end(),
+                     [&](const std::string &F) {
+                       return lower(Name).find(lower(F)) != std::string::npos;
+                     }))
+      continue;
+    PlatformNames.push_back(Name);
+  }
+  if (PlatformNames.empty())
+    die("no OpenCL platform found with OCL_ICD_VENDORS=" + VendorDir);
+  for (const std::string &T : O.Threads)
+    for (const std::string &Name : PlatformNames) {
+      if (isPoclIss(Name)) {
+        for (const std::string &M : O.Modes)
+          Configs.push_back({Name, platformLabel(Name), M, T});
+      } else {
+        Configs.push_back({Name, platformLabel(Name), "", T});
+      }
+    }
+
+  std::cerr << "iss-bench: platforms: ";
+  for (const auto &N : PlatformNames)
+    std::cerr << "\"" << N << "\" ";
+  std::cerr << "\niss-bench: " << Configs.size() << " configurations x "
+            << O.Benchmarks.size() << " benchmarks, " << O.Reps
+            << " timed runs each, size "
+            << (O.Sz == Size::Full ? "full" : "small") << "\n";
+
+  std::string Mk = "mkdir -p '" + O.Out + "'";
+  if (std::system(Mk.c_str()) != 0)
+    die("cannot create " + O.Out);
+  char RealOut[PATH_MAX];
+  std::string OutDir = realpath(O.Out.c_str(), RealOut) ? RealOut : O.Out;
+
+  std::string Self = selfPath();
+  std::vector<Result> Results;
+  size_t Total = 0, Done = 0;
+  for (const std::string &B : O.Benchmarks)
+    if (findBenchmark(B)->Make)
+      Total += Configs.size();
+  bool AnyFailure = false;
+
+  for (const std::string &B : O.Benchmarks) {
+    const BenchmarkInfo *Info = findBenchmark(B);
+    if (!Info->Make) {
+      Result R;
+      R.Benchmark = B;
+      R.Status = "unsupported";
+      R.Message = "not supported yet (needs barriers)";
+      Results.push_back(R);
+      std::cerr << "iss-bench: " << B << ": not supported yet (needs barriers)\n";
+      continue;
+    }
+    for (const Config &C : Configs) {
+      ++Done;
+      std::cerr << "[" << Done << "/" << Total << "] " << C.name() << ": " << B
+                << " ..." << std::endl;
+      std::vector<std::pair<std::string, std::string>> Set;
+      std::vector<std::string> Unset;
+      if (!C.Mode.empty())
+        Set.push_back({"POCL_ISS_MODE", C.Mode});
+      else
+        Unset.push_back("POCL_ISS_MODE");
+      if (C.Threads == "1")
+        Set.push_back({"POCL_MAX_PTHREAD_COUNT", "1"});
+      else
+        Unset.push_back("POCL_MAX_PTHREAD_COUNT");
+      // One kernel cache per configuration: a cache keyed without the mode
+      // would otherwise hand one mode's binary to another.
+      Set.push_back({"POCL_CACHE_DIR", OutDir + "/kcache/" + C.Label + "-" +
+                                           (C.Mode.empty() ? "default" : C.Mode)});
+      ChildOutcome Ch = spawnChild(
+          {Self, "--child", "--platform", C.Platform, "--benchmark", B,
+           "--reps", std::to_string(O.Reps), "--size",
+           O.Sz == Size::Full ? "full" : "small", "--label", C.name()},
+          Set, Unset, O.Timeout);
+      Result R = parseResultLine(C, B, Ch.Line);
+      if (Ch.Line.empty()) {
+        R.Status = "ERROR";
+        R.Message = "child process " + describeStatus(Ch.Status) +
+                    " without a result";
+      } else if (!(WIFEXITED(Ch.Status) && (WEXITSTATUS(Ch.Status) == 0 ||
+                                            WEXITSTATUS(Ch.Status) == 1))) {
+        R.Status = "ERROR";
+        R.Message += " (child " + describeStatus(Ch.Status) + ")";
+      }
+      if (R.Status == "ok") {
+        Stats S = stats(R.TimesMs);
+        std::fprintf(stderr, "    %s: median %.3f ms (min %.3f, max %.3f), verified\n",
+                     R.Desc.c_str(), S.Median, S.Min, S.Max);
+      } else {
+        AnyFailure = true;
+        std::fprintf(stderr, "    *** %s %s on %s: %s ***\n",
+                     R.Status == "FAIL" ? "VERIFICATION FAILED:" : "ERROR:",
+                     B.c_str(), C.name().c_str(), R.Message.c_str());
+      }
+      Results.push_back(std::move(R));
+    }
+  }
+  if (TempVendors)
+    removeVendors(VendorDir);
+
+  ReportInfo RI;
+  RI.OutDir = OutDir;
+  RI.Reps = O.Reps;
+  RI.SizeName = O.Sz == Size::Full ? "full" : "small";
+  RI.Threads = O.Threads;
+  RI.Configs = Configs;
+  RI.Benchmarks = O.Benchmarks;
+  RI.PlatformNames = PlatformNames;
+  writeReport(RI, Results);
+  std::cerr << "iss-bench: wrote " << OutDir << "/results.csv, results.md, "
+            << "speedup-*.png\n";
+  size_t Bad = 0;
+  for (const Result &R : Results)
+    if (R.Status == "FAIL" || R.Status == "ERROR")
+      ++Bad;
+  if (AnyFailure) {
+    std::cerr << "iss-bench: *** " << Bad
+              << " configuration(s) FAILED verification or did not run; see "
+                 "results.md ***\n";
+    return 1;
+  }
+  std::cerr << "iss-bench: all runs verified\n";
+  return 0;
+}
+
+} // namespace
+
+int main(int Argc, char **Argv) {
+  if (Argc > 1 && std::string(Argv[1]) == "--child") {
+    ChildArgs A;
+    for (int I = 2; I + 1 < Argc; I += 2) {
+      std::string K = Argv[I], V = Argv[I + 1];
+      if (K == "--platform")
+        A.Platform = V;
+      else if (K == "--benchmark")
+        A.Benchmark = V;
+      else if (K == "--reps")
+        A.Reps = std::atoi(V.c_str());
+      else if (K == "--size")
+        A.Sz = V == "full" ? Size::Full : Size::Small;
+      else if (K == "--label")
+        A.Label = V;
+    }
+    return runChild(A);
+  }
+  return runParent(parseOptions(Argc, Argv));
+}

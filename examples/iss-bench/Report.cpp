@@ -1,0 +1,394 @@
+//===- Report.cpp - CSV, Markdown and gnuplot output of iss-bench ---------===//
+//
+// SPDX-License-Identifier: MIT
+//
+//===----------------------------------------------------------------------===//
+//
+// Turns the per-configuration run times into the ablation report: a CSV with
+// every run, a Markdown summary (medians with min/max, speed-ups of each
+// POCL_ISS_MODE vs Debian's pocl and vs scalar, geometric means) and PNG bar
+// charts of the speed-up normalised to the fastest configuration per
+// benchmark, in the manner of the paper's Figures 12 and 13 (section 6.4).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Report.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <ctime>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <sys/utsname.h>
+
+namespace issbench {
+
+Stats stats(std::vector<double> V) {
+  Stats S;
+  if (V.empty())
+    return S;
+  std::sort(V.begin(), V.end());
+  // Linear interpolation between order statistics (type 7 quantiles).
+  auto Q = [&](double P) {
+    double Pos = P * double(V.size() - 1);
+    size_t Lo = size_t(std::floor(Pos));
+    size_t Hi = std::min(Lo + 1, V.size() - 1);
+    return V[Lo] + (Pos - double(Lo)) * (V[Hi] - V[Lo]);
+  };
+  S.Min = V.front();
+  S.Max = V.back();
+  S.Median = Q(0.5);
+  S.Q1 = Q(0.25);
+  S.Q3 = Q(0.75);
+  return S;
+}
+
+Result parseResultLine(const Config &C, const std::string &Benchmark,
+                       const std::string &Line) {
+  Result R;
+  R.Cfg = C;
+  R.Benchmark = Benchmark;
+  std::vector<std::string> F;
+  size_t Pos = 0;
+  while (true) {
+    size_t Tab = Line.find('\t', Pos);
+    F.push_back(Line.substr(Pos, Tab == std::string::npos ? Tab : Tab - Pos));
+    if (Tab == std::string::npos)
+      break;
+    Pos = Tab + 1;
+  }
+  if (F.size() < 5 || F[0] != "RESULT") {
+    R.Status = "ERROR";
+    R.Message = "malformed result line";
+    return R;
+  }
+  R.Status = F[1];
+  R.Desc = F[2];
+  R.Message = F[4];
+  std::stringstream SS(F[3]);
+  std::string T;
+  while (std::getline(SS, T, ','))
+    if (!T.empty())
+      R.TimesMs.push_back(std::atof(T.c_str()));
+  return R;
+}
+
+namespace {
+
+std::string fmt(const char *Format, double V) {
+  char Buf[64];
+  std::snprintf(Buf, sizeof(Buf), Format, V);
+  return Buf;
+}
+
+std::string csvQuote(const std::string &S) {
+  std::string Out = "\"";
+  for (char C : S)
+    Out += C == '"' ? std::string("\"\"") : std::string(1, C);
+  return Out + "\"";
+}
+
+std::string cpuModel() {
+  std::ifstream In("/proc/cpuinfo");
+  std::string Line;
+  while (std::getline(In, Line))
+    if (Line.rfind("model name", 0) == 0)
+      return Line.substr(Line.find(':') + 2);
+  return "unknown CPU";
+}
+
+std::string threadsTitle(const std::string &T) {
+  return T == "1" ? "single-threaded (POCL_MAX_PTHREAD_COUNT=1)"
+                  : "all cores (POCL_MAX_PTHREAD_COUNT unset)";
+}
+
+/// Median per (threads, column, benchmark) of the verified results only: a
+/// wrong answer has no speed.
+using MedianMap = std::map<std::string, double>;
+std::string key(const std::string &T, const std::string &Col,
+                const std::string &B) {
+  return T + "|" + Col + "|" + B;
+}
+
+const Result *find(const std::vector<Result> &Rs, const std::string &T,
+                   const std::string &Col, const std::string &B) {
+  for (const Result &R : Rs)
+    if (R.Benchmark == B && R.Cfg.Threads == T && R.Cfg.column() == Col)
+      return &R;
+  return nullptr;
+}
+
+void writeCsv(const ReportInfo &Info, const std::vector<Result> &Results) {
+  std::ofstream Out(Info.OutDir + "/results.csv");
+  Out << "benchmark,problem,platform,mode,threads,status,reps,median_ms,min_ms,"
+         "max_ms,q1_ms,q3_ms,times_ms,message\n";
+  for (const Result &R : Results) {
+    Stats S = stats(R.TimesMs);
+    std::string Times;
+    for (double T : R.TimesMs)
+      Times += (Times.empty() ? "" : ";") + fmt("%.4f", T);
+    Out << R.Benchmark << "," << csvQuote(R.Desc) << "," << csvQuote(R.Cfg.Platform)
+        << "," << R.Cfg.Mode << "," << R.Cfg.Threads << "," << R.Status << ","
+        << R.TimesMs.size() << ",";
+    if (R.TimesMs.empty())
+      Out << ",,,,,";
+    else
+      Out << fmt("%.4f", S.Median) << "," << fmt("%.4f", S.Min) << ","
+          << fmt("%.4f", S.Max) << "," << fmt("%.4f", S.Q1) << ","
+          << fmt("%.4f", S.Q3) << ",";
+    Out << Times << "," << csvQuote(R.Message) << "\n";
+  }
+}
+
+std::vector<std::string> columnsFor(const ReportInfo &Info, const std::string &T) {
+  std::vector<std::string> Cols;
+  for (const Config &C : Info.Configs)
+    if (C.Threads == T &&
+        std::find(Cols.begin(), Cols.end(), C.column()) == Cols.end())
+      Cols.push_back(C.column());
+  return Cols;
+}
+
+bool isMode(const std::string &Col) {
+  return Col == "scalar" || Col == "vec" || Col == "split" || Col == "score" ||
+         Col == "split+score";
+}
+
+void writeMarkdown(const ReportInfo &Info, const std::vector<Result> &Results,
+                   const MedianMap &Medians) {
+  std::ofstream Out(Info.OutDir + "/results.md");
+  struct utsname U;
+  uname(&U);
+  std::time_t Now = std::time(nullptr);
+  char Date[64];
+  std::strftime(Date, sizeof(Date), "%Y-%m-%d %H:%M %Z", std::localtime(&Now));
+  Out << "# iss-bench results\n\n"
+      << "- date: " << Date << "\n- host: " << U.nodename << ", " << cpuModel()
+      << "\n- platforms:";
+  for (const auto &P : Info.PlatformNames)
+    Out << " \"" << P << "\"";
+  Out << "\n- problem size: " << Info.SizeName << "; " << Info.Reps
+      << " timed runs after one warm-up per configuration, every run verified\n"
+      << "- time: sum of the benchmark's kernel launches from event profiling "
+         "(CL_PROFILING_COMMAND_START..END); median, with [min, max]\n\n";
+
+  for (const std::string &T : Info.Threads) {
+    std::vector<std::string> Cols = columnsFor(Info, T);
+    Out << "## " << threadsTitle(T) << "\n\n### Kernel time, ms: median [min, max]\n\n"
+        << "| benchmark | problem |";
+    for (const auto &C : Cols)
+      Out << " " << C << " |";
+    Out << "\n|---|---|";
+    for (size_t I = 0; I < Cols.size(); ++I)
+      Out << "---:|";
+    Out << "\n";
+    for (const std::string &B : Info.Benchmarks) {
+      std::string Desc;
+      std::string Row;
+      bool Unsupported = false;
+      for (const auto &C : Cols) {
+        const Result *R = find(Results, T, C, B);
+        if (!R) {
+          for (const Result &X : Results)
+            if (X.Benchmark == B && X.Status == "unsupported")
+              Unsupported = true;
+          Row += " |";
+          continue;
+        }
+        if (!R->Desc.empty())
+          Desc = R->Desc;
+        if (R->Status == "ok") {
+          Stats S = stats(R->TimesMs);
+          Row += " " + fmt("%.3f", S.Median) + " [" + fmt("%.3f", S.Min) + ", " +
+                 fmt("%.3f", S.Max) + "] |";
+        } else {
+          Row += " **" + std::string(R->Status == "FAIL" ? "WRONG RESULT" : "ERROR") +
+                 "** |";
+        }
+      }
+      if (Unsupported)
+        Out << "| " << B << " | not supported yet (needs barriers) |" << Row << "\n";
+      else
+        Out << "| " << B << " | " << Desc << " |" << Row << "\n";
+    }
+
+    // Speed-ups: ratios of medians, one cell per mode.
+    bool HavePocl = std::find(Cols.begin(), Cols.end(), "pocl") != Cols.end();
+    bool HaveScalar = std::find(Cols.begin(), Cols.end(), "scalar") != Cols.end();
+    std::vector<std::string> Modes;
+    for (const auto &C : Cols)
+      if (isMode(C))
+        Modes.push_back(C);
+    if (!Modes.empty() && (HavePocl || HaveScalar)) {
+      Out << "\n### Speed-up of pocl-iss (ratio of medians): "
+          << (HavePocl ? "vs pocl" : "") << (HavePocl && HaveScalar ? " / " : "")
+          << (HaveScalar ? "vs scalar" : "") << "\n\n| benchmark |";
+      for (const auto &M : Modes)
+        Out << " " << M << " |";
+      Out << "\n|---|";
+      for (size_t I = 0; I < Modes.size(); ++I)
+        Out << "---:|";
+      Out << "\n";
+      std::map<std::string, std::vector<double>> LogPocl, LogScalar;
+      for (const std::string &B : Info.Benchmarks) {
+        auto Med = [&](const std::string &C) {
+          auto It = Medians.find(key(T, C, B));
+          return It == Medians.end() ? 0.0 : It->second;
+        };
+        bool Any = false;
+        std::string Row = "| " + B + " |";
+        for (const auto &M : Modes) {
+          double X = Med(M), P = Med("pocl"), S = Med("scalar");
+          std::string Cell;
+          if (X > 0 && HavePocl) {
+            Cell += P > 0 ? fmt("%.2fx", P / X) : "-";
+            if (P > 0)
+              LogPocl[M].push_back(std::log(P / X));
+          }
+          if (X > 0 && HaveScalar) {
+            Cell += std::string(HavePocl ? " / " : "") +
+                    (S > 0 ? fmt("%.2fx", S / X) : "-");
+            if (S > 0)
+              LogScalar[M].push_back(std::log(S / X));
+          }
+          Any |= X > 0;
+          Row += " " + (Cell.empty() ? "-" : Cell) + " |";
+        }
+        if (Any)
+          Out << Row << "\n";
+      }
+      Out << "| **geometric mean** |";
+      for (const auto &M : Modes) {
+        auto GM = [](const std::vector<double> &L) {
+          double S = 0;
+          for (double X : L)
+            S += X;
+          return L.empty() ? 0.0 : std::exp(S / double(L.size()));
+        };
+        std::string Cell;
+        if (HavePocl)
+          Cell += LogPocl[M].empty() ? "-" : fmt("%.2fx", GM(LogPocl[M]));
+        if (HaveScalar)
+          Cell += std::string(HavePocl ? " / " : "") +
+                  (LogScalar[M].empty() ? "-" : fmt("%.2fx", GM(LogScalar[M])));
+        Out << " **" << Cell << "** |";
+      }
+      Out << "\n";
+    }
+    Out << "\n![speed-up, " << threadsTitle(T) << "](speedup-" << T
+        << "-fig12.png)\n![ablation, " << threadsTitle(T) << "](speedup-" << T
+        << "-fig13.png)\n\n";
+  }
+
+  bool Header = false;
+  for (const Result &R : Results) {
+    if (R.Status != "FAIL" && R.Status != "ERROR")
+      continue;
+    if (!Header)
+      Out << "## Failures\n\n";
+    Header = true;
+    Out << "- **" << R.Benchmark << "** on " << R.Cfg.name() << ": "
+        << (R.Status == "FAIL" ? "WRONG RESULT: " : "ERROR: ") << R.Message << "\n";
+  }
+  Header = false;
+  for (const Result &R : Results) {
+    if (R.Status != "unsupported")
+      continue;
+    if (!Header)
+      Out << "\n## Not run\n\n";
+    Header = true;
+    Out << "- " << R.Benchmark << ": " << R.Message << "\n";
+  }
+}
+
+/// One clustered bar chart: per benchmark, the speed-up of each column
+/// relative to the fastest column of that benchmark (1.0 = fastest).
+void writePlot(const ReportInfo &Info, const std::string &T,
+               const std::string &Name, const std::string &Title,
+               const std::vector<std::string> &Wanted, const MedianMap &Medians,
+               const std::vector<std::string> &AllCols) {
+  std::vector<std::string> Cols;
+  for (const auto &W : Wanted)
+    if (std::find(AllCols.begin(), AllCols.end(), W) != AllCols.end())
+      Cols.push_back(W);
+  if (Cols.empty())
+    return;
+  std::string Base = Info.OutDir + "/speedup-" + T + "-" + Name;
+  std::ofstream Dat(Base + ".dat");
+  Dat << "benchmark";
+  for (const auto &C : Cols)
+    Dat << "\t\"" << C << "\"";
+  Dat << "\n";
+  size_t Rows = 0;
+  for (const std::string &B : Info.Benchmarks) {
+    double Best = 0;
+    for (const auto &C : AllCols) {
+      auto It = Medians.find(key(T, C, B));
+      if (It != Medians.end() && (Best == 0 || It->second < Best))
+        Best = It->second;
+    }
+    if (Best == 0)
+      continue;
+    ++Rows;
+    Dat << B;
+    for (const auto &C : Cols) {
+      auto It = Medians.find(key(T, C, B));
+      Dat << "\t" << (It == Medians.end() ? 0.0 : Best / It->second);
+    }
+    Dat << "\n";
+  }
+  Dat.close();
+  if (!Rows)
+    return;
+  std::ofstream Gp(Base + ".gp");
+  Gp << "set terminal pngcairo size 1200,500 font 'sans,10'\n"
+     << "set output '" << Base << ".png'\n"
+     << "set title '" << Title << "'\n"
+     << "set ylabel 'speed-up, normalised to the fastest'\n"
+     << "set yrange [0:1.1]\nset grid ytics\nset key outside right top\n"
+     << "set style data histogram\nset style histogram cluster gap 1\n"
+     << "set style fill solid 0.85 border -1\nset boxwidth 0.9\n"
+     << "set xtics rotate by -35 scale 0\n"
+     << "plot for [i=2:" << Cols.size() + 1 << "] '" << Base
+     << ".dat' using i:xtic(1) title columnheader(i)\n";
+  Gp.close();
+  std::string Cmd = "gnuplot '" + Base + ".gp' 2>&1";
+  if (std::system(Cmd.c_str()) != 0)
+    std::fprintf(stderr, "iss-bench: warning: gnuplot failed for %s.gp\n",
+                 Base.c_str());
+}
+
+} // namespace
+
+void writeReport(const ReportInfo &Info, const std::vector<Result> &Results) {
+  MedianMap Medians;
+  for (const Result &R : Results)
+    if (R.Status == "ok" && !R.TimesMs.empty())
+      Medians[key(R.Cfg.Threads, R.Cfg.column(), R.Benchmark)] =
+          stats(R.TimesMs).Median;
+  writeCsv(Info, Results);
+  writeMarkdown(Info, Results, Medians);
+  for (const std::string &T : Info.Threads) {
+    std::vector<std::string> Cols = columnsFor(Info, T);
+    std::vector<std::string> Fig12 = {"split+score", "pocl", "vec", "scalar"};
+    std::vector<std::string> Fig13 = {"split", "score", "vec", "split+score"};
+    // Other platforms (not pocl) join both figures.
+    for (const auto &C : Cols)
+      if (!isMode(C) && C != "pocl") {
+        Fig12.push_back(C);
+        Fig13.push_back(C);
+      }
+    std::string TT = threadsTitle(T);
+    writePlot(Info, T, "fig12",
+              "split+score vs pocl, vec and scalar, " + TT + " (cf. paper Fig. 12)",
+              Fig12, Medians, Cols);
+    writePlot(Info, T, "fig13",
+              "split only, score only, " + TT + " (cf. paper Fig. 13)", Fig13,
+              Medians, Cols);
+  }
+}
+
+} // namespace issbench
