@@ -8,6 +8,7 @@ message(STATUS "LLVM ${LLVM_PACKAGE_VERSION} in ${LLVM_TOOLS_BINARY_DIR}")
 
 find_package(Threads REQUIRED)
 find_package(PkgConfig REQUIRED)
+find_package(Python3 REQUIRED COMPONENTS Interpreter)
 pkg_check_modules(HWLOC REQUIRED IMPORTED_TARGET hwloc)
 
 find_path(OPENCL_INCLUDE_DIR CL/cl_icd.h REQUIRED)

@@ -1,0 +1,58 @@
+; iss-prepare: library functions lose noinline/optnone (pocl ships
+; get_global_id with them), what the kernel reaches becomes always_inline,
+; the printf formatter stays out of line, everything but the kernel becomes
+; internal, and _local_size_* loads become the compile-time local size.
+;
+; RUN: pocl-iss-opt -passes=iss-prepare -iss-kernel=k -iss-local-size=32,2,1 -S %s | FileCheck %s
+; RUN: pocl-iss-opt -passes=iss-prepare -iss-kernel=absent -iss-local-size=32,2,1 -S %s | FileCheck %s --check-prefix=ABSENT
+
+target triple = "x86_64-pc-linux-gnu"
+
+@_local_size_x = external global i64
+@_local_size_y = external global i64
+@_local_id_x = external global i64
+
+define i64 @_Z13get_global_idj(i32 %d) #0 {
+  %l = load i64, ptr @_local_id_x
+  ret i64 %l
+}
+
+define i32 @__pocl_printf_format_full(ptr %f) {
+  ret i32 0
+}
+
+define i32 @unused(i32 %x) {
+  ret i32 %x
+}
+
+define spir_kernel void @k(ptr %a) {
+  %g = call spir_func i64 @_Z13get_global_idj(i32 0)
+  %sx = load i64, ptr @_local_size_x
+  %sy = load i64, ptr @_local_size_y
+  %s = add i64 %sx, %sy
+  %t = add i64 %g, %s
+  %r = call i32 @__pocl_printf_format_full(ptr null)
+  %p = getelementptr inbounds i64, ptr %a, i64 %t
+  store i64 %s, ptr %p
+  ret void
+}
+
+define spir_kernel void @other(ptr %a) {
+  ret void
+}
+
+attributes #0 = { noinline optnone }
+
+; CHECK: define internal i64 @_Z13get_global_idj(i32 %d) #[[INL:[0-9]+]]
+; CHECK: define internal i32 @__pocl_printf_format_full(ptr %f) #[[NOINL:[0-9]+]]
+; CHECK: define internal i32 @unused(i32 %x) {
+; CHECK: define void @k(ptr %a) #[[INL]]
+; CHECK: call i64 @_Z13get_global_idj(i32 0)
+; CHECK-NOT: load i64, ptr @_local_size
+; CHECK: %s = add i64 32, 2
+; CHECK: define internal spir_kernel void @other
+; CHECK-DAG: attributes #[[INL]] = { alwaysinline }
+; CHECK-DAG: attributes #[[NOINL]] = { noinline }
+
+; ABSENT: define i64 @_Z13get_global_idj(i32 %d) #0
+; ABSENT: attributes #0 = { noinline optnone }
