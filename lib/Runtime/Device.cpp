@@ -1,0 +1,311 @@
+//===- Device.cpp - clGetDeviceIDs, clGetDeviceInfo, sub-devices ----------===//
+// SPDX-License-Identifier: MIT
+//
+// The one CPU device, with the host's real values: cores and caches from
+// hwloc, memory from the system, vector widths from the compiler's target
+// (iss::getTargetInfo), the extensions pocl's kernel library implements.
+// POCL_DEVICES naming no device of ours hides it (CL_DEVICE_NOT_FOUND).
+// Its threads (command scheduler, worker pool) start on first use.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Runtime/Objects.h"
+
+#include "Device/Pthread/CommandScheduler.h"
+#include "Device/Pthread/HostInfo.h"
+#include "Device/Pthread/WorkerPool.h"
+
+#include <algorithm>
+
+using namespace iss;
+
+static cl_device_id makeDevice() {
+  auto *D = new _cl_device_id();
+  const HostInfo &H = hostInfo();
+  const TargetInfo &T = getTargetInfo();
+  D->Platform = thePlatform();
+  D->Available = settings().Devices != "none";
+  D->Name = H.CPUName;
+  D->Vendor = "pocl-iss";
+  if (H.CPUName.find("Intel") != std::string::npos)
+    D->Vendor = "GenuineIntel";
+  else if (H.CPUName.find("AMD") != std::string::npos)
+    D->Vendor = "AuthenticAMD";
+  D->DriverVersion = POCL_ISS_VERSION;
+  D->ComputeUnits = D->numThreads();
+  D->MaxClockMHz = H.MaxClockMHz;
+  D->GlobalMemSize = H.MemorySize;
+  D->MaxAllocSize =
+      std::max<cl_ulong>(D->GlobalMemSize / 4, cl_ulong(128) << 20);
+  D->L1Size = H.L1Size;
+  D->L2Size = H.L2Size;
+  D->L3Size = H.L3Size;
+  D->GlobalCacheSize = H.L3Size ? H.L3Size : (H.L2Size ? H.L2Size : H.L1Size);
+  D->CachelineSize = H.CachelineSize;
+  D->VectorWidthInt = std::max(1u, T.NativeVectorBits / 32);
+  D->HasFP64 = T.HasFP64;
+  D->Extensions = "cl_khr_byte_addressable_store "
+                  "cl_khr_global_int32_base_atomics "
+                  "cl_khr_global_int32_extended_atomics "
+                  "cl_khr_local_int32_base_atomics "
+                  "cl_khr_local_int32_extended_atomics "
+                  "cl_khr_int64_base_atomics cl_khr_int64_extended_atomics";
+  if (D->HasFP64)
+    D->Extensions += " cl_khr_fp64";
+  D->Extensions += " cl_khr_icd";
+  registerObject(D, ObjKind::Device);
+  return D;
+}
+
+namespace iss {
+
+cl_device_id theDevice() {
+  static cl_device_id D = makeDevice();
+  return D;
+}
+
+void destroyObject(_cl_device_id *) {}
+
+} // namespace iss
+
+unsigned _cl_device_id::numThreads() const {
+  unsigned N = settings().MaxThreads;
+  return N ? N : hostInfo().Cores;
+}
+
+void _cl_device_id::start() {
+  std::call_once(StartOnce, [this] {
+    Pool = new WorkerPool(numThreads(), settings().Affinity,
+                          static_cast<size_t>(LocalMemSize), PrintfBufferSize);
+    Scheduler = new CommandScheduler();
+    if (!Scheduler->start())
+      debugLog(DbgError, "could not start the command scheduler thread");
+  });
+}
+
+CommandScheduler &_cl_device_id::scheduler() {
+  start();
+  return *Scheduler;
+}
+
+WorkerPool &_cl_device_id::pool() {
+  start();
+  return *Pool;
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clGetDeviceIDs(cl_platform_id Platform,
+                                               cl_device_type Type,
+                                               cl_uint NumEntries,
+                                               cl_device_id *Devices,
+                                               cl_uint *NumDevices) {
+  if (Platform && !isValid(Platform))
+    return ISS_ERR(CL_INVALID_PLATFORM, "invalid platform");
+  const cl_device_type Known = CL_DEVICE_TYPE_DEFAULT | CL_DEVICE_TYPE_CPU |
+                               CL_DEVICE_TYPE_GPU |
+                               CL_DEVICE_TYPE_ACCELERATOR |
+                               CL_DEVICE_TYPE_CUSTOM;
+  if (Type != CL_DEVICE_TYPE_ALL && (Type & ~Known || !Type))
+    return ISS_ERR(CL_INVALID_DEVICE_TYPE, "unknown device type bits");
+  if ((NumEntries == 0 && Devices) || (!Devices && !NumDevices))
+    return ISS_ERR(CL_INVALID_VALUE, "bad num_entries/devices");
+  cl_device_id D = theDevice();
+  bool Match = Type & (CL_DEVICE_TYPE_CPU | CL_DEVICE_TYPE_DEFAULT);
+  if (!Match || !D->Available) {
+    if (NumDevices)
+      *NumDevices = 0;
+    return ISS_ERR(CL_DEVICE_NOT_FOUND, "no device of that type");
+  }
+  if (Devices)
+    Devices[0] = D;
+  if (NumDevices)
+    *NumDevices = 1;
+  return CL_SUCCESS;
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clGetDeviceInfo(cl_device_id Device,
+                                                cl_device_info Param,
+                                                size_t Size, void *Value,
+                                                size_t *SizeRet) {
+  if (!isValid(Device))
+    return ISS_ERR(CL_INVALID_DEVICE, "invalid device");
+  cl_device_id D = Device;
+  auto U = [&](cl_uint V) { return returnValue(Size, Value, SizeRet, V); };
+  auto UL = [&](cl_ulong V) { return returnValue(Size, Value, SizeRet, V); };
+  auto SZ = [&](size_t V) { return returnValue(Size, Value, SizeRet, V); };
+  auto B = [&](cl_bool V) { return returnValue(Size, Value, SizeRet, V); };
+  auto S = [&](const std::string &V) {
+    return returnString(Size, Value, SizeRet, V);
+  };
+  const cl_uint W = D->VectorWidthInt; // lanes of 32 bits
+  const cl_device_fp_config FP = CL_FP_DENORM | CL_FP_INF_NAN |
+                                 CL_FP_ROUND_TO_NEAREST | CL_FP_ROUND_TO_ZERO |
+                                 CL_FP_ROUND_TO_INF | CL_FP_FMA;
+  switch (Param) {
+  case CL_DEVICE_TYPE:
+    return returnValue(Size, Value, SizeRet, cl_device_type(CL_DEVICE_TYPE_CPU));
+  case CL_DEVICE_VENDOR_ID:
+    return U(D->Vendor == "GenuineIntel" ? 0x8086
+             : D->Vendor == "AuthenticAMD" ? 0x1022
+                                           : 0x6c636f70);
+  case CL_DEVICE_MAX_COMPUTE_UNITS:
+    return U(D->ComputeUnits);
+  case CL_DEVICE_MAX_WORK_ITEM_DIMENSIONS:
+    return U(3);
+  case CL_DEVICE_MAX_WORK_ITEM_SIZES:
+    return returnInfo(Size, Value, SizeRet, D->MaxWorkItemSizes,
+                      sizeof(D->MaxWorkItemSizes));
+  case CL_DEVICE_MAX_WORK_GROUP_SIZE:
+    return SZ(D->MaxWorkGroupSize);
+  case CL_DEVICE_PREFERRED_VECTOR_WIDTH_CHAR:
+  case CL_DEVICE_NATIVE_VECTOR_WIDTH_CHAR:
+    return U(W * 4);
+  case CL_DEVICE_PREFERRED_VECTOR_WIDTH_SHORT:
+  case CL_DEVICE_NATIVE_VECTOR_WIDTH_SHORT:
+    return U(W * 2);
+  case CL_DEVICE_PREFERRED_VECTOR_WIDTH_INT:
+  case CL_DEVICE_NATIVE_VECTOR_WIDTH_INT:
+  case CL_DEVICE_PREFERRED_VECTOR_WIDTH_FLOAT:
+  case CL_DEVICE_NATIVE_VECTOR_WIDTH_FLOAT:
+    return U(W);
+  case CL_DEVICE_PREFERRED_VECTOR_WIDTH_LONG:
+  case CL_DEVICE_NATIVE_VECTOR_WIDTH_LONG:
+    return U(std::max(1u, W / 2));
+  case CL_DEVICE_PREFERRED_VECTOR_WIDTH_DOUBLE:
+  case CL_DEVICE_NATIVE_VECTOR_WIDTH_DOUBLE:
+    return U(D->HasFP64 ? std::max(1u, W / 2) : 0);
+  case CL_DEVICE_PREFERRED_VECTOR_WIDTH_HALF:
+  case CL_DEVICE_NATIVE_VECTOR_WIDTH_HALF:
+    return U(0);
+  case CL_DEVICE_MAX_CLOCK_FREQUENCY:
+    return U(D->MaxClockMHz);
+  case CL_DEVICE_ADDRESS_BITS:
+    return U(64);
+  case CL_DEVICE_MAX_READ_IMAGE_ARGS:
+  case CL_DEVICE_MAX_WRITE_IMAGE_ARGS:
+  case CL_DEVICE_MAX_SAMPLERS:
+    return U(0);
+  case CL_DEVICE_MAX_MEM_ALLOC_SIZE:
+    return UL(D->MaxAllocSize);
+  case CL_DEVICE_IMAGE2D_MAX_WIDTH:
+  case CL_DEVICE_IMAGE2D_MAX_HEIGHT:
+  case CL_DEVICE_IMAGE3D_MAX_WIDTH:
+  case CL_DEVICE_IMAGE3D_MAX_HEIGHT:
+  case CL_DEVICE_IMAGE3D_MAX_DEPTH:
+  case CL_DEVICE_IMAGE_MAX_BUFFER_SIZE:
+  case CL_DEVICE_IMAGE_MAX_ARRAY_SIZE:
+    return SZ(0);
+  case CL_DEVICE_IMAGE_SUPPORT:
+    return B(CL_FALSE);
+  case CL_DEVICE_MAX_PARAMETER_SIZE:
+    return SZ(1024);
+  case CL_DEVICE_MEM_BASE_ADDR_ALIGN:
+    return U(1024); // bits: buffers are 128-byte aligned
+  case CL_DEVICE_MIN_DATA_TYPE_ALIGN_SIZE:
+    return U(128);
+  case CL_DEVICE_SINGLE_FP_CONFIG:
+    return returnValue(Size, Value, SizeRet, FP);
+  case CL_DEVICE_DOUBLE_FP_CONFIG:
+    return returnValue(Size, Value, SizeRet,
+                       D->HasFP64 ? FP : cl_device_fp_config(0));
+  case CL_DEVICE_HALF_FP_CONFIG:
+    return returnValue(Size, Value, SizeRet, cl_device_fp_config(0));
+  case CL_DEVICE_GLOBAL_MEM_CACHE_TYPE:
+    return returnValue(Size, Value, SizeRet,
+                       cl_device_mem_cache_type(CL_READ_WRITE_CACHE));
+  case CL_DEVICE_GLOBAL_MEM_CACHELINE_SIZE:
+    return U(D->CachelineSize);
+  case CL_DEVICE_GLOBAL_MEM_CACHE_SIZE:
+    return UL(D->GlobalCacheSize);
+  case CL_DEVICE_GLOBAL_MEM_SIZE:
+    return UL(D->GlobalMemSize);
+  case CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE:
+    return UL(D->MaxAllocSize);
+  case CL_DEVICE_MAX_CONSTANT_ARGS:
+    return U(8);
+  case CL_DEVICE_LOCAL_MEM_TYPE:
+    return returnValue(Size, Value, SizeRet,
+                       cl_device_local_mem_type(CL_GLOBAL));
+  case CL_DEVICE_LOCAL_MEM_SIZE:
+    return UL(D->LocalMemSize);
+  case CL_DEVICE_ERROR_CORRECTION_SUPPORT:
+    return B(CL_FALSE);
+  case CL_DEVICE_HOST_UNIFIED_MEMORY:
+    return B(CL_TRUE);
+  case CL_DEVICE_PROFILING_TIMER_RESOLUTION:
+    return SZ(1);
+  case CL_DEVICE_ENDIAN_LITTLE:
+  case CL_DEVICE_AVAILABLE:
+  case CL_DEVICE_COMPILER_AVAILABLE:
+  case CL_DEVICE_LINKER_AVAILABLE:
+    return B(CL_TRUE);
+  case CL_DEVICE_EXECUTION_CAPABILITIES:
+    return returnValue(Size, Value, SizeRet,
+                       cl_device_exec_capabilities(CL_EXEC_KERNEL));
+  case CL_DEVICE_QUEUE_PROPERTIES:
+    return returnValue(Size, Value, SizeRet,
+                       cl_command_queue_properties(CL_QUEUE_PROFILING_ENABLE));
+  case CL_DEVICE_PLATFORM:
+    return returnValue(Size, Value, SizeRet, D->Platform);
+  case CL_DEVICE_NAME:
+    return S(D->Name);
+  case CL_DEVICE_VENDOR:
+    return S(D->Vendor);
+  case CL_DRIVER_VERSION:
+    return S(D->DriverVersion);
+  case CL_DEVICE_PROFILE:
+    return S("FULL_PROFILE");
+  case CL_DEVICE_VERSION:
+    return S("OpenCL 1.2 pocl-iss");
+  case CL_DEVICE_OPENCL_C_VERSION:
+    return S("OpenCL C 1.2 pocl-iss");
+  case CL_DEVICE_EXTENSIONS:
+    return S(D->Extensions);
+  case CL_DEVICE_BUILT_IN_KERNELS:
+    return S("");
+  case CL_DEVICE_PRINTF_BUFFER_SIZE:
+    return SZ(D->PrintfBufferSize);
+  case CL_DEVICE_PREFERRED_INTEROP_USER_SYNC:
+    return B(CL_TRUE);
+  case CL_DEVICE_PARENT_DEVICE:
+    return returnValue(Size, Value, SizeRet, cl_device_id(nullptr));
+  case CL_DEVICE_PARTITION_MAX_SUB_DEVICES:
+    return U(0);
+  case CL_DEVICE_PARTITION_PROPERTIES:
+  case CL_DEVICE_PARTITION_TYPE:
+    return returnValue(Size, Value, SizeRet, cl_device_partition_property(0));
+  case CL_DEVICE_PARTITION_AFFINITY_DOMAIN:
+    return returnValue(Size, Value, SizeRet,
+                       cl_device_affinity_domain(0));
+  case CL_DEVICE_REFERENCE_COUNT:
+    return U(1);
+  default:
+    return ISS_ERR(CL_INVALID_VALUE, "unknown or unsupported cl_device_info");
+  }
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clCreateSubDevices(
+    cl_device_id Device, const cl_device_partition_property *Props,
+    cl_uint NumDevices, cl_device_id *OutDevices, cl_uint *NumRet) {
+  (void)NumDevices;
+  (void)OutDevices;
+  (void)NumRet;
+  if (!isValid(Device))
+    return ISS_ERR(CL_INVALID_DEVICE, "invalid device");
+  if (!Props)
+    return ISS_ERR(CL_INVALID_VALUE, "properties is NULL");
+  // CL_DEVICE_PARTITION_PROPERTIES reports none: every partitioning
+  // scheme is one the device does not support.
+  return ISS_ERR(CL_INVALID_VALUE, "device partitioning is not supported");
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clRetainDevice(cl_device_id Device) {
+  if (!isValid(Device))
+    return ISS_ERR(CL_INVALID_DEVICE, "invalid device");
+  return CL_SUCCESS; // root devices are not counted
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clReleaseDevice(cl_device_id Device) {
+  if (!isValid(Device))
+    return ISS_ERR(CL_INVALID_DEVICE, "invalid device");
+  return CL_SUCCESS;
+}

@@ -1,0 +1,270 @@
+//===- Kernel.cpp - Kernel objects, arguments and their queries -----------===//
+// SPDX-License-Identifier: MIT
+//
+// Kernels take their argument descriptions from the compiler
+// (iss::KernelInfo), which always has the argument info of
+// -cl-kernel-arg-info, so clGetKernelArgInfo never answers
+// CL_KERNEL_ARG_INFO_NOT_AVAILABLE. clSetKernelArg checks each value
+// against that description: __local arguments take a size and no value,
+// buffers a cl_mem (or NULL), by-value arguments exactly their size.
+// Memory objects set as arguments are not retained (the specification does
+// not ask it); enqueued commands take their own references.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Runtime/Objects.h"
+
+#include <algorithm>
+
+using namespace iss;
+
+_cl_kernel::~_cl_kernel() {
+  if (Program)
+    --Program->KernelObjects;
+}
+
+namespace iss {
+void destroyObject(_cl_kernel *K) { deleteObject(K); }
+} // namespace iss
+
+static cl_kernel makeKernel(cl_program P, const KernelInfo &Info) {
+  cl_kernel K = makeObject<_cl_kernel>();
+  if (!K)
+    return nullptr;
+  K->Program = Ref<_cl_program>(P);
+  ++P->KernelObjects;
+  K->Info = Info;
+  K->Args.resize(Info.Args.size());
+  return K;
+}
+
+CL_API_ENTRY cl_kernel CL_API_CALL clCreateKernel(cl_program P,
+                                                  const char *Name,
+                                                  cl_int *Err) {
+  if (!isValid(P))
+    return ISS_ERR_RET(Err, CL_INVALID_PROGRAM, "invalid program");
+  if (!Name)
+    return ISS_ERR_RET(Err, CL_INVALID_VALUE, "kernel_name is NULL");
+  std::lock_guard<std::mutex> L(P->M);
+  if (!P->isExecutable())
+    return ISS_ERR_RET(Err, CL_INVALID_PROGRAM_EXECUTABLE,
+                       "no successfully built executable");
+  for (const KernelInfo &Info : P->Kernels)
+    if (Info.Name == Name) {
+      cl_kernel K = makeKernel(P, Info);
+      if (!K)
+        return ISS_ERR_RET(Err, CL_OUT_OF_HOST_MEMORY, "allocating a kernel");
+      setErrcode(Err, CL_SUCCESS);
+      return K;
+    }
+  debugLog(DbgRuntime, "clCreateKernel: no kernel named '%s'", Name);
+  return ISS_ERR_RET(Err, CL_INVALID_KERNEL_NAME, "no kernel of that name");
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clCreateKernelsInProgram(cl_program P,
+                                                         cl_uint Num,
+                                                         cl_kernel *Kernels,
+                                                         cl_uint *NumRet) {
+  if (!isValid(P))
+    return ISS_ERR(CL_INVALID_PROGRAM, "invalid program");
+  std::lock_guard<std::mutex> L(P->M);
+  if (!P->isExecutable())
+    return ISS_ERR(CL_INVALID_PROGRAM_EXECUTABLE,
+                   "no successfully built executable");
+  cl_uint Count = static_cast<cl_uint>(P->Kernels.size());
+  if (Kernels && Num < Count)
+    return ISS_ERR(CL_INVALID_VALUE, "num_kernels is too small");
+  if (Kernels)
+    for (cl_uint I = 0; I < Count; ++I) {
+      Kernels[I] = makeKernel(P, P->Kernels[I]);
+      if (!Kernels[I]) {
+        for (cl_uint J = 0; J < I; ++J)
+          releaseObject(Kernels[J]);
+        return ISS_ERR(CL_OUT_OF_HOST_MEMORY, "allocating kernels");
+      }
+    }
+  if (NumRet)
+    *NumRet = Count;
+  return CL_SUCCESS;
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clRetainKernel(cl_kernel K) {
+  if (!isValid(K))
+    return ISS_ERR(CL_INVALID_KERNEL, "invalid kernel");
+  retainObject(K);
+  return CL_SUCCESS;
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clReleaseKernel(cl_kernel K) {
+  if (!isValid(K))
+    return ISS_ERR(CL_INVALID_KERNEL, "invalid kernel");
+  releaseObject(K);
+  return CL_SUCCESS;
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clSetKernelArg(cl_kernel K, cl_uint Index,
+                                               size_t Size,
+                                               const void *Value) {
+  if (!isValid(K))
+    return ISS_ERR(CL_INVALID_KERNEL, "invalid kernel");
+  if (Index >= K->Info.Args.size())
+    return ISS_ERR(CL_INVALID_ARG_INDEX, "arg_index is out of range");
+  const KernelArgInfo &A = K->Info.Args[Index];
+  KernelArgValue V;
+  switch (A.Kind) {
+  case ArgKind::Local:
+    if (Value)
+      return ISS_ERR(CL_INVALID_ARG_VALUE, "a __local argument takes NULL");
+    if (Size == 0)
+      return ISS_ERR(CL_INVALID_ARG_SIZE, "a __local argument needs a size");
+    if (Size > theDevice()->LocalMemSize)
+      return ISS_ERR(CL_INVALID_ARG_SIZE, "larger than the local memory");
+    V.LocalSize = Size;
+    break;
+  case ArgKind::Global:
+  case ArgKind::Constant:
+    if (Size != sizeof(cl_mem))
+      return ISS_ERR(CL_INVALID_ARG_SIZE, "a buffer argument takes a cl_mem");
+    if (Value && *static_cast<const cl_mem *>(Value)) {
+      cl_mem M = *static_cast<const cl_mem *>(Value);
+      if (!isValid(M) || M->Type != CL_MEM_OBJECT_BUFFER)
+        return ISS_ERR(CL_INVALID_MEM_OBJECT, "not a buffer");
+      if (M->Context.get() != K->Program->Context.get())
+        return ISS_ERR(CL_INVALID_MEM_OBJECT, "buffer from another context");
+      V.Mem = M;
+    }
+    break;
+  case ArgKind::Value:
+    if (!Value)
+      return ISS_ERR(CL_INVALID_ARG_VALUE, "a by-value argument needs a value");
+    if (Size != A.Size)
+      return ISS_ERR(CL_INVALID_ARG_SIZE, "size differs from the type's");
+    V.Bytes.assign(static_cast<const unsigned char *>(Value),
+                   static_cast<const unsigned char *>(Value) + Size);
+    break;
+  case ArgKind::Image:
+    return ISS_ERR(CL_INVALID_MEM_OBJECT, "images are not supported");
+  case ArgKind::Sampler:
+    return ISS_ERR(CL_INVALID_SAMPLER, "samplers are not supported");
+  }
+  V.IsSet = true;
+  std::lock_guard<std::mutex> L(K->M);
+  K->Args[Index] = std::move(V);
+  return CL_SUCCESS;
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clGetKernelInfo(cl_kernel K,
+                                                cl_kernel_info Param,
+                                                size_t Size, void *Value,
+                                                size_t *SizeRet) {
+  if (!isValid(K))
+    return ISS_ERR(CL_INVALID_KERNEL, "invalid kernel");
+  switch (Param) {
+  case CL_KERNEL_FUNCTION_NAME:
+    return returnString(Size, Value, SizeRet, K->Info.Name);
+  case CL_KERNEL_NUM_ARGS:
+    return returnValue(Size, Value, SizeRet, cl_uint(K->Info.Args.size()));
+  case CL_KERNEL_REFERENCE_COUNT:
+    return returnValue(Size, Value, SizeRet, cl_uint(K->RefCount.load()));
+  case CL_KERNEL_CONTEXT:
+    return returnValue(Size, Value, SizeRet, K->Program->Context.get());
+  case CL_KERNEL_PROGRAM:
+    return returnValue(Size, Value, SizeRet, K->Program.get());
+  case CL_KERNEL_ATTRIBUTES:
+    return returnString(Size, Value, SizeRet, K->Info.Attributes);
+  default:
+    return ISS_ERR(CL_INVALID_VALUE, "unknown cl_kernel_info");
+  }
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clGetKernelArgInfo(cl_kernel K, cl_uint Index,
+                                                   cl_kernel_arg_info Param,
+                                                   size_t Size, void *Value,
+                                                   size_t *SizeRet) {
+  if (!isValid(K))
+    return ISS_ERR(CL_INVALID_KERNEL, "invalid kernel");
+  if (Index >= K->Info.Args.size())
+    return ISS_ERR(CL_INVALID_ARG_INDEX, "arg_index is out of range");
+  const KernelArgInfo &A = K->Info.Args[Index];
+  switch (Param) {
+  case CL_KERNEL_ARG_ADDRESS_QUALIFIER: {
+    cl_kernel_arg_address_qualifier Q = CL_KERNEL_ARG_ADDRESS_PRIVATE;
+    if (A.Kind == ArgKind::Global || A.Kind == ArgKind::Image)
+      Q = CL_KERNEL_ARG_ADDRESS_GLOBAL;
+    else if (A.Kind == ArgKind::Constant)
+      Q = CL_KERNEL_ARG_ADDRESS_CONSTANT;
+    else if (A.Kind == ArgKind::Local)
+      Q = CL_KERNEL_ARG_ADDRESS_LOCAL;
+    return returnValue(Size, Value, SizeRet, Q);
+  }
+  case CL_KERNEL_ARG_ACCESS_QUALIFIER:
+    return returnValue(Size, Value, SizeRet,
+                       cl_kernel_arg_access_qualifier(
+                           A.AccessQualifier ? A.AccessQualifier
+                                             : CL_KERNEL_ARG_ACCESS_NONE));
+  case CL_KERNEL_ARG_TYPE_NAME:
+    return returnString(Size, Value, SizeRet, A.TypeName);
+  case CL_KERNEL_ARG_TYPE_QUALIFIER:
+    return returnValue(Size, Value, SizeRet,
+                       cl_kernel_arg_type_qualifier(A.TypeQualifier));
+  case CL_KERNEL_ARG_NAME:
+    return returnString(Size, Value, SizeRet, A.Name);
+  default:
+    return ISS_ERR(CL_INVALID_VALUE, "unknown cl_kernel_arg_info");
+  }
+}
+
+namespace iss {
+/// The __local bytes a launch of \p K needs: its __local arguments and its
+/// automatic __local variables, each 64-byte aligned as the device lays
+/// them out.
+size_t kernelLocalBytes(cl_kernel K) {
+  size_t Bytes = 0;
+  std::lock_guard<std::mutex> L(K->M);
+  for (size_t I = 0; I < K->Args.size(); ++I)
+    if (K->Info.Args[I].Kind == ArgKind::Local)
+      Bytes += (K->Args[I].LocalSize + 63) / 64 * 64;
+  for (const auto &[Size, Align] : K->Info.AutoLocals)
+    Bytes = (Bytes + std::max<size_t>(Align, 64) - 1) /
+                std::max<size_t>(Align, 64) * std::max<size_t>(Align, 64) +
+            Size;
+  return Bytes;
+}
+
+/// CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE: the vector width, which
+/// POCL_ISS_VECTOR_WIDTH may override.
+size_t preferredMultiple(cl_device_id D) {
+  unsigned W = settings().VectorWidth;
+  return W ? W : D->VectorWidthInt;
+}
+} // namespace iss
+
+CL_API_ENTRY cl_int CL_API_CALL clGetKernelWorkGroupInfo(
+    cl_kernel K, cl_device_id D, cl_kernel_work_group_info Param, size_t Size,
+    void *Value, size_t *SizeRet) {
+  if (!isValid(K))
+    return ISS_ERR(CL_INVALID_KERNEL, "invalid kernel");
+  const auto &Devs = K->Program->Devices;
+  if (D ? (!isValid(D) || std::find(Devs.begin(), Devs.end(), D) == Devs.end())
+        : Devs.size() != 1)
+    return ISS_ERR(CL_INVALID_DEVICE, "device not associated with the kernel");
+  cl_device_id Dev = D ? D : Devs[0];
+  switch (Param) {
+  case CL_KERNEL_WORK_GROUP_SIZE:
+    return returnValue(Size, Value, SizeRet, Dev->MaxWorkGroupSize);
+  case CL_KERNEL_COMPILE_WORK_GROUP_SIZE:
+    return returnInfo(Size, Value, SizeRet, K->Info.ReqdWorkGroupSize,
+                      sizeof(K->Info.ReqdWorkGroupSize));
+  case CL_KERNEL_LOCAL_MEM_SIZE:
+    return returnValue(Size, Value, SizeRet, cl_ulong(kernelLocalBytes(K)));
+  case CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE:
+    return returnValue(Size, Value, SizeRet, preferredMultiple(Dev));
+  case CL_KERNEL_PRIVATE_MEM_SIZE:
+    return returnValue(Size, Value, SizeRet, cl_ulong(0));
+  case CL_KERNEL_GLOBAL_WORK_SIZE:
+    return ISS_ERR(CL_INVALID_VALUE,
+                   "only for custom devices and built-in kernels");
+  default:
+    return ISS_ERR(CL_INVALID_VALUE, "unknown cl_kernel_work_group_info");
+  }
+}

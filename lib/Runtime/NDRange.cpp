@@ -1,0 +1,276 @@
+//===- NDRange.cpp - clEnqueueNDRangeKernel and clEnqueueTask -------------===//
+// SPDX-License-Identifier: MIT
+//
+// Launching a kernel: the NDRange is validated against the device limits
+// and the kernel's reqd_work_group_size (OpenCL 1.2: the global size must be
+// a multiple of the local size); a NULL local size is chosen here. The
+// work-group functions are compiled for the local size at enqueue, as pocl
+// does (DESIGN.md section 2), and cached in the program per kernel and local
+// size. The arguments are copied when enqueued, so later clSetKernelArg
+// calls do not change a command already in the queue.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Runtime/Objects.h"
+
+#include "Device/Pthread/WorkerPool.h"
+
+#include <algorithm>
+#include <cstdlib>
+
+using namespace iss;
+
+/// The largest divisor of \p N not above \p Limit; with \p Multiple > 1, the
+/// largest such divisor that is a multiple of it, if there is one.
+static size_t largestDivisor(size_t N, size_t Limit, size_t Multiple) {
+  Limit = std::max<size_t>(1, std::min(N, Limit));
+  if (Multiple > 1)
+    for (size_t C = Limit / Multiple * Multiple; C >= Multiple; C -= Multiple)
+      if (N % C == 0)
+        return C;
+  for (size_t C = Limit; C > 1; --C)
+    if (N % C == 0)
+      return C;
+  return 1;
+}
+
+/// Picks a local size for a NULL local_work_size: big work groups with a
+/// dimension 0 that is a multiple of the vector width (the work-item loop
+/// the compiler vectorizes), then smaller ones until every thread has a
+/// work group.
+static void pickLocalSize(cl_uint Dims, const size_t *Global, cl_device_id D,
+                          size_t Width, size_t *Local) {
+  size_t Budget = D->MaxWorkGroupSize;
+  for (cl_uint I = 0; I < Dims; ++I) {
+    Local[I] = largestDivisor(Global[I], std::min(Budget, D->MaxWorkItemSizes[I]),
+                              I == 0 ? Width : 1);
+    Budget /= Local[I];
+  }
+  const size_t Threads = D->numThreads();
+  auto Groups = [&] {
+    size_t G = 1;
+    for (cl_uint I = 0; I < Dims; ++I)
+      G *= Global[I] / Local[I];
+    return G;
+  };
+  // Shrink the outermost dimensions first: dimension 0 keeps its width.
+  for (int I = static_cast<int>(Dims) - 1; I >= 0 && Groups() < Threads;) {
+    if (Local[I] == 1) {
+      --I;
+      continue;
+    }
+    Local[I] = largestDivisor(Global[I], Local[I] - 1, I == 0 ? Width : 1);
+  }
+}
+
+static cl_int enqueueKernel(const char *Func, cl_command_queue Q, cl_kernel K,
+                            cl_uint Dims, const size_t *Offset,
+                            const size_t *Global, const size_t *LocalIn,
+                            cl_uint NumWait, const cl_event *Wait,
+                            cl_event *Event, cl_command_type Type) {
+  if (!isValid(Q))
+    return apiError(Func, CL_INVALID_COMMAND_QUEUE, "invalid queue");
+  if (!isValid(K))
+    return apiError(Func, CL_INVALID_KERNEL, "invalid kernel");
+  cl_program P = K->Program.get();
+  if (P->Context.get() != Q->Context.get())
+    return apiError(Func, CL_INVALID_CONTEXT,
+                    "kernel and queue are from different contexts");
+  if (!P->isExecutable())
+    return apiError(Func, CL_INVALID_PROGRAM_EXECUTABLE,
+                    "no executable for the queue's device");
+  if (Dims < 1 || Dims > 3)
+    return apiError(Func, CL_INVALID_WORK_DIMENSION, "work_dim not 1..3");
+  if (!Global)
+    return apiError(Func, CL_INVALID_GLOBAL_WORK_SIZE,
+                    "global_work_size is NULL");
+  cl_device_id D = Q->Device;
+  const size_t *Reqd = K->Info.ReqdWorkGroupSize;
+  bool HasReqd = Reqd[0] || Reqd[1] || Reqd[2];
+  size_t G[3] = {1, 1, 1}, L[3] = {1, 1, 1}, O[3] = {0, 0, 0};
+  for (cl_uint I = 0; I < Dims; ++I) {
+    G[I] = Global[I];
+    if (G[I] == 0)
+      return apiError(Func, CL_INVALID_GLOBAL_WORK_SIZE,
+                      "a global size is 0");
+    O[I] = Offset ? Offset[I] : 0;
+    if (O[I] > SIZE_MAX - G[I])
+      return apiError(Func, CL_INVALID_GLOBAL_OFFSET,
+                      "offset + global size overflows");
+  }
+  if (LocalIn) {
+    size_t Total = 1;
+    for (cl_uint I = 0; I < Dims; ++I) {
+      L[I] = LocalIn[I];
+      if (L[I] == 0)
+        return apiError(Func, CL_INVALID_WORK_GROUP_SIZE, "a local size is 0");
+      if (L[I] > D->MaxWorkItemSizes[I])
+        return apiError(Func, CL_INVALID_WORK_ITEM_SIZE,
+                        "local size above CL_DEVICE_MAX_WORK_ITEM_SIZES");
+      Total *= L[I];
+    }
+    if (Total > D->MaxWorkGroupSize)
+      return apiError(Func, CL_INVALID_WORK_GROUP_SIZE,
+                      "work-group size above CL_DEVICE_MAX_WORK_GROUP_SIZE");
+    for (cl_uint I = 0; I < Dims; ++I)
+      if (G[I] % L[I])
+        return apiError(Func, CL_INVALID_WORK_GROUP_SIZE,
+                        "global size is not a multiple of the local size");
+    if (HasReqd)
+      for (int I = 0; I < 3; ++I)
+        if (L[I] != std::max<size_t>(Reqd[I], 1))
+          return apiError(Func, CL_INVALID_WORK_GROUP_SIZE,
+                          "local size differs from reqd_work_group_size");
+  } else if (HasReqd) {
+    for (int I = 0; I < 3; ++I) {
+      L[I] = std::max<size_t>(Reqd[I], 1);
+      if (G[I] % L[I])
+        return apiError(Func, CL_INVALID_WORK_GROUP_SIZE,
+                        "global size is not a multiple of "
+                        "reqd_work_group_size");
+    }
+  } else {
+    pickLocalSize(Dims, G, D, preferredMultiple(D), L);
+  }
+  if (cl_int E = checkWaitList(Func, Q->Context.get(), NumWait, Wait))
+    return E;
+
+  // The argument snapshot. Every value is placed at its alignment in one
+  // block; buffer slots point at a pointer stored in the block.
+  auto Launch = std::make_shared<KernelLaunch>();
+  struct Holder {
+    std::unique_ptr<char, void (*)(void *)> Block{nullptr, std::free};
+    std::vector<Ref<_cl_mem>> Mems;
+    Ref<_cl_kernel> Kernel;
+    std::shared_ptr<CompiledKernel> Compiled;
+  };
+  auto Keep = std::make_shared<Holder>();
+  Keep->Kernel = Ref<_cl_kernel>(K);
+  const auto &Infos = K->Info.Args;
+  std::vector<size_t> Offsets(Infos.size());
+  size_t LocalBytes = 0;
+  {
+    std::lock_guard<std::mutex> Lock(K->M);
+    size_t Bytes = 0;
+    for (size_t I = 0; I < Infos.size(); ++I) {
+      const KernelArgValue &V = K->Args[I];
+      if (!V.IsSet)
+        return apiError(Func, CL_INVALID_KERNEL_ARGS,
+                        "an argument has not been set");
+      size_t Align = std::max<size_t>(Infos[I].Align, alignof(void *));
+      size_t Len = Infos[I].Kind == ArgKind::Value ? V.Bytes.size()
+                                                   : sizeof(void *);
+      Bytes = (Bytes + Align - 1) / Align * Align;
+      Offsets[I] = Bytes;
+      Bytes += Len;
+    }
+    Keep->Block.reset(static_cast<char *>(
+        std::aligned_alloc(128, std::max<size_t>(128, (Bytes + 127) / 128 * 128))));
+    if (!Keep->Block)
+      return apiError(Func, CL_OUT_OF_HOST_MEMORY, "argument snapshot");
+    Launch->Slots.resize(Infos.size() + K->Info.AutoLocals.size());
+    for (size_t I = 0; I < Infos.size(); ++I) {
+      const KernelArgValue &V = K->Args[I];
+      char *At = Keep->Block.get() + Offsets[I];
+      Launch->Slots[I] = At;
+      switch (Infos[I].Kind) {
+      case ArgKind::Value:
+        std::memcpy(At, V.Bytes.data(), V.Bytes.size());
+        break;
+      case ArgKind::Local:
+        Launch->Locals.push_back({static_cast<unsigned>(I), LocalBytes});
+        LocalBytes += (V.LocalSize + 63) / 64 * 64;
+        break;
+      default: {
+        void *Addr = nullptr;
+        if (V.Mem) {
+          if (!isValid(V.Mem))
+            return apiError(Func, CL_INVALID_MEM_OBJECT,
+                            "a buffer argument was released");
+          Addr = V.Mem->Data;
+          Keep->Mems.emplace_back(V.Mem);
+        }
+        std::memcpy(At, &Addr, sizeof(void *));
+        break;
+      }
+      }
+    }
+  }
+  for (size_t I = 0; I < K->Info.AutoLocals.size(); ++I) {
+    size_t Align = std::max<size_t>(K->Info.AutoLocals[I].second, 64);
+    LocalBytes = (LocalBytes + Align - 1) / Align * Align;
+    Launch->Locals.push_back(
+        {static_cast<unsigned>(Infos.size() + I), LocalBytes});
+    LocalBytes += K->Info.AutoLocals[I].first;
+  }
+  if (LocalBytes > D->LocalMemSize)
+    return apiError(Func, CL_OUT_OF_RESOURCES,
+                    "the kernel needs more local memory than the device has");
+
+  // The work-group functions for this local size, compiled once.
+  std::array<size_t, 3> LocalKey = {L[0], L[1], L[2]};
+  {
+    std::lock_guard<std::mutex> Lock(P->CompiledM);
+    auto &Slot = P->Compiled[{K->Info.Name, LocalKey}];
+    if (!Slot) {
+      std::string Error;
+      Slot = getCompiledKernel(P->Binary, K->Info.Name, L, Error);
+      if (!Slot) {
+        debugLog(DbgRuntime, "%s: compiling %s for local size %zux%zux%zu: %s",
+                 Func, K->Info.Name.c_str(), L[0], L[1], L[2], Error.c_str());
+        return apiError(Func, CL_OUT_OF_RESOURCES,
+                        "the kernel could not be compiled for this local size");
+      }
+      if (Slot->Subkernels.empty()) {
+        Slot.reset();
+        return apiError(Func, CL_OUT_OF_RESOURCES,
+                        "the compiled kernel has no work-group function");
+      }
+      recordCompiledKernel(Slot);
+    }
+    Keep->Compiled = Slot;
+  }
+  Launch->Kernel = Keep->Compiled.get();
+  Launch->WorkDim = Dims;
+  for (int I = 0; I < 3; ++I) {
+    Launch->NumGroups[I] = G[I] / L[I];
+    Launch->GlobalOffset[I] = O[I];
+  }
+  debugLog(DbgDevice, "%s: %s global %zux%zux%zu local %zux%zux%zu", Func,
+           K->Info.Name.c_str(), G[0], G[1], G[2], L[0], L[1], L[2]);
+  WorkerPool *Pool = &D->pool();
+  return enqueueCommand(Q, Type, NumWait, Wait, Event, false,
+                        [Pool, Launch, Keep] {
+                          Pool->run(*Launch);
+                          return CL_SUCCESS;
+                        });
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueNDRangeKernel(
+    cl_command_queue Q, cl_kernel K, cl_uint Dims, const size_t *Offset,
+    const size_t *Global, const size_t *Local, cl_uint NumWait,
+    const cl_event *Wait, cl_event *Event) {
+  return enqueueKernel(__func__, Q, K, Dims, Offset, Global, Local, NumWait,
+                       Wait, Event, CL_COMMAND_NDRANGE_KERNEL);
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueTask(cl_command_queue Q, cl_kernel K,
+                                              cl_uint NumWait,
+                                              const cl_event *Wait,
+                                              cl_event *Event) {
+  const size_t One[3] = {1, 1, 1};
+  return enqueueKernel(__func__, Q, K, 1, nullptr, One, One, NumWait, Wait,
+                       Event, CL_COMMAND_TASK);
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueNativeKernel(
+    cl_command_queue Q, void(CL_CALLBACK *Fn)(void *), void *Args,
+    size_t ArgsSize, cl_uint NumMems, const cl_mem *Mems, const void **Locs,
+    cl_uint NumWait, const cl_event *Wait, cl_event *Event) {
+  (void)Fn, (void)Args, (void)ArgsSize, (void)NumMems, (void)Mems, (void)Locs;
+  (void)NumWait, (void)Wait, (void)Event;
+  if (!isValid(Q))
+    return ISS_ERR(CL_INVALID_COMMAND_QUEUE, "invalid queue");
+  return ISS_ERR(CL_INVALID_OPERATION,
+                 "the device has no CL_EXEC_NATIVE_KERNEL capability");
+}

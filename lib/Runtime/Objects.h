@@ -1,0 +1,380 @@
+//===- Objects.h - The OpenCL objects of the runtime ------------*- C++ -*-===//
+// SPDX-License-Identifier: MIT
+//
+// The structs behind every OpenCL handle and the rules they share. Each one
+// starts with the ICD dispatch pointer (cl_khr_icd: the loader reads the
+// first word of any handle to find our entry points), then a magic number
+// naming its kind and a reference count. Live handles are also kept in a
+// registry, so a released or garbage handle is answered with the
+// specification's CL_INVALID_* code instead of a crash: validation looks the
+// pointer up before ever dereferencing it.
+//
+// One counter per object holds both the application's references and the
+// runtime's own (pending commands, kernels holding their program, ...):
+// an object is freed when the last of either goes, as the specification's
+// lifetime rules require.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef POCL_ISS_RUNTIME_OBJECTS_H
+#define POCL_ISS_RUNTIME_OBJECTS_H
+
+#include "pocl-iss/Env.h"
+#include "pocl-iss/KernelCompiler.h"
+
+#include <CL/cl_icd.h>
+
+#include <array>
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <cstring>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#ifndef POCL_ISS_VERSION
+#define POCL_ISS_VERSION "0.1.0"
+#endif
+
+namespace iss {
+
+class CommandScheduler;
+class WorkerPool;
+
+/// The magic numbers of the handle kinds ("IS" + a letter).
+enum class ObjKind : uint32_t {
+  Platform = 0x49535050,
+  Device = 0x49534456,
+  Context = 0x49534358,
+  Queue = 0x49535155,
+  Mem = 0x4953454d,
+  Program = 0x49535052,
+  Kernel = 0x4953524b,
+  Event = 0x49534556,
+  Sampler = 0x49535341,
+};
+
+/// The dispatch table every handle points at (ICD.cpp).
+cl_icd_dispatch *dispatchTable();
+
+/// The common head of every handle. Must stay the first base so that the
+/// dispatch pointer is the handle's first word.
+struct ObjectBase {
+  cl_icd_dispatch *Dispatch;
+  ObjKind Magic;
+  std::atomic<int32_t> RefCount{1};
+  explicit ObjectBase(ObjKind K) : Dispatch(dispatchTable()), Magic(K) {}
+};
+
+/// Registry of live handles: validation never dereferences an unknown
+/// pointer.
+void registerObject(const void *Obj, ObjKind K);
+void unregisterObject(const void *Obj);
+bool isLiveObject(const void *Obj, ObjKind K);
+
+/// The name of an OpenCL error code, for logs ("CL_INVALID_VALUE").
+const char *clErrorName(cl_int Err);
+
+/// Logs a failing API call under POCL_DEBUG=runtime and returns \p Err.
+cl_int apiError(const char *Func, cl_int Err, const char *Why);
+#define ISS_ERR(Err, Why) ::iss::apiError(__func__, (Err), (Why))
+/// For entries that return a handle: stores \p Err in \p Ret (if given),
+/// logs it and returns null.
+#define ISS_ERR_RET(Ret, Err, Why)                                             \
+  (::iss::setErrcode((Ret), ::iss::apiError(__func__, (Err), (Why))), nullptr)
+inline void setErrcode(cl_int *Ret, cl_int Err) {
+  if (Ret)
+    *Ret = Err;
+}
+
+/// clGet*Info helpers: the size check and copy every query shares.
+cl_int returnInfo(size_t Size, void *Value, size_t *SizeRet, const void *Data,
+                  size_t DataSize);
+template <typename T>
+cl_int returnValue(size_t Size, void *Value, size_t *SizeRet, const T &V) {
+  return returnInfo(Size, Value, SizeRet, &V, sizeof(T));
+}
+inline cl_int returnString(size_t Size, void *Value, size_t *SizeRet,
+                           const std::string &S) {
+  return returnInfo(Size, Value, SizeRet, S.c_str(), S.size() + 1);
+}
+template <typename T>
+cl_int returnArray(size_t Size, void *Value, size_t *SizeRet,
+                   const std::vector<T> &V) {
+  return returnInfo(Size, Value, SizeRet, V.data(), V.size() * sizeof(T));
+}
+
+/// Monotonic nanoseconds, the clock of event profiling.
+cl_ulong nowNs();
+
+/// An internal (counted) reference to an object; releases it when dropped.
+template <typename T> class Ref {
+public:
+  Ref() = default;
+  explicit Ref(T *P) : Ptr(P) {
+    if (Ptr)
+      retainObject(Ptr);
+  }
+  Ref(const Ref &O) : Ref(O.Ptr) {}
+  Ref(Ref &&O) noexcept : Ptr(O.Ptr) { O.Ptr = nullptr; }
+  Ref &operator=(Ref O) noexcept {
+    std::swap(Ptr, O.Ptr);
+    return *this;
+  }
+  ~Ref() {
+    if (Ptr)
+      releaseObject(Ptr);
+  }
+  T *get() const { return Ptr; }
+  T *operator->() const { return Ptr; }
+  explicit operator bool() const { return Ptr != nullptr; }
+
+private:
+  T *Ptr = nullptr;
+};
+
+} // namespace iss
+
+//===----------------------------------------------------------------------===//
+// The handle structs.
+//===----------------------------------------------------------------------===//
+
+struct _cl_platform_id : iss::ObjectBase {
+  _cl_platform_id() : ObjectBase(iss::ObjKind::Platform) {}
+};
+
+struct _cl_device_id : iss::ObjectBase {
+  _cl_device_id() : ObjectBase(iss::ObjKind::Device) {}
+  cl_platform_id Platform = nullptr;
+  bool Available = true; ///< false when POCL_DEVICES excludes us
+  std::string Name, Vendor, DriverVersion;
+  cl_uint ComputeUnits = 1;
+  cl_uint MaxClockMHz = 0;
+  cl_ulong GlobalMemSize = 0;
+  cl_ulong MaxAllocSize = 0;
+  cl_ulong LocalMemSize = 4u << 20;
+  cl_ulong GlobalCacheSize = 0; ///< the last level
+  cl_uint CachelineSize = 64;
+  cl_ulong L1Size = 0, L2Size = 0, L3Size = 0;
+  cl_uint VectorWidthInt = 4; ///< 32-bit lanes of the widest vector register
+  bool HasFP64 = true;
+  std::string Extensions;
+  size_t MaxWorkGroupSize = 4096;
+  size_t MaxWorkItemSizes[3] = {4096, 4096, 4096};
+  size_t PrintfBufferSize = 16u << 20;
+  /// The pthread device: command scheduler and worker pool, created on
+  /// first use (a program that only queries devices starts no threads).
+  iss::CommandScheduler &scheduler();
+  iss::WorkerPool &pool();
+  unsigned numThreads() const;
+
+private:
+  std::once_flag StartOnce;
+  iss::CommandScheduler *Scheduler = nullptr;
+  iss::WorkerPool *Pool = nullptr;
+  void start();
+};
+
+struct _cl_context : iss::ObjectBase {
+  _cl_context() : ObjectBase(iss::ObjKind::Context) {}
+  ~_cl_context();
+  std::vector<cl_context_properties> Properties; ///< as given, 0-terminated
+  std::vector<cl_device_id> Devices;
+  void(CL_CALLBACK *Notify)(const char *, const void *, size_t,
+                            void *) = nullptr;
+  void *NotifyData = nullptr;
+  bool hasDevice(cl_device_id D) const;
+};
+
+struct _cl_command_queue : iss::ObjectBase {
+  _cl_command_queue() : ObjectBase(iss::ObjKind::Queue) {}
+  ~_cl_command_queue();
+  iss::Ref<_cl_context> Context;
+  cl_device_id Device = nullptr;
+  cl_command_queue_properties Properties = 0;
+  std::vector<cl_queue_properties> PropertyArray; ///< WithProperties only
+  unsigned Stream = 0; ///< the scheduler's in-order stream of this queue
+};
+
+struct _cl_mem : iss::ObjectBase {
+  _cl_mem() : ObjectBase(iss::ObjKind::Mem) {}
+  ~_cl_mem();
+  iss::Ref<_cl_context> Context;
+  cl_mem_object_type Type = CL_MEM_OBJECT_BUFFER;
+  cl_mem_flags Flags = 0;
+  size_t Size = 0;
+  /// The bytes kernels and transfers use: host memory, 128-byte aligned
+  /// unless the application's CL_MEM_USE_HOST_PTR pointer is used as is.
+  char *Data = nullptr;
+  bool OwnsData = false;
+  void *HostPtr = nullptr; ///< CL_MEM_HOST_PTR
+  iss::Ref<_cl_mem> Parent; ///< sub-buffers
+  size_t Origin = 0;
+  std::mutex M;
+  std::atomic<cl_uint> MapCount{0};
+  std::vector<void *> Mappings; ///< pointers handed out by map calls
+  std::vector<std::pair<void(CL_CALLBACK *)(cl_mem, void *), void *>>
+      DestructorCallbacks;
+};
+
+struct _cl_program : iss::ObjectBase {
+  _cl_program() : ObjectBase(iss::ObjKind::Program) {}
+  iss::Ref<_cl_context> Context;
+  std::vector<cl_device_id> Devices;
+  std::string Source; ///< empty unless created with source
+  bool HasSource = false;
+  std::mutex M;
+  cl_build_status BuildStatus = CL_BUILD_NONE;
+  std::string Options, Log;
+  std::vector<uint8_t> Binary;
+  cl_program_binary_type BinaryType = CL_PROGRAM_BINARY_TYPE_NONE;
+  std::vector<iss::KernelInfo> Kernels;
+  std::atomic<int> KernelObjects{0}; ///< live cl_kernels (no rebuild then)
+  /// Compiled work-group functions per kernel and local size: the second
+  /// launch with the same local size never calls the compiler again.
+  std::mutex CompiledM;
+  std::map<std::pair<std::string, std::array<size_t, 3>>,
+           std::shared_ptr<iss::CompiledKernel>>
+      Compiled;
+  bool isExecutable() const {
+    return BuildStatus == CL_BUILD_SUCCESS &&
+           BinaryType == CL_PROGRAM_BINARY_TYPE_EXECUTABLE;
+  }
+};
+
+/// The value of one kernel argument as clSetKernelArg left it.
+struct KernelArgValue {
+  bool IsSet = false;
+  std::vector<unsigned char> Bytes; ///< by-value arguments
+  cl_mem Mem = nullptr;             ///< buffers (may be null)
+  size_t LocalSize = 0;             ///< __local arguments
+};
+
+struct _cl_kernel : iss::ObjectBase {
+  _cl_kernel() : ObjectBase(iss::ObjKind::Kernel) {}
+  ~_cl_kernel();
+  iss::Ref<_cl_program> Program;
+  iss::KernelInfo Info;
+  std::mutex M;
+  std::vector<KernelArgValue> Args;
+};
+
+struct _cl_event : iss::ObjectBase {
+  _cl_event() : ObjectBase(iss::ObjKind::Event) {}
+  ~_cl_event();
+  iss::Ref<_cl_context> Context;
+  cl_command_queue Queue = nullptr; ///< retained; null for user events
+  cl_command_type Type = 0;
+  std::atomic<cl_int> Status{CL_QUEUED};
+  cl_ulong Times[4] = {0, 0, 0, 0}; ///< queued, submit, start, end
+  std::mutex M;
+  std::condition_variable CV;
+  bool Finished = false; ///< terminal status reached and callbacks run
+  struct Callback {
+    cl_int Status;
+    void(CL_CALLBACK *Fn)(cl_event, cl_int, void *);
+    void *Data;
+  };
+  std::vector<Callback> Callbacks;
+};
+
+struct _cl_sampler : iss::ObjectBase {
+  _cl_sampler() : ObjectBase(iss::ObjKind::Sampler) {}
+};
+
+namespace iss {
+
+/// Frees an object whose count reached zero (per kind, in their files).
+void destroyObject(_cl_platform_id *);
+void destroyObject(_cl_device_id *);
+void destroyObject(_cl_context *);
+void destroyObject(_cl_command_queue *);
+void destroyObject(_cl_mem *);
+void destroyObject(_cl_program *);
+void destroyObject(_cl_kernel *);
+void destroyObject(_cl_event *);
+void destroyObject(_cl_sampler *);
+
+template <typename T> void retainObject(T *Obj) {
+  Obj->RefCount.fetch_add(1, std::memory_order_relaxed);
+}
+template <typename T> void releaseObject(T *Obj) {
+  if (Obj->RefCount.fetch_sub(1, std::memory_order_acq_rel) == 1)
+    destroyObject(Obj);
+}
+
+/// Validity checks: registered, right kind.
+inline bool isValid(cl_platform_id P) {
+  return isLiveObject(P, ObjKind::Platform);
+}
+inline bool isValid(cl_device_id D) { return isLiveObject(D, ObjKind::Device); }
+inline bool isValid(cl_context C) { return isLiveObject(C, ObjKind::Context); }
+inline bool isValid(cl_command_queue Q) {
+  return isLiveObject(Q, ObjKind::Queue);
+}
+inline bool isValid(cl_mem M) { return isLiveObject(M, ObjKind::Mem); }
+inline bool isValid(cl_program P) { return isLiveObject(P, ObjKind::Program); }
+inline bool isValid(cl_kernel K) { return isLiveObject(K, ObjKind::Kernel); }
+inline bool isValid(cl_event E) { return isLiveObject(E, ObjKind::Event); }
+inline bool isValid(cl_sampler S) { return isLiveObject(S, ObjKind::Sampler); }
+
+/// Our one platform and device.
+cl_platform_id thePlatform();
+cl_device_id theDevice();
+
+/// Creates and registers an object (count 1).
+template <typename T> T *makeObject() {
+  T *Obj = new (std::nothrow) T();
+  if (Obj)
+    registerObject(Obj, Obj->Magic);
+  return Obj;
+}
+/// Unregisters and deletes (the destroyObject of most kinds).
+template <typename T> void deleteObject(T *Obj) {
+  unregisterObject(Obj);
+  delete Obj;
+}
+
+//===----------------------------------------------------------------------===//
+// Commands (Event.cpp).
+//===----------------------------------------------------------------------===//
+
+/// Validates an event wait list against a queue's context.
+cl_int checkWaitList(const char *Func, cl_context Ctx, cl_uint Num,
+                     const cl_event *List);
+
+/// What a command does when the scheduler runs it; returns CL_SUCCESS or
+/// the (negative) error the event ends with. Everything it captures is
+/// released as soon as it has run.
+using CommandBody = std::function<cl_int()>;
+
+/// Creates the event of a command, hands the command to the queue's
+/// scheduler stream and, when \p EventOut is given, returns the event to the
+/// application. With \p Blocking, waits for it and returns
+/// CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST if it did not complete.
+cl_int enqueueCommand(cl_command_queue Q, cl_command_type Type,
+                      cl_uint NumWait, const cl_event *WaitList,
+                      cl_event *EventOut, bool Blocking, CommandBody Body);
+
+/// Sets an event's terminal or intermediate status, runs the callbacks that
+/// became due, wakes waiters and the schedulers.
+void setEventStatus(cl_event E, cl_int Status);
+/// Blocks until \p E is finished (complete or failed, callbacks done).
+void waitEvent(cl_event E);
+
+/// The __local bytes a launch of \p K needs with its current arguments
+/// (Kernel.cpp); the device's layout: each block 64-byte aligned.
+size_t kernelLocalBytes(cl_kernel K);
+/// CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE of \p D.
+size_t preferredMultiple(cl_device_id D);
+
+/// Prints the POCL_ISS_STATS table at exit; called for each compiled kernel.
+void recordCompiledKernel(const std::shared_ptr<CompiledKernel> &K);
+
+} // namespace iss
+
+#endif // POCL_ISS_RUNTIME_OBJECTS_H

@@ -1,0 +1,241 @@
+//===- Unsupported.cpp - Entries of features the device does not have -----===//
+// SPDX-License-Identifier: MIT
+//
+// The ICD dispatch table has a slot for every entry of every OpenCL version
+// and of the sharing extensions. This is an OpenCL 1.2 implementation: the
+// later entries (SVM, pipes, IL, sub-groups, ...) and the GL/EGL sharing
+// ones exist so that no slot is empty, and answer CL_INVALID_OPERATION (or
+// the closest error the specification has), setting errcode_ret where a
+// handle is returned.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Runtime/Objects.h"
+
+using namespace iss;
+
+#define ISS_REFUSE(Why) return ISS_ERR(CL_INVALID_OPERATION, Why)
+#define ISS_REFUSE_RET(Err, Why)                                               \
+  return ISS_ERR_RET(Err, CL_INVALID_OPERATION, Why)
+
+// OpenCL 2.0.
+CL_API_ENTRY cl_mem CL_API_CALL clCreatePipe(cl_context, cl_mem_flags, cl_uint,
+                                             cl_uint,
+                                             const cl_pipe_properties *,
+                                             cl_int *Err) {
+  ISS_REFUSE_RET(Err, "pipes need OpenCL 2.0");
+}
+CL_API_ENTRY cl_int CL_API_CALL clGetPipeInfo(cl_mem, cl_pipe_info, size_t,
+                                              void *, size_t *) {
+  return ISS_ERR(CL_INVALID_MEM_OBJECT, "not a pipe");
+}
+CL_API_ENTRY void *CL_API_CALL clSVMAlloc(cl_context, cl_svm_mem_flags, size_t,
+                                          cl_uint) {
+  apiError(__func__, CL_INVALID_OPERATION, "SVM needs OpenCL 2.0");
+  return nullptr;
+}
+CL_API_ENTRY void CL_API_CALL clSVMFree(cl_context, void *) {}
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueSVMFree(
+    cl_command_queue, cl_uint, void *[],
+    void(CL_CALLBACK *)(cl_command_queue, cl_uint, void *[], void *), void *,
+    cl_uint, const cl_event *, cl_event *) {
+  ISS_REFUSE("SVM needs OpenCL 2.0");
+}
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueSVMMemcpy(cl_command_queue, cl_bool,
+                                                   void *, const void *, size_t,
+                                                   cl_uint, const cl_event *,
+                                                   cl_event *) {
+  ISS_REFUSE("SVM needs OpenCL 2.0");
+}
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueSVMMemFill(cl_command_queue, void *,
+                                                    const void *, size_t,
+                                                    size_t, cl_uint,
+                                                    const cl_event *,
+                                                    cl_event *) {
+  ISS_REFUSE("SVM needs OpenCL 2.0");
+}
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueSVMMap(cl_command_queue, cl_bool,
+                                                cl_map_flags, void *, size_t,
+                                                cl_uint, const cl_event *,
+                                                cl_event *) {
+  ISS_REFUSE("SVM needs OpenCL 2.0");
+}
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueSVMUnmap(cl_command_queue, void *,
+                                                  cl_uint, const cl_event *,
+                                                  cl_event *) {
+  ISS_REFUSE("SVM needs OpenCL 2.0");
+}
+CL_API_ENTRY cl_sampler CL_API_CALL clCreateSamplerWithProperties(
+    cl_context C, const cl_sampler_properties *, cl_int *Err) {
+  if (!isValid(C))
+    return ISS_ERR_RET(Err, CL_INVALID_CONTEXT, "invalid context");
+  ISS_REFUSE_RET(Err, "no device in the context supports images");
+}
+CL_API_ENTRY cl_int CL_API_CALL clSetKernelArgSVMPointer(cl_kernel, cl_uint,
+                                                         const void *) {
+  ISS_REFUSE("SVM needs OpenCL 2.0");
+}
+CL_API_ENTRY cl_int CL_API_CALL clSetKernelExecInfo(cl_kernel,
+                                                    cl_kernel_exec_info,
+                                                    size_t, const void *) {
+  ISS_REFUSE("SVM needs OpenCL 2.0");
+}
+
+// OpenCL 2.1 and 2.2.
+CL_API_ENTRY cl_kernel CL_API_CALL clCloneKernel(cl_kernel, cl_int *Err) {
+  ISS_REFUSE_RET(Err, "clCloneKernel needs OpenCL 2.1");
+}
+CL_API_ENTRY cl_program CL_API_CALL clCreateProgramWithIL(cl_context,
+                                                          const void *, size_t,
+                                                          cl_int *Err) {
+  ISS_REFUSE_RET(Err, "IL programs need OpenCL 2.1");
+}
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueSVMMigrateMem(
+    cl_command_queue, cl_uint, const void **, const size_t *,
+    cl_mem_migration_flags, cl_uint, const cl_event *, cl_event *) {
+  ISS_REFUSE("SVM needs OpenCL 2.0");
+}
+CL_API_ENTRY cl_int CL_API_CALL clGetDeviceAndHostTimer(cl_device_id,
+                                                        cl_ulong *,
+                                                        cl_ulong *) {
+  ISS_REFUSE("device timers need OpenCL 2.1");
+}
+CL_API_ENTRY cl_int CL_API_CALL clGetHostTimer(cl_device_id, cl_ulong *) {
+  ISS_REFUSE("host timers need OpenCL 2.1");
+}
+CL_API_ENTRY cl_int CL_API_CALL clGetKernelSubGroupInfo(
+    cl_kernel, cl_device_id, cl_kernel_sub_group_info, size_t, const void *,
+    size_t, void *, size_t *) {
+  ISS_REFUSE("sub-groups need OpenCL 2.1");
+}
+static cl_int CL_API_CALL getKernelSubGroupInfoKHR(
+    cl_kernel, cl_device_id, cl_kernel_sub_group_info, size_t, const void *,
+    size_t, void *, size_t *) {
+  ISS_REFUSE("cl_khr_subgroups is not supported");
+}
+CL_API_ENTRY cl_int CL_API_CALL clSetDefaultDeviceCommandQueue(
+    cl_context, cl_device_id, cl_command_queue) {
+  ISS_REFUSE("device queues need OpenCL 2.1");
+}
+CL_API_ENTRY cl_int CL_API_CALL clSetProgramReleaseCallback(
+    cl_program, void(CL_CALLBACK *)(cl_program, void *), void *) {
+  ISS_REFUSE("program release callbacks need OpenCL 2.2");
+}
+CL_API_ENTRY cl_int CL_API_CALL clSetProgramSpecializationConstant(
+    cl_program, cl_uint, size_t, const void *) {
+  ISS_REFUSE("specialization constants need OpenCL 2.2");
+}
+
+// OpenCL 3.0.
+CL_API_ENTRY cl_mem CL_API_CALL clCreateBufferWithProperties(
+    cl_context, const cl_mem_properties *, cl_mem_flags, size_t, void *,
+    cl_int *Err) {
+  ISS_REFUSE_RET(Err, "clCreateBufferWithProperties needs OpenCL 3.0");
+}
+CL_API_ENTRY cl_mem CL_API_CALL clCreateImageWithProperties(
+    cl_context, const cl_mem_properties *, cl_mem_flags,
+    const cl_image_format *, const cl_image_desc *, void *, cl_int *Err) {
+  ISS_REFUSE_RET(Err, "images are not supported");
+}
+CL_API_ENTRY cl_int CL_API_CALL clSetContextDestructorCallback(
+    cl_context, void(CL_CALLBACK *)(cl_context, void *), void *) {
+  ISS_REFUSE("context destructor callbacks need OpenCL 3.0");
+}
+
+// cl_ext_device_fission (the pre-1.2 sub-devices).
+static cl_int CL_API_CALL createSubDevicesEXT(
+    cl_device_id, const cl_device_partition_property_ext *, cl_uint,
+    cl_device_id *, cl_uint *) {
+  ISS_REFUSE("cl_ext_device_fission is not supported");
+}
+static cl_int CL_API_CALL retainDeviceEXT(cl_device_id) {
+  ISS_REFUSE("cl_ext_device_fission is not supported");
+}
+
+// cl_khr_gl_sharing and cl_khr_egl_*: no GL or EGL context can be ours.
+CL_API_ENTRY cl_mem CL_API_CALL clCreateFromGLBuffer(cl_context, cl_mem_flags,
+                                                     cl_GLuint, cl_int *Err) {
+  return ISS_ERR_RET(Err, CL_INVALID_CONTEXT, "not a GL-sharing context");
+}
+CL_API_ENTRY cl_mem CL_API_CALL clCreateFromGLTexture(cl_context, cl_mem_flags,
+                                                      cl_GLenum, cl_GLint,
+                                                      cl_GLuint, cl_int *Err) {
+  return ISS_ERR_RET(Err, CL_INVALID_CONTEXT, "not a GL-sharing context");
+}
+CL_API_ENTRY cl_mem CL_API_CALL clCreateFromGLTexture2D(cl_context,
+                                                        cl_mem_flags, cl_GLenum,
+                                                        cl_GLint, cl_GLuint,
+                                                        cl_int *Err) {
+  return ISS_ERR_RET(Err, CL_INVALID_CONTEXT, "not a GL-sharing context");
+}
+CL_API_ENTRY cl_mem CL_API_CALL clCreateFromGLTexture3D(cl_context,
+                                                        cl_mem_flags, cl_GLenum,
+                                                        cl_GLint, cl_GLuint,
+                                                        cl_int *Err) {
+  return ISS_ERR_RET(Err, CL_INVALID_CONTEXT, "not a GL-sharing context");
+}
+CL_API_ENTRY cl_mem CL_API_CALL clCreateFromGLRenderbuffer(cl_context,
+                                                           cl_mem_flags,
+                                                           cl_GLuint,
+                                                           cl_int *Err) {
+  return ISS_ERR_RET(Err, CL_INVALID_CONTEXT, "not a GL-sharing context");
+}
+CL_API_ENTRY cl_int CL_API_CALL clGetGLObjectInfo(cl_mem, cl_gl_object_type *,
+                                                  cl_GLuint *) {
+  return ISS_ERR(CL_INVALID_MEM_OBJECT, "not a GL object");
+}
+CL_API_ENTRY cl_int CL_API_CALL clGetGLTextureInfo(cl_mem, cl_gl_texture_info,
+                                                   size_t, void *, size_t *) {
+  return ISS_ERR(CL_INVALID_MEM_OBJECT, "not a GL object");
+}
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueAcquireGLObjects(
+    cl_command_queue, cl_uint, const cl_mem *, cl_uint, const cl_event *,
+    cl_event *) {
+  return ISS_ERR(CL_INVALID_CONTEXT, "not a GL-sharing context");
+}
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueReleaseGLObjects(
+    cl_command_queue, cl_uint, const cl_mem *, cl_uint, const cl_event *,
+    cl_event *) {
+  return ISS_ERR(CL_INVALID_CONTEXT, "not a GL-sharing context");
+}
+CL_API_ENTRY cl_int CL_API_CALL clGetGLContextInfoKHR(
+    const cl_context_properties *, cl_gl_context_info, size_t, void *,
+    size_t *) {
+  ISS_REFUSE("cl_khr_gl_sharing is not supported");
+}
+CL_API_ENTRY cl_event CL_API_CALL clCreateEventFromGLsyncKHR(cl_context,
+                                                             cl_GLsync,
+                                                             cl_int *Err) {
+  return ISS_ERR_RET(Err, CL_INVALID_CONTEXT, "not a GL-sharing context");
+}
+CL_API_ENTRY cl_mem CL_API_CALL clCreateFromEGLImageKHR(
+    cl_context, CLeglDisplayKHR, CLeglImageKHR, cl_mem_flags,
+    const cl_egl_image_properties_khr *, cl_int *Err) {
+  ISS_REFUSE_RET(Err, "cl_khr_egl_image is not supported");
+}
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueAcquireEGLObjectsKHR(
+    cl_command_queue, cl_uint, const cl_mem *, cl_uint, const cl_event *,
+    cl_event *) {
+  ISS_REFUSE("cl_khr_egl_image is not supported");
+}
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueReleaseEGLObjectsKHR(
+    cl_command_queue, cl_uint, const cl_mem *, cl_uint, const cl_event *,
+    cl_event *) {
+  ISS_REFUSE("cl_khr_egl_image is not supported");
+}
+CL_API_ENTRY cl_event CL_API_CALL clCreateEventFromEGLSyncKHR(cl_context,
+                                                              CLeglSyncKHR,
+                                                              CLeglDisplayKHR,
+                                                              cl_int *Err) {
+  ISS_REFUSE_RET(Err, "cl_khr_egl_event is not supported");
+}
+
+namespace iss {
+/// The slots of this file whose entries have no public name of their own.
+void fillUnsupportedSlots(cl_icd_dispatch &D) {
+  D.clGetKernelSubGroupInfoKHR = getKernelSubGroupInfoKHR;
+  D.clCreateSubDevicesEXT = createSubDevicesEXT;
+  D.clRetainDeviceEXT = retainDeviceEXT;
+  D.clReleaseDeviceEXT = retainDeviceEXT;
+}
+} // namespace iss
