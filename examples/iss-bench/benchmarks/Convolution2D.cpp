@@ -28,7 +28,7 @@ class Convolution2D : public Benchmark {
 
 public:
   void setup(const ClEnv &E, Size S) override {
-    Width = Height = S == Size::Full ? 2048 : 512;
+    Width = Height = S == Size::Full ? 2048 : 1024;
     size_t N = size_t(Width) * Height;
     Input = randomVector<int>(N, 0, 255, 1);
     Mask = randomVector<float>(size_t(MaskSize) * MaskSize, 0.f,

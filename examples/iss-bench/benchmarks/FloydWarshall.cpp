@@ -41,7 +41,7 @@ class FloydWarshall : public Benchmark {
 
 public:
   void setup(const ClEnv &E, Size S) override {
-    N = S == Size::Full ? 512 : 128;
+    N = S == Size::Full ? 512 : 256;
     Dist0 = randomVector<cl_uint>(size_t(N) * N, 1, 1000, 10);
     for (cl_uint I = 0; I < N; ++I)
       Dist0[I * N + I] = 0;

@@ -54,7 +54,7 @@ class Gaussian : public Benchmark {
 
 public:
   void setup(const ClEnv &E, Size S) override {
-    N = S == Size::Full ? 512 : 128;
+    N = S == Size::Full ? 512 : 256;
     A0 = randomVector<float>(size_t(N) * N, -1.f, 1.f, 21);
     B0 = randomVector<float>(N, -1.f, 1.f, 22);
     // Diagonally dominant: no pivoting needed, errors stay small.

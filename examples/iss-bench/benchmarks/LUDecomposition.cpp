@@ -57,7 +57,7 @@ class LUDecomposition : public Benchmark {
 
 public:
   void setup(const ClEnv &E, Size S) override {
-    N = S == Size::Full ? 512 : 128;
+    N = S == Size::Full ? 512 : 256;
     A0 = randomVector<float>(size_t(N) * N, -1.f, 1.f, 23);
     for (int I = 0; I < N; ++I)
       A0[size_t(I) * N + I] += float(N); // diagonally dominant: no pivoting

@@ -67,7 +67,7 @@ class PhiMag : public Benchmark {
 
 public:
   void setup(const ClEnv &E, Size S) override {
-    NumK = S == Size::Full ? (1 << 22) + 5 : (1 << 18) + 5;
+    NumK = S == Size::Full ? (1 << 22) + 5 : (1 << 20) + 5;
     auto R = randomVector<float>(NumK, -1.f, 1.f, 15);
     auto I = randomVector<float>(NumK, -1.f, 1.f, 16);
     Want.resize(NumK);

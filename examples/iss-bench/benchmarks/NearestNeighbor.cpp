@@ -48,7 +48,7 @@ class NearestNeighbor : public Benchmark {
 
 public:
   void setup(const ClEnv &E, Size S) override {
-    N = S == Size::Full ? 4194301 : 262147;
+    N = S == Size::Full ? 4194301 : 1048573;
     auto Loc = randomVector<float>(2 * size_t(N), 0.f, 180.f, 14);
     Want.resize(N);
     for (int I = 0; I < N; ++I) {

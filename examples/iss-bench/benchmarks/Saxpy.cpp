@@ -36,7 +36,7 @@ class Saxpy : public Benchmark {
 
 public:
   void setup(const ClEnv &E, Size S) override {
-    N = S == Size::Full ? (1 << 24) - 3 : (1 << 20) - 3;
+    N = S == Size::Full ? (1 << 24) - 3 : (1 << 22) - 3;
     auto X = randomVector<float>(N, -1.f, 1.f, 8);
     auto Y = randomVector<float>(N, -1.f, 1.f, 9);
     Want.resize(N);

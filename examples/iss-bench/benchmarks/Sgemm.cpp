@@ -45,7 +45,7 @@ class Sgemm : public Benchmark {
 
 public:
   void setup(const ClEnv &E, Size S) override {
-    M = N = K = S == Size::Full ? 512 : 128;
+    M = N = K = S == Size::Full ? 512 : 256;
     auto A = randomVector<float>(size_t(M) * K, -1.f, 1.f, 5);
     auto B = randomVector<float>(size_t(N) * K, -1.f, 1.f, 6);
     C0 = randomVector<float>(size_t(M) * N, -1.f, 1.f, 7);
