@@ -27,11 +27,9 @@ _cl_mem::~_cl_mem() {
 }
 
 namespace iss {
-void destroyObject(_cl_mem *M) {
-  // Unregister first: callbacks must not see a live handle being freed.
-  unregisterObject(M);
-  delete M;
-}
+// Unregistered before the destructor runs: destructor callbacks must not
+// see a live handle that is being freed.
+void destroyObject(_cl_mem *M) { deleteObject(M); }
 } // namespace iss
 
 static constexpr cl_mem_flags AccessFlags =

@@ -10,6 +10,8 @@
 #include "Runtime/Objects.h"
 
 #include <chrono>
+#include <deque>
+#include <new>
 #include <unordered_map>
 
 namespace iss {
@@ -52,6 +54,29 @@ bool isLiveObject(const void *Obj, ObjKind K) {
   // zero means it is being destroyed right now.
   auto *Base = static_cast<const ObjectBase *>(Obj);
   return Base->Magic == K && Base->RefCount.load() > 0;
+}
+
+void buryObject(void *Storage) {
+  // Bounded, so that programs making millions of events do not grow: only
+  // the most recently released handles stay detectable.
+  static constexpr size_t Keep = 16384;
+  static std::mutex M;
+  static std::deque<void *> *Graves = new std::deque<void *>;
+  new (Storage) ObjectBase(ObjKind::Dead);
+  static_cast<ObjectBase *>(Storage)->RefCount.store(0);
+  void *Oldest = nullptr;
+  {
+    std::lock_guard<std::mutex> L(M);
+    Graves->push_back(Storage);
+    if (Graves->size() > Keep) {
+      Oldest = Graves->front();
+      Graves->pop_front();
+    }
+  }
+  if (Oldest) {
+    static_cast<ObjectBase *>(Oldest)->~ObjectBase();
+    ::operator delete(Oldest);
+  }
 }
 
 const char *clErrorName(cl_int Err) {

@@ -12,6 +12,9 @@
 
 #include "Runtime/Objects.h"
 
+// The table must name deprecated entries too (clSetProgramReleaseCallback).
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+
 #include <cstring>
 
 using namespace iss;

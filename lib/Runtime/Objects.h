@@ -56,6 +56,7 @@ enum class ObjKind : uint32_t {
   Kernel = 0x4953524b,
   Event = 0x49534556,
   Sampler = 0x49535341,
+  Dead = 0x49534458, ///< a released object's kept storage
 };
 
 /// The dispatch table every handle points at (ICD.cpp).
@@ -333,10 +334,17 @@ template <typename T> T *makeObject() {
     registerObject(Obj, Obj->Magic);
   return Obj;
 }
-/// Unregisters and deletes (the destroyObject of most kinds).
+/// Keeps a destroyed object's storage for a while, with the dispatch
+/// pointer intact: the ICD loader reads the first word of any handle before
+/// we can check it, so a recently released handle must still lead to our
+/// entry points, which then answer CL_INVALID_*.
+void buryObject(void *Storage);
+
+/// Unregisters, destroys and buries (the destroyObject of most kinds).
 template <typename T> void deleteObject(T *Obj) {
   unregisterObject(Obj);
-  delete Obj;
+  Obj->~T();
+  buryObject(Obj);
 }
 
 //===----------------------------------------------------------------------===//

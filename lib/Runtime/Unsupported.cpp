@@ -12,6 +12,9 @@
 
 #include "Runtime/Objects.h"
 
+// The table must name deprecated entries too (clSetProgramReleaseCallback).
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+
 using namespace iss;
 
 #define ISS_REFUSE(Why) return ISS_ERR(CL_INVALID_OPERATION, Why)

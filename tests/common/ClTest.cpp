@@ -152,6 +152,8 @@ cl_int eventStatus(cl_event Ev) {
   return S;
 }
 
+void waitFor(cl_event Ev) { CL_CHECK(clWaitForEvents(1, &Ev)); }
+
 static const char *CurrentTest = "";
 
 static void watchdog(int) {

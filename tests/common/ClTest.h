@@ -161,6 +161,9 @@ template <typename T> void setArg(cl_kernel K, cl_uint I, const T &V) {
              errorName(Err));
 }
 
+/// clWaitForEvents on one event; fails the test unless it completed.
+void waitFor(cl_event Ev);
+
 /// Reads an event's execution status.
 cl_int eventStatus(cl_event Ev);
 

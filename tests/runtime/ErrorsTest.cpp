@@ -1,0 +1,214 @@
+//===- ErrorsTest.cpp - Invalid handles, sizes, flags; unsupported parts --===//
+// SPDX-License-Identifier: MIT
+//
+// Every entry must answer bad input with the specification's error code,
+// never a crash: NULL handles, handles of the wrong kind, handles the
+// application already released, sizes and flags out of range. Released and
+// wrong-kind handles can only be checked on pocl-iss (other implementations
+// may crash on them, which the specification allows). Also the parts the
+// device does not support: images, samplers and OpenCL 2.x entries.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ClTest.h"
+
+#include <vector>
+
+using namespace clt;
+
+CLT_TEST(nullHandles) {
+  cl_uint U;
+  CLT_EXPECT_ERR(CL_INVALID_CONTEXT, clGetContextInfo(nullptr,
+                                                      CL_CONTEXT_NUM_DEVICES,
+                                                      sizeof(U), &U, nullptr));
+  CLT_EXPECT_ERR(CL_INVALID_COMMAND_QUEUE, clFinish(nullptr));
+  CLT_EXPECT_ERR(CL_INVALID_MEM_OBJECT, clReleaseMemObject(nullptr));
+  CLT_EXPECT_ERR(CL_INVALID_PROGRAM, clRetainProgram(nullptr));
+  CLT_EXPECT_ERR(CL_INVALID_KERNEL, clReleaseKernel(nullptr));
+  CLT_EXPECT_ERR(CL_INVALID_EVENT, clReleaseEvent(nullptr));
+  CLT_EXPECT_ERR(CL_INVALID_DEVICE, clGetDeviceInfo(nullptr, CL_DEVICE_NAME, 0,
+                                                    nullptr, &U == nullptr
+                                                                 ? nullptr
+                                                                 : nullptr));
+  cl_int Err;
+  CLT_EXPECT(!clCreateBuffer(nullptr, CL_MEM_READ_WRITE, 16, nullptr, &Err));
+  CLT_EXPECT_ERR(CL_INVALID_CONTEXT, Err);
+  Mem B = E.buffer(CL_MEM_READ_WRITE, 16);
+  int V = 0;
+  CLT_EXPECT_ERR(CL_INVALID_MEM_OBJECT,
+                 clEnqueueWriteBuffer(E.Q, nullptr, CL_TRUE, 0, 4, &V, 0,
+                                      nullptr, nullptr));
+  CLT_EXPECT_ERR(CL_INVALID_COMMAND_QUEUE,
+                 clEnqueueWriteBuffer(nullptr, B, CL_TRUE, 0, 4, &V, 0,
+                                      nullptr, nullptr));
+}
+
+CLT_TEST(releasedHandles) {
+  if (!E.IsPoclIss)
+    CLT_SKIP("using released handles is undefined elsewhere");
+  cl_int Err;
+  cl_uint U;
+  cl_mem B = clCreateBuffer(E.Ctx, CL_MEM_READ_WRITE, 16, nullptr, &Err);
+  CL_CHECK(Err);
+  CL_CHECK(clReleaseMemObject(B));
+  CLT_EXPECT_ERR(CL_INVALID_MEM_OBJECT,
+                 clGetMemObjectInfo(B, CL_MEM_REFERENCE_COUNT, sizeof(U), &U,
+                                    nullptr));
+  CLT_EXPECT_ERR(CL_INVALID_MEM_OBJECT, clReleaseMemObject(B));
+
+  cl_context C = clCreateContext(nullptr, 1, &E.Device, nullptr, nullptr, &Err);
+  CL_CHECK(Err);
+  CL_CHECK(clReleaseContext(C));
+  CLT_EXPECT_ERR(CL_INVALID_CONTEXT, clRetainContext(C));
+  CLT_EXPECT(!clCreateBuffer(C, CL_MEM_READ_WRITE, 16, nullptr, &Err));
+  CLT_EXPECT_ERR(CL_INVALID_CONTEXT, Err);
+
+  cl_command_queue Q = clCreateCommandQueue(E.Ctx, E.Device, 0, &Err);
+  CL_CHECK(Err);
+  CL_CHECK(clReleaseCommandQueue(Q));
+  CLT_EXPECT_ERR(CL_INVALID_COMMAND_QUEUE, clFinish(Q));
+
+  const char *Src = "__kernel void k(__global int *p) { p[0] = 1; }";
+  cl_program P = clCreateProgramWithSource(E.Ctx, 1, &Src, nullptr, &Err);
+  CL_CHECK(Err);
+  CL_CHECK(clReleaseProgram(P));
+  CLT_EXPECT_ERR(CL_INVALID_PROGRAM,
+                 clBuildProgram(P, 0, nullptr, nullptr, nullptr, nullptr));
+
+  cl_event Ev = clCreateUserEvent(E.Ctx, &Err);
+  CL_CHECK(Err);
+  CL_CHECK(clSetUserEventStatus(Ev, CL_COMPLETE));
+  CL_CHECK(clReleaseEvent(Ev));
+  CLT_EXPECT_ERR(CL_INVALID_EVENT, clWaitForEvents(1, &Ev));
+  int V = 0;
+  Mem Live = E.buffer(CL_MEM_READ_WRITE, 16);
+  CLT_EXPECT_ERR(CL_INVALID_EVENT_WAIT_LIST,
+                 clEnqueueWriteBuffer(E.Q, Live, CL_TRUE, 0, 4, &V, 1, &Ev,
+                                      nullptr));
+}
+
+CLT_TEST(releasedKernel) {
+  if (!E.IsPoclIss)
+    CLT_SKIP("using released handles is undefined elsewhere");
+  Program P = E.build("__kernel void k(__global int *p) { p[0] = 1; }");
+  cl_int Err;
+  cl_kernel K = clCreateKernel(P, "k", &Err);
+  CL_CHECK(Err);
+  CL_CHECK(clReleaseKernel(K));
+  cl_mem Null = nullptr;
+  CLT_EXPECT_ERR(CL_INVALID_KERNEL,
+                 clSetKernelArg(K, 0, sizeof(cl_mem), &Null));
+  size_t One = 1;
+  CLT_EXPECT_ERR(CL_INVALID_KERNEL,
+                 clEnqueueNDRangeKernel(E.Q, K, 1, nullptr, &One, nullptr, 0,
+                                        nullptr, nullptr));
+}
+
+CLT_TEST(wrongKindHandles) {
+  if (!E.IsPoclIss)
+    CLT_SKIP("handles of the wrong kind are undefined elsewhere");
+  Mem B = E.buffer(CL_MEM_READ_WRITE, 16);
+  cl_uint U;
+  CLT_EXPECT_ERR(CL_INVALID_CONTEXT,
+                 clGetContextInfo(reinterpret_cast<cl_context>(B.get()),
+                                  CL_CONTEXT_NUM_DEVICES, sizeof(U), &U,
+                                  nullptr));
+  CLT_EXPECT_ERR(CL_INVALID_COMMAND_QUEUE,
+                 clFinish(reinterpret_cast<cl_command_queue>(E.Ctx.get())));
+  CLT_EXPECT_ERR(CL_INVALID_EVENT,
+                 clReleaseEvent(reinterpret_cast<cl_event>(B.get())));
+  CLT_EXPECT_ERR(CL_INVALID_MEM_OBJECT,
+                 clRetainMemObject(reinterpret_cast<cl_mem>(E.Q.get())));
+}
+
+CLT_TEST(infoSizes) {
+  Mem B = E.buffer(CL_MEM_READ_WRITE, 16);
+  char Small[1];
+  CLT_EXPECT_ERR(CL_INVALID_VALUE, clGetMemObjectInfo(B, CL_MEM_SIZE,
+                                                      sizeof(Small), Small,
+                                                      nullptr));
+  CLT_EXPECT_ERR(CL_INVALID_VALUE, clGetMemObjectInfo(B, 0x7777, 0, nullptr,
+                                                      nullptr));
+  CLT_EXPECT_ERR(CL_INVALID_VALUE,
+                 clGetContextInfo(E.Ctx, CL_CONTEXT_DEVICES, 1, Small,
+                                  nullptr));
+  CLT_EXPECT_ERR(CL_INVALID_VALUE,
+                 clGetCommandQueueInfo(E.Q, CL_QUEUE_CONTEXT, 1, Small,
+                                       nullptr));
+  // A NULL value with a size query is always fine.
+  size_t N = 0;
+  CL_CHECK(clGetMemObjectInfo(B, CL_MEM_SIZE, 0, nullptr, &N));
+  CLT_EXPECT(N == sizeof(size_t));
+}
+
+CLT_TEST(imagesUnsupported) {
+  if (!E.IsPoclIss)
+    CLT_SKIP("image support differs between implementations");
+  cl_image_format Fmt = {CL_RGBA, CL_UNORM_INT8};
+  cl_image_desc Desc = {};
+  Desc.image_type = CL_MEM_OBJECT_IMAGE2D;
+  Desc.image_width = 16;
+  Desc.image_height = 16;
+  cl_int Err;
+  CLT_EXPECT(!clCreateImage(E.Ctx, CL_MEM_READ_ONLY, &Fmt, &Desc, nullptr,
+                            &Err));
+  CLT_EXPECT_ERR(CL_INVALID_OPERATION, Err);
+  CLT_EXPECT(!clCreateImage2D(E.Ctx, CL_MEM_READ_ONLY, &Fmt, 16, 16, 0,
+                              nullptr, &Err));
+  CLT_EXPECT_ERR(CL_INVALID_OPERATION, Err);
+  cl_uint N = 99;
+  CL_CHECK(clGetSupportedImageFormats(E.Ctx, CL_MEM_READ_ONLY,
+                                      CL_MEM_OBJECT_IMAGE2D, 0, nullptr, &N));
+  CLT_EXPECT(N == 0);
+  CLT_EXPECT(!clCreateSampler(E.Ctx, CL_FALSE, CL_ADDRESS_NONE,
+                              CL_FILTER_NEAREST, &Err));
+  CLT_EXPECT_ERR(CL_INVALID_OPERATION, Err);
+  Mem B = E.buffer(CL_MEM_READ_WRITE, 64);
+  size_t Origin[3] = {0, 0, 0}, Region[3] = {1, 1, 1};
+  char Data[64];
+  CLT_EXPECT_ERR(CL_INVALID_MEM_OBJECT,
+                 clEnqueueReadImage(E.Q, B, CL_TRUE, Origin, Region, 0, 0,
+                                    Data, 0, nullptr, nullptr));
+  CLT_EXPECT_ERR(CL_INVALID_MEM_OBJECT,
+                 clGetImageInfo(B, CL_IMAGE_WIDTH, sizeof(size_t), Data,
+                                nullptr));
+}
+
+CLT_TEST(laterVersionsUnsupported) {
+  if (!E.IsPoclIss)
+    CLT_SKIP("OpenCL 2.x support differs between implementations");
+  cl_int Err;
+  CLT_EXPECT(clSVMAlloc(E.Ctx, CL_MEM_READ_WRITE, 64, 0) == nullptr);
+  CLT_EXPECT(!clCreateProgramWithIL(E.Ctx, "x", 1, &Err));
+  CLT_EXPECT_ERR(CL_INVALID_OPERATION, Err);
+  CLT_EXPECT(!clCreatePipe(E.Ctx, CL_MEM_READ_WRITE, 4, 4, nullptr, &Err));
+  CLT_EXPECT_ERR(CL_INVALID_OPERATION, Err);
+  CLT_EXPECT_ERR(CL_INVALID_OPERATION, clGetHostTimer(E.Device, nullptr));
+  cl_device_partition_property Props[] = {CL_DEVICE_PARTITION_EQUALLY, 1, 0};
+  cl_device_id Sub;
+  cl_uint N;
+  CLT_EXPECT_ERR(CL_INVALID_VALUE,
+                 clCreateSubDevices(E.Device, Props, 1, &Sub, &N));
+  CLT_EXPECT_ERR(CL_INVALID_OPERATION,
+                 clEnqueueNativeKernel(E.Q, nullptr, nullptr, 0, 0, nullptr,
+                                       nullptr, 0, nullptr, nullptr));
+  CLT_EXPECT(clGetExtensionFunctionAddressForPlatform(E.Platform,
+                                                      "clNoSuchFunction") ==
+             nullptr);
+}
+
+CLT_TEST(localMemoryLimit) {
+  Program P = E.build("__kernel void k(__local int *l, __global int *o) "
+                      "{ l[0] = 1; o[0] = l[0]; }");
+  Kernel K = E.kernel(P, "k");
+  cl_ulong LocalSize = E.deviceValue<cl_ulong>(CL_DEVICE_LOCAL_MEM_SIZE);
+  CLT_EXPECT(clSetKernelArg(K, 0, LocalSize + 1, nullptr) != CL_SUCCESS ||
+             !E.IsPoclIss);
+  CL_CHECK(clSetKernelArg(K, 0, 64, nullptr));
+  Mem B = E.buffer(CL_MEM_READ_WRITE, 4);
+  setArg(K, 1, B.get());
+  size_t One = 1;
+  CL_CHECK(clEnqueueNDRangeKernel(E.Q, K, 1, nullptr, &One, &One, 0, nullptr,
+                                  nullptr));
+  CL_CHECK(clFinish(E.Q));
+}

@@ -1,0 +1,362 @@
+//===- ProgramTest.cpp - Programs: build, compile, link, binaries ---------===//
+// SPDX-License-Identifier: MIT
+//
+// clCreateProgramWithSource/WithBinary, clBuildProgram, clCompileProgram,
+// clLinkProgram, clGetProgramInfo and clGetProgramBuildInfo (OpenCL 1.2,
+// section 5.6): build logs on errors, embedded headers, libraries, and
+// binaries that are accepted back and still run.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ClTest.h"
+
+#include <vector>
+
+using namespace clt;
+
+static const char *TwoKernels = R"CLC(
+__kernel void scale(__global float *x, float f) {
+  size_t i = get_global_id(0);
+  x[i] = x[i] * f;
+}
+__kernel void fill(__global int *x, int v) { x[get_global_id(0)] = v; }
+)CLC";
+
+static std::string programString(cl_program P, cl_program_info I) {
+  size_t N = 0;
+  CL_CHECK(clGetProgramInfo(P, I, 0, nullptr, &N));
+  std::string S(N, '\0');
+  CL_CHECK(clGetProgramInfo(P, I, N, &S[0], nullptr));
+  if (!S.empty() && S.back() == '\0')
+    S.pop_back();
+  return S;
+}
+
+template <typename T>
+static T buildInfo(Env &E, cl_program P, cl_program_build_info I) {
+  T V{};
+  CL_CHECK(clGetProgramBuildInfo(P, E.Device, I, sizeof(T), &V, nullptr));
+  return V;
+}
+
+/// Runs fill(x, V) over N items and checks the result.
+static void checkFill(Env &E, cl_program P, int V) {
+  Kernel K = E.kernel(P, "fill");
+  const size_t N = 100;
+  Mem B = E.buffer(CL_MEM_READ_WRITE, N * sizeof(int));
+  setArg(K, 0, B.get());
+  setArg(K, 1, V);
+  CL_CHECK(clEnqueueNDRangeKernel(E.Q, K, 1, nullptr, &N, nullptr, 0, nullptr,
+                                  nullptr));
+  std::vector<int> Out(N);
+  CL_CHECK(clEnqueueReadBuffer(E.Q, B, CL_TRUE, 0, N * sizeof(int), Out.data(),
+                               0, nullptr, nullptr));
+  for (int X : Out)
+    CLT_EXPECT(X == V);
+}
+
+CLT_TEST(sourceAndInfo) {
+  cl_int Err;
+  Program P(clCreateProgramWithSource(E.Ctx, 1, &TwoKernels, nullptr, &Err));
+  CL_CHECK(Err);
+  CLT_EXPECT(programString(P, CL_PROGRAM_SOURCE) == TwoKernels);
+  CLT_EXPECT(buildInfo<cl_build_status>(E, P, CL_PROGRAM_BUILD_STATUS) ==
+             CL_BUILD_NONE);
+  size_t NK;
+  CLT_EXPECT_ERR(CL_INVALID_PROGRAM_EXECUTABLE,
+                 clGetProgramInfo(P, CL_PROGRAM_NUM_KERNELS, sizeof(NK), &NK,
+                                  nullptr));
+  CLT_EXPECT(!clCreateKernel(P, "fill", &Err));
+  CLT_EXPECT_ERR(CL_INVALID_PROGRAM_EXECUTABLE, Err);
+
+  CL_CHECK(clBuildProgram(P, 1, &E.Device, "-cl-mad-enable", nullptr,
+                          nullptr));
+  CLT_EXPECT(buildInfo<cl_build_status>(E, P, CL_PROGRAM_BUILD_STATUS) ==
+             CL_BUILD_SUCCESS);
+  CLT_EXPECT(buildInfo<cl_program_binary_type>(E, P, CL_PROGRAM_BINARY_TYPE) ==
+             CL_PROGRAM_BINARY_TYPE_EXECUTABLE);
+  size_t N = 0;
+  CL_CHECK(clGetProgramBuildInfo(P, E.Device, CL_PROGRAM_BUILD_OPTIONS, 0,
+                                 nullptr, &N));
+  std::string Opts(N, '\0');
+  CL_CHECK(clGetProgramBuildInfo(P, E.Device, CL_PROGRAM_BUILD_OPTIONS, N,
+                                 &Opts[0], nullptr));
+  CLT_EXPECT(Opts.find("-cl-mad-enable") != std::string::npos);
+  CL_CHECK(clGetProgramInfo(P, CL_PROGRAM_NUM_KERNELS, sizeof(NK), &NK,
+                            nullptr));
+  CLT_EXPECT(NK == 2);
+  std::string Names = programString(P, CL_PROGRAM_KERNEL_NAMES);
+  CLT_EXPECT_MSG(Names == "scale;fill" || Names == "fill;scale", Names);
+  cl_uint ND = 0;
+  CL_CHECK(clGetProgramInfo(P, CL_PROGRAM_NUM_DEVICES, sizeof(ND), &ND,
+                            nullptr));
+  CLT_EXPECT(ND == 1);
+  cl_context C = nullptr;
+  CL_CHECK(clGetProgramInfo(P, CL_PROGRAM_CONTEXT, sizeof(C), &C, nullptr));
+  CLT_EXPECT(C == E.Ctx.get());
+  checkFill(E, P, 42);
+}
+
+CLT_TEST(buildLogOnError) {
+  const char *Bad = "__kernel void broken(__global int *x) { x[0] = y; }\n";
+  cl_int Err;
+  Program P(clCreateProgramWithSource(E.Ctx, 1, &Bad, nullptr, &Err));
+  CL_CHECK(Err);
+  CLT_EXPECT_ERR(CL_BUILD_PROGRAM_FAILURE,
+                 clBuildProgram(P, 1, &E.Device, "", nullptr, nullptr));
+  CLT_EXPECT(buildInfo<cl_build_status>(E, P, CL_PROGRAM_BUILD_STATUS) ==
+             CL_BUILD_ERROR);
+  std::string Log = E.buildLog(P);
+  CLT_EXPECT_MSG(Log.find("error") != std::string::npos, Log);
+  CLT_EXPECT_MSG(Log.find("'y'") != std::string::npos ||
+                     Log.find("\"y\"") != std::string::npos ||
+                     Log.find(" y") != std::string::npos,
+                 Log);
+  CLT_EXPECT(!clCreateKernel(P, "broken", &Err));
+  CLT_EXPECT_ERR(CL_INVALID_PROGRAM_EXECUTABLE, Err);
+}
+
+CLT_TEST(invalidBuildOptions) {
+  Program P = E.build(TwoKernels);
+  cl_int Err;
+  Program Q(clCreateProgramWithSource(E.Ctx, 1, &TwoKernels, nullptr, &Err));
+  CL_CHECK(Err);
+  cl_int R = clBuildProgram(Q, 1, &E.Device, "-cl-no-such-option", nullptr,
+                            nullptr);
+  CLT_EXPECT_MSG(R == CL_INVALID_BUILD_OPTIONS, errorName(R));
+}
+
+static int CallbackCalls = 0;
+static void CL_CALLBACK buildDone(cl_program, void *Data) {
+  ++*static_cast<int *>(Data);
+}
+
+CLT_TEST(buildCallbackAndRebuild) {
+  cl_int Err;
+  Program P(clCreateProgramWithSource(E.Ctx, 1, &TwoKernels, nullptr, &Err));
+  CL_CHECK(Err);
+  CallbackCalls = 0;
+  CL_CHECK(clBuildProgram(P, 0, nullptr, nullptr, buildDone, &CallbackCalls));
+  // The build may be asynchronous; waiting for the status makes it done.
+  for (int I = 0; I < 1000 && buildInfo<cl_build_status>(
+                                  E, P, CL_PROGRAM_BUILD_STATUS) ==
+                                  CL_BUILD_IN_PROGRESS;
+       ++I)
+    ;
+  CLT_EXPECT(CallbackCalls == 1);
+  int Dummy = 0;
+  CLT_EXPECT_ERR(CL_INVALID_VALUE,
+                 clBuildProgram(P, 0, nullptr, nullptr, nullptr, &Dummy));
+  {
+    Kernel K = E.kernel(P, "fill");
+    CLT_EXPECT_ERR(CL_INVALID_OPERATION,
+                   clBuildProgram(P, 0, nullptr, nullptr, nullptr, nullptr));
+  }
+  CL_CHECK(clBuildProgram(P, 0, nullptr, nullptr, nullptr, nullptr));
+  checkFill(E, P, 5);
+}
+
+CLT_TEST(compileWithHeaderAndLink) {
+  const char *HeaderSrc = "#define FILL_VALUE(v) ((v) * 3 + 1)\n";
+  const char *Src = R"CLC(
+#include "fill_value.h"
+__kernel void fill(__global int *x, int v) {
+  x[get_global_id(0)] = FILL_VALUE(v);
+}
+)CLC";
+  cl_int Err;
+  Program H(clCreateProgramWithSource(E.Ctx, 1, &HeaderSrc, nullptr, &Err));
+  CL_CHECK(Err);
+  Program P(clCreateProgramWithSource(E.Ctx, 1, &Src, nullptr, &Err));
+  CL_CHECK(Err);
+  const char *Name = "fill_value.h";
+  cl_program Hs[] = {H};
+  CL_CHECK(clCompileProgram(P, 1, &E.Device, "", 1, Hs, &Name, nullptr,
+                            nullptr));
+  CLT_EXPECT(buildInfo<cl_program_binary_type>(E, P, CL_PROGRAM_BINARY_TYPE) ==
+             CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT);
+  CLT_EXPECT(!clCreateKernel(P, "fill", &Err));
+  CLT_EXPECT_ERR(CL_INVALID_PROGRAM_EXECUTABLE, Err);
+  cl_program In[] = {P};
+  Program L(clLinkProgram(E.Ctx, 1, &E.Device, "", 1, In, nullptr, nullptr,
+                          &Err));
+  CL_CHECK(Err);
+  CLT_EXPECT(buildInfo<cl_program_binary_type>(E, L, CL_PROGRAM_BINARY_TYPE) ==
+             CL_PROGRAM_BINARY_TYPE_EXECUTABLE);
+  Kernel K = E.kernel(L, "fill");
+  const size_t N = 64;
+  Mem B = E.buffer(CL_MEM_READ_WRITE, N * sizeof(int));
+  setArg(K, 0, B.get());
+  setArg(K, 1, 4);
+  CL_CHECK(clEnqueueNDRangeKernel(E.Q, K, 1, nullptr, &N, nullptr, 0, nullptr,
+                                  nullptr));
+  std::vector<int> Out(N);
+  CL_CHECK(clEnqueueReadBuffer(E.Q, B, CL_TRUE, 0, N * sizeof(int), Out.data(),
+                               0, nullptr, nullptr));
+  for (int X : Out)
+    CLT_EXPECT(X == 13);
+  // A compile error is reported as such, with a log.
+  const char *Bad = "__kernel void k(void) { undeclared(); }";
+  Program PB(clCreateProgramWithSource(E.Ctx, 1, &Bad, nullptr, &Err));
+  CL_CHECK(Err);
+  CLT_EXPECT_ERR(CL_COMPILE_PROGRAM_FAILURE,
+                 clCompileProgram(PB, 0, nullptr, "", 0, nullptr, nullptr,
+                                  nullptr, nullptr));
+  CLT_EXPECT(!E.buildLog(PB).empty());
+}
+
+CLT_TEST(linkLibrary) {
+  const char *LibSrc = "int twice(int v) { return 2 * v; }\n";
+  const char *KernSrc = R"CLC(
+int twice(int v);
+__kernel void fill(__global int *x, int v) { x[get_global_id(0)] = twice(v); }
+)CLC";
+  cl_int Err;
+  Program Lib(clCreateProgramWithSource(E.Ctx, 1, &LibSrc, nullptr, &Err));
+  CL_CHECK(Err);
+  CL_CHECK(clCompileProgram(Lib, 0, nullptr, "", 0, nullptr, nullptr, nullptr,
+                            nullptr));
+  cl_program LibIn[] = {Lib};
+  Program Library(clLinkProgram(E.Ctx, 0, nullptr, "-create-library", 1, LibIn,
+                                nullptr, nullptr, &Err));
+  CL_CHECK(Err);
+  CLT_EXPECT(buildInfo<cl_program_binary_type>(E, Library,
+                                               CL_PROGRAM_BINARY_TYPE) ==
+             CL_PROGRAM_BINARY_TYPE_LIBRARY);
+  Program K(clCreateProgramWithSource(E.Ctx, 1, &KernSrc, nullptr, &Err));
+  CL_CHECK(Err);
+  CL_CHECK(clCompileProgram(K, 0, nullptr, "", 0, nullptr, nullptr, nullptr,
+                            nullptr));
+  cl_program In[] = {K, Library};
+  Program Exe(clLinkProgram(E.Ctx, 0, nullptr, "", 2, In, nullptr, nullptr,
+                            &Err));
+  CL_CHECK(Err);
+  Kernel Kern = E.kernel(Exe, "fill");
+  const size_t N = 32;
+  Mem B = E.buffer(CL_MEM_READ_WRITE, N * sizeof(int));
+  setArg(Kern, 0, B.get());
+  setArg(Kern, 1, 21);
+  CL_CHECK(clEnqueueNDRangeKernel(E.Q, Kern, 1, nullptr, &N, nullptr, 0,
+                                  nullptr, nullptr));
+  std::vector<int> Out(N);
+  CL_CHECK(clEnqueueReadBuffer(E.Q, B, CL_TRUE, 0, N * sizeof(int), Out.data(),
+                               0, nullptr, nullptr));
+  for (int X : Out)
+    CLT_EXPECT(X == 42);
+
+  // Linking only the kernel fails (twice is undefined): a program with a
+  // log comes back anyway.
+  cl_program Alone[] = {K};
+  Program Failed(clLinkProgram(E.Ctx, 0, nullptr, "", 1, Alone, nullptr,
+                               nullptr, &Err));
+  CLT_EXPECT_ERR(CL_LINK_PROGRAM_FAILURE, Err);
+  if (Failed)
+    CLT_EXPECT(buildInfo<cl_build_status>(E, Failed,
+                                          CL_PROGRAM_BUILD_STATUS) ==
+               CL_BUILD_ERROR);
+  // An executable is not a link input.
+  cl_program ExeIn[] = {Exe};
+  CLT_EXPECT(!clLinkProgram(E.Ctx, 0, nullptr, "", 1, ExeIn, nullptr, nullptr,
+                            &Err));
+  CLT_EXPECT_ERR(CL_INVALID_OPERATION, Err);
+}
+
+CLT_TEST(binaryRoundTrip) {
+  Program P = E.build(TwoKernels);
+  size_t Size = 0;
+  CL_CHECK(clGetProgramInfo(P, CL_PROGRAM_BINARY_SIZES, sizeof(Size), &Size,
+                            nullptr));
+  CLT_EXPECT(Size > 0);
+  std::vector<unsigned char> Bin(Size);
+  unsigned char *Ptrs[] = {Bin.data()};
+  CL_CHECK(clGetProgramInfo(P, CL_PROGRAM_BINARIES, sizeof(Ptrs), Ptrs,
+                            nullptr));
+  const unsigned char *In[] = {Bin.data()};
+  cl_int Status = 1, Err;
+  Program B(clCreateProgramWithBinary(E.Ctx, 1, &E.Device, &Size, In, &Status,
+                                      &Err));
+  CL_CHECK(Err);
+  CLT_EXPECT(Status == CL_SUCCESS);
+  CL_CHECK(clBuildProgram(B, 0, nullptr, nullptr, nullptr, nullptr));
+  CLT_EXPECT(buildInfo<cl_program_binary_type>(E, B, CL_PROGRAM_BINARY_TYPE) ==
+             CL_PROGRAM_BINARY_TYPE_EXECUTABLE);
+  checkFill(E, B, -7);
+
+  // Garbage is refused, with the status set.
+  std::vector<unsigned char> Junk(64, 0x5a);
+  const unsigned char *JunkIn[] = {Junk.data()};
+  size_t JunkSize = Junk.size();
+  Status = CL_SUCCESS;
+  CLT_EXPECT(!clCreateProgramWithBinary(E.Ctx, 1, &E.Device, &JunkSize, JunkIn,
+                                        &Status, &Err));
+  CLT_EXPECT_ERR(CL_INVALID_BINARY, Err);
+  CLT_EXPECT(Status == CL_INVALID_BINARY);
+  CLT_EXPECT(!clCreateProgramWithBinary(E.Ctx, 1, &E.Device, nullptr, In,
+                                        nullptr, &Err));
+  CLT_EXPECT_ERR(CL_INVALID_VALUE, Err);
+}
+
+CLT_TEST(compiledObjectBinary) {
+  // A compiled object's binary comes back as one, and links.
+  const char *Src = "__kernel void fill(__global int *x, int v) "
+                    "{ x[get_global_id(0)] = v + 1; }";
+  cl_int Err;
+  Program P(clCreateProgramWithSource(E.Ctx, 1, &Src, nullptr, &Err));
+  CL_CHECK(Err);
+  CL_CHECK(clCompileProgram(P, 0, nullptr, "", 0, nullptr, nullptr, nullptr,
+                            nullptr));
+  size_t Size = 0;
+  CL_CHECK(clGetProgramInfo(P, CL_PROGRAM_BINARY_SIZES, sizeof(Size), &Size,
+                            nullptr));
+  std::vector<unsigned char> Bin(Size);
+  unsigned char *Ptrs[] = {Bin.data()};
+  CL_CHECK(clGetProgramInfo(P, CL_PROGRAM_BINARIES, sizeof(Ptrs), Ptrs,
+                            nullptr));
+  const unsigned char *In[] = {Bin.data()};
+  Program B(clCreateProgramWithBinary(E.Ctx, 1, &E.Device, &Size, In, nullptr,
+                                      &Err));
+  CL_CHECK(Err);
+  CLT_EXPECT(buildInfo<cl_program_binary_type>(E, B, CL_PROGRAM_BINARY_TYPE) ==
+             CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT);
+  CLT_EXPECT_ERR(CL_INVALID_OPERATION,
+                 clCompileProgram(B, 0, nullptr, "", 0, nullptr, nullptr,
+                                  nullptr, nullptr));
+  cl_program LinkIn[] = {B};
+  Program L(clLinkProgram(E.Ctx, 0, nullptr, "", 1, LinkIn, nullptr, nullptr,
+                          &Err));
+  CL_CHECK(Err);
+  Kernel K = E.kernel(L, "fill");
+  const size_t N = 16;
+  Mem Buf = E.buffer(CL_MEM_READ_WRITE, N * sizeof(int));
+  setArg(K, 0, Buf.get());
+  setArg(K, 1, 9);
+  CL_CHECK(clEnqueueNDRangeKernel(E.Q, K, 1, nullptr, &N, nullptr, 0, nullptr,
+                                  nullptr));
+  std::vector<int> Out(N);
+  CL_CHECK(clEnqueueReadBuffer(E.Q, Buf, CL_TRUE, 0, N * sizeof(int),
+                               Out.data(), 0, nullptr, nullptr));
+  for (int X : Out)
+    CLT_EXPECT(X == 10);
+}
+
+CLT_TEST(createErrors) {
+  cl_int Err;
+  CLT_EXPECT(!clCreateProgramWithSource(E.Ctx, 0, &TwoKernels, nullptr, &Err));
+  CLT_EXPECT_ERR(CL_INVALID_VALUE, Err);
+  const char *Null[] = {nullptr};
+  CLT_EXPECT(!clCreateProgramWithSource(E.Ctx, 1, Null, nullptr, &Err));
+  CLT_EXPECT_ERR(CL_INVALID_VALUE, Err);
+  Program P = E.build(TwoKernels);
+  CLT_EXPECT(!clCreateKernel(P, "nosuchkernel", &Err));
+  CLT_EXPECT_ERR(CL_INVALID_KERNEL_NAME, Err);
+  CLT_EXPECT(!clCreateKernel(P, nullptr, &Err));
+  CLT_EXPECT_ERR(CL_INVALID_VALUE, Err);
+  // Sources split into several strings with explicit lengths.
+  const char *Parts[] = {"__kernel void fill(__global int *x, int v) ",
+                         "{ x[get_global_id(0)] = v; }XXXX"};
+  size_t Lengths[] = {0, std::strlen(Parts[1]) - 4};
+  Program S(clCreateProgramWithSource(E.Ctx, 2, Parts, Lengths, &Err));
+  CL_CHECK(Err);
+  CL_CHECK(clBuildProgram(S, 0, nullptr, "", nullptr, nullptr));
+  checkFill(E, S, 3);
+}
