@@ -274,7 +274,7 @@ Options parseOptions(int Argc, char **Argv) {
     } else if (A == "--list") {
       for (const auto &R : sortedRegistry())
         std::printf("%-16s %-45s %s\n", R.Name.c_str(), R.Origin.c_str(),
-                    R.Make ? "" : "(not supported yet: needs barriers)");
+                    R.Make ? "" : "(not supported yet)");
       std::exit(0);
     } else if (A == "--help" || A == "-h") {
       usage();
@@ -502,9 +502,9 @@ int runParent(const Options &O) {
       Result R;
       R.Benchmark = B;
       R.Status = "unsupported";
-      R.Message = "not supported yet (needs barriers)";
+      R.Message = "not supported yet; " + Info->Origin;
       Results.push_back(R);
-      std::cerr << "iss-bench: " << B << ": not supported yet (needs barriers)\n";
+      std::cerr << "iss-bench: " << B << ": " << R.Message << "\n";
       continue;
     }
     for (const Config &C : Configs) {

@@ -210,7 +210,7 @@ void writeMarkdown(const ReportInfo &Info, const std::vector<Result> &Results,
         }
       }
       if (Unsupported)
-        Out << "| " << B << " | not supported yet (needs barriers) |" << Row << "\n";
+        Out << "| " << B << " | not supported yet |" << Row << "\n";
       else
         Out << "| " << B << " | " << Desc << " |" << Row << "\n";
     }

@@ -19,8 +19,8 @@ namespace {
 
 ISS_UNSUPPORTED(BinomialOption, "BinomialOption", "AMD APP SDK (local memory + barriers)");
 ISS_UNSUPPORTED(DCT, "DCT", "AMD APP SDK (local memory + barriers)");
-ISS_UNSUPPORTED(FastWalsh, "FastWalsh", "AMD APP SDK");
-ISS_UNSUPPORTED(BitonicSort, "BitonicSort", "AMD APP SDK");
+ISS_UNSUPPORTED(FastWalsh, "FastWalsh", "AMD APP SDK (not ported yet)");
+ISS_UNSUPPORTED(BitonicSort, "BitonicSort", "AMD APP SDK (not ported yet)");
 
 } // namespace
 } // namespace issbench
