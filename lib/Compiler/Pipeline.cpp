@@ -28,6 +28,7 @@
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/Target/TargetOptions.h"
+#include "llvm/Transforms/Scalar/Scalarizer.h"
 
 #include <chrono>
 #include <map>
@@ -38,10 +39,12 @@ using namespace llvm;
 namespace iss {
 
 static unsigned defaultVectorWidth() {
-  // Lanes of 32 bits the vectorizer uses: AVX-512 targets prefer 256-bit
-  // vectors (prefer-vector-width=256 on skylake-avx512).
-  unsigned Bits = std::min(getTargetInfo().NativeVectorBits, 256u);
-  return Bits / 32;
+  // Lanes of 32 bits in the widest vector register. The subkernels ask for
+  // that width (prefer-vector-width below): LLVM's skylake-avx512 tuning
+  // stops at 256 bits for fear of frequency drops, but measured on the
+  // work-item loops 512 bits was about twice as fast on compute-bound
+  // kernels (BlackScholes, README).
+  return getTargetInfo().NativeVectorBits / 32;
 }
 
 static void initNativeTarget() {
@@ -131,6 +134,24 @@ static bool optimize(Module &M, const WorkGroupConfig &Config,
   Front.addPass(KernelPreparePass(Config));
   Front.addPass(WorkItemLoopsPass(Config));
   Front.run(M, MAM);
+  for (Function &F : M)
+    if (F.getName().starts_with("__iss_sub_"))
+      F.addFnAttr("prefer-vector-width",
+                  std::to_string(getTargetInfo().NativeVectorBits));
+  if (!Scalar) {
+    // The loop vectorizer widens scalar instructions only. pocl's library
+    // computes some builtins with short vectors and kernels use float4 and
+    // friends: scalarizing the work-group function first lets the work-item
+    // loop be vectorized across work-items (each component one lane vector);
+    // the SLP vectorizer regroups what the loop vectorizer leaves.
+    ScalarizerPassOptions SO;
+    SO.ScalarizeLoadStore = true;
+    FunctionPassManager FPM;
+    FPM.addPass(ScalarizerPass(SO));
+    for (Function &F : M)
+      if (!F.isDeclaration() && F.getName().starts_with("__iss_sub_"))
+        FPM.run(F, FAM);
+  }
   Dump("workgroup");
 
   // Every read of a work-item global must have been replaced in the
