@@ -82,7 +82,7 @@ struct ClError : std::runtime_error {
   do {                                                                         \
     cl_int CluErr_ = (Expr);                                                   \
     if (CluErr_ != CL_SUCCESS)                                                 \
-      throw ::clutil::ClError(std::string(#Expr) + " returned " +             \
+      throw ::clutil::ClError(std::string(#Expr) + " returned " +              \
                               ::clutil::errorName(CluErr_) +                   \
                               " (" __FILE__ ":" CLU_STR(__LINE__) ")");        \
   } while (0)
@@ -135,8 +135,9 @@ public:
     for (int Pass = 0; Pass < 2 && !Platform; ++Pass)
       for (cl_platform_id P : Ps) {
         std::string Name = platformName(P);
-        bool Match = Pass == 0 ? Name == Needle
-                               : lower(Name).find(lower(Needle)) != std::string::npos;
+        bool Match = Pass == 0
+                         ? Name == Needle
+                         : lower(Name).find(lower(Needle)) != std::string::npos;
         if (Match) {
           Platform = P;
           PlatformName = Name;
@@ -152,8 +153,8 @@ public:
     cl_int Err;
     Context = clCreateContext(nullptr, 1, &Device, nullptr, nullptr, &Err);
     CL_CHECK(Err);
-    Queue = clCreateCommandQueue(Context, Device, CL_QUEUE_PROFILING_ENABLE,
-                                 &Err);
+    Queue =
+        clCreateCommandQueue(Context, Device, CL_QUEUE_PROFILING_ENABLE, &Err);
     CL_CHECK(Err);
   }
 
@@ -215,8 +216,7 @@ public:
   std::string PlatformName;
 };
 
-template <typename T>
-inline void setArg(cl_kernel K, cl_uint I, const T &V) {
+template <typename T> inline void setArg(cl_kernel K, cl_uint I, const T &V) {
   CL_CHECK(clSetKernelArg(K, I, sizeof(T), &V));
 }
 template <typename... Ts> inline void setArgs(cl_kernel K, const Ts &...As) {

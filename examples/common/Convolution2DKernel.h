@@ -66,7 +66,8 @@ inline std::vector<int> reference(const std::vector<int> &Input,
   for (int Y = 0; Y < Height; ++Y)
     for (int X = 0; X < Width; ++X) {
       int Left = std::max(0, X - VStep), Right = std::min(Width - 1, X + VStep);
-      int Top = std::max(0, Y - HStep), Bottom = std::min(Height - 1, Y + HStep);
+      int Top = std::max(0, Y - HStep),
+          Bottom = std::min(Height - 1, Y + HStep);
       float Sum = 0;
       for (int I = Left; I <= Right; ++I)
         for (int J = Top; J <= Bottom; ++J)
@@ -90,7 +91,8 @@ inline size_t countMismatches(const std::vector<int> &Got,
       if (Bad++ == 0 && FirstBad)
         *FirstBad = "pixel (" + std::to_string(I % Width) + ", " +
                     std::to_string(I / Width) + "): got " +
-                    std::to_string(Got[I]) + ", want " + std::to_string(Want[I]);
+                    std::to_string(Got[I]) + ", want " +
+                    std::to_string(Want[I]);
     }
   return Bad;
 }

@@ -97,15 +97,18 @@ int main(int Argc, char **Argv) {
     ClEnv E;
     E.open(O.Platform);
     const char *Mode = std::getenv("POCL_ISS_MODE");
-    std::cout << "platform: " << E.PlatformName << "  POCL_ISS_MODE="
-              << (Mode ? Mode : "(default)") << "\nimage " << O.Width << "x"
-              << O.Height << ", mask " << O.Mask << "x" << O.Mask
-              << ", local " << O.Local[0] << "x" << O.Local[1] << "\n";
+    std::cout << "platform: " << E.PlatformName
+              << "  POCL_ISS_MODE=" << (Mode ? Mode : "(default)") << "\nimage "
+              << O.Width << "x" << O.Height << ", mask " << O.Mask << "x"
+              << O.Mask << ", local " << O.Local[0] << "x" << O.Local[1]
+              << "\n";
 
     size_t Pixels = size_t(O.Width) * O.Height;
     auto Input = randomVector<int>(Pixels, 0, 255, 1);
-    auto Mask = randomVector<float>(size_t(O.Mask) * O.Mask, 0.f, 2.f / (O.Mask * O.Mask), 2);
-    auto Want = conv2d::reference(Input, Mask, O.Width, O.Height, O.Mask, O.Mask);
+    auto Mask = randomVector<float>(size_t(O.Mask) * O.Mask, 0.f,
+                                    2.f / (O.Mask * O.Mask), 2);
+    auto Want =
+        conv2d::reference(Input, Mask, O.Width, O.Height, O.Mask, O.Mask);
 
     cl_program P = E.build(conv2d::Source);
     cl_kernel K = E.kernel(P, "Convolution2D");
@@ -142,7 +145,8 @@ int main(int Argc, char **Argv) {
     std::sort(Times.begin(), Times.end());
     std::printf("kernel time: median %.3f ms (min %.3f, max %.3f, %d runs)\n",
                 Times[Times.size() / 2], Times.front(), Times.back(), O.Reps);
-    std::printf("%.1f Mpixel/s\n", double(Pixels) / Times[Times.size() / 2] * 1e-3);
+    std::printf("%.1f Mpixel/s\n",
+                double(Pixels) / Times[Times.size() / 2] * 1e-3);
     clReleaseMemObject(DIn);
     clReleaseMemObject(DMask);
     clReleaseMemObject(DOut);

@@ -74,8 +74,8 @@ private:
 
 struct BenchmarkInfo {
   std::string Name;
-  std::string Origin;  ///< suite and kernel(s) it follows
-  bool Supported;      ///< false: needs barriers (not supported yet)
+  std::string Origin; ///< suite and kernel(s) it follows
+  bool Supported;     ///< false: needs barriers (not supported yet)
   std::function<std::unique_ptr<Benchmark>()> Make;
 };
 
@@ -84,12 +84,13 @@ std::vector<BenchmarkInfo> &registry();
 struct Registrar {
   Registrar(std::string Name, std::string Origin,
             std::function<std::unique_ptr<Benchmark>()> Make) {
-    registry().push_back({std::move(Name), std::move(Origin), bool(Make),
-                          std::move(Make)});
+    registry().push_back(
+        {std::move(Name), std::move(Origin), bool(Make), std::move(Make)});
   }
 };
 
-//===-- Verification helpers -----------------------------------------------===//
+//===-- Verification helpers
+//-----------------------------------------------===//
 
 /// "" if every |Got - Want| <= Abs + Rel * |Want|, else the first mismatches.
 template <typename T, typename U>
@@ -120,8 +121,9 @@ std::string compareExact(const std::vector<T> &Got, const std::vector<T> &Want,
 } // namespace issbench
 
 #define ISS_BENCHMARK(Class, Name, Origin)                                     \
-  static ::issbench::Registrar Class##Registrar_(                              \
-      Name, Origin, [] { return std::unique_ptr<::issbench::Benchmark>(new Class); })
+  static ::issbench::Registrar Class##Registrar_(Name, Origin, [] {            \
+    return std::unique_ptr<::issbench::Benchmark>(new Class);                  \
+  })
 
 #define ISS_UNSUPPORTED(Id, Name, Origin)                                      \
   static ::issbench::Registrar Id##Registrar_(Name, Origin, nullptr)

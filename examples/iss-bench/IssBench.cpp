@@ -51,9 +51,9 @@ const std::vector<std::string> AllModes = {"scalar", "vec", "split", "score",
 // The order of the paper's figures; registration order across files is not
 // defined, so the report sorts by this list.
 const std::vector<std::string> PaperOrder = {
-    "Convolution2D", "BlackScholes", "sgemm",        "saxpy",
-    "FloydWarshall", "kmeans",       "kmeans-swap",  "nn",
-    "mri-q-phimag",  "mri-q-q",      "gaussian",     "lud",
+    "Convolution2D", "BlackScholes", "sgemm",          "saxpy",
+    "FloydWarshall", "kmeans",       "kmeans-swap",    "nn",
+    "mri-q-phimag",  "mri-q-q",      "gaussian",       "lud",
     "myocyte",       "cfd",          "BinomialOption", "DCT",
     "FastWalsh",     "BitonicSort"};
 
@@ -98,7 +98,8 @@ const BenchmarkInfo *findBenchmark(const std::string &Name) {
   return nullptr;
 }
 
-//===-- Child: one benchmark on one platform --------------------------------===//
+//===-- Child: one benchmark on one platform
+//--------------------------------===//
 
 struct ChildArgs {
   std::string Platform, Benchmark, Label;
@@ -171,7 +172,8 @@ int runChild(const ChildArgs &A) {
   }
 }
 
-//===-- Parent: configurations, child processes -----------------------------===//
+//===-- Parent: configurations, child processes
+//-----------------------------===//
 
 struct Options {
   std::vector<std::string> Benchmarks;
@@ -235,7 +237,8 @@ Options parseOptions(int Argc, char **Argv) {
           std::vector<std::string> Known;
           for (const auto &R : sortedRegistry())
             Known.push_back(R.Name);
-          die("unknown benchmark '" + B + "' (known: " + join(Known, ", ") + ")");
+          die("unknown benchmark '" + B + "' (known: " + join(Known, ", ") +
+              ")");
         }
         O.Benchmarks.push_back(Info->Name);
       }
@@ -349,7 +352,8 @@ std::pair<std::string, bool> prepareVendors(const Options &O) {
   if (DIR *D = opendir("/etc/OpenCL/vendors")) {
     while (dirent *Ent = readdir(D)) {
       std::string N = Ent->d_name;
-      if (N.size() > 4 && N.substr(N.size() - 4) == ".icd" && N != "pocl-iss.icd")
+      if (N.size() > 4 && N.substr(N.size() - 4) == ".icd" &&
+          N != "pocl-iss.icd")
         symlink(("/etc/OpenCL/vendors/" + N).c_str(), (Dir + "/" + N).c_str());
     }
     closedir(D);
@@ -385,9 +389,10 @@ struct ChildOutcome {
   int Status = 0;   ///< waitpid status
 };
 
-ChildOutcome spawnChild(const std::vector<std::string> &Argv,
-                        const std::vector<std::pair<std::string, std::string>> &Set,
-                        const std::vector<std::string> &Unset, int Timeout) {
+ChildOutcome
+spawnChild(const std::vector<std::string> &Argv,
+           const std::vector<std::pair<std::string, std::string>> &Set,
+           const std::vector<std::string> &Unset, int Timeout) {
   int Pipe[2];
   if (pipe(Pipe) != 0)
     die(std::string("pipe: ") + std::strerror(errno));
@@ -523,8 +528,9 @@ int runParent(const Options &O) {
         Unset.push_back("POCL_MAX_PTHREAD_COUNT");
       // One kernel cache per configuration: a cache keyed without the mode
       // would otherwise hand one mode's binary to another.
-      Set.push_back({"POCL_CACHE_DIR", OutDir + "/kcache/" + C.Label + "-" +
-                                           (C.Mode.empty() ? "default" : C.Mode)});
+      Set.push_back(
+          {"POCL_CACHE_DIR", OutDir + "/kcache/" + C.Label + "-" +
+                                 (C.Mode.empty() ? "default" : C.Mode)});
       ChildOutcome Ch = spawnChild(
           {Self, "--child", "--platform", C.Platform, "--benchmark", B,
            "--reps", std::to_string(O.Reps), "--size",
@@ -533,8 +539,8 @@ int runParent(const Options &O) {
       Result R = parseResultLine(C, B, Ch.Line);
       if (Ch.Line.empty()) {
         R.Status = "ERROR";
-        R.Message = "child process " + describeStatus(Ch.Status) +
-                    " without a result";
+        R.Message =
+            "child process " + describeStatus(Ch.Status) + " without a result";
       } else if (!(WIFEXITED(Ch.Status) && (WEXITSTATUS(Ch.Status) == 0 ||
                                             WEXITSTATUS(Ch.Status) == 1))) {
         R.Status = "ERROR";
@@ -542,7 +548,8 @@ int runParent(const Options &O) {
       }
       if (R.Status == "ok") {
         Stats S = stats(R.TimesMs);
-        std::fprintf(stderr, "    %s: median %.3f ms (min %.3f, max %.3f), verified\n",
+        std::fprintf(stderr,
+                     "    %s: median %.3f ms (min %.3f, max %.3f), verified\n",
                      R.Desc.c_str(), S.Median, S.Min, S.Max);
       } else {
         AnyFailure = true;

@@ -130,9 +130,9 @@ void writeCsv(const ReportInfo &Info, const std::vector<Result> &Results) {
     std::string Times;
     for (double T : R.TimesMs)
       Times += (Times.empty() ? "" : ";") + fmt("%.4f", T);
-    Out << R.Benchmark << "," << csvQuote(R.Desc) << "," << csvQuote(R.Cfg.Platform)
-        << "," << R.Cfg.Mode << "," << R.Cfg.Threads << "," << R.Status << ","
-        << R.TimesMs.size() << ",";
+    Out << R.Benchmark << "," << csvQuote(R.Desc) << ","
+        << csvQuote(R.Cfg.Platform) << "," << R.Cfg.Mode << "," << R.Cfg.Threads
+        << "," << R.Status << "," << R.TimesMs.size() << ",";
     if (R.TimesMs.empty())
       Out << ",,,,,";
     else
@@ -143,7 +143,8 @@ void writeCsv(const ReportInfo &Info, const std::vector<Result> &Results) {
   }
 }
 
-std::vector<std::string> columnsFor(const ReportInfo &Info, const std::string &T) {
+std::vector<std::string> columnsFor(const ReportInfo &Info,
+                                    const std::string &T) {
   std::vector<std::string> Cols;
   for (const Config &C : Info.Configs)
     if (C.Threads == T &&
@@ -177,7 +178,8 @@ void writeMarkdown(const ReportInfo &Info, const std::vector<Result> &Results,
 
   for (const std::string &T : Info.Threads) {
     std::vector<std::string> Cols = columnsFor(Info, T);
-    Out << "## " << threadsTitle(T) << "\n\n### Kernel time, ms: median [min, max]\n\n"
+    Out << "## " << threadsTitle(T)
+        << "\n\n### Kernel time, ms: median [min, max]\n\n"
         << "| benchmark | problem |";
     for (const auto &C : Cols)
       Out << " " << C << " |";
@@ -202,10 +204,11 @@ void writeMarkdown(const ReportInfo &Info, const std::vector<Result> &Results,
           Desc = R->Desc;
         if (R->Status == "ok") {
           Stats S = stats(R->TimesMs);
-          Row += " " + fmt("%.3f", S.Median) + " [" + fmt("%.3f", S.Min) + ", " +
-                 fmt("%.3f", S.Max) + "] |";
+          Row += " " + fmt("%.3f", S.Median) + " [" + fmt("%.3f", S.Min) +
+                 ", " + fmt("%.3f", S.Max) + "] |";
         } else {
-          Row += " **" + std::string(R->Status == "FAIL" ? "WRONG RESULT" : "ERROR") +
+          Row += " **" +
+                 std::string(R->Status == "FAIL" ? "WRONG RESULT" : "ERROR") +
                  "** |";
         }
       }
@@ -217,14 +220,16 @@ void writeMarkdown(const ReportInfo &Info, const std::vector<Result> &Results,
 
     // Speed-ups: ratios of medians, one cell per mode.
     bool HavePocl = std::find(Cols.begin(), Cols.end(), "pocl") != Cols.end();
-    bool HaveScalar = std::find(Cols.begin(), Cols.end(), "scalar") != Cols.end();
+    bool HaveScalar =
+        std::find(Cols.begin(), Cols.end(), "scalar") != Cols.end();
     std::vector<std::string> Modes;
     for (const auto &C : Cols)
       if (isMode(C))
         Modes.push_back(C);
     if (!Modes.empty() && (HavePocl || HaveScalar)) {
       Out << "\n### Speed-up of pocl-iss (ratio of medians): "
-          << (HavePocl ? "vs pocl" : "") << (HavePocl && HaveScalar ? " / " : "")
+          << (HavePocl ? "vs pocl" : "")
+          << (HavePocl && HaveScalar ? " / " : "")
           << (HaveScalar ? "vs scalar" : "") << "\n\n| benchmark |";
       for (const auto &M : Modes)
         Out << " " << M << " |";
@@ -295,7 +300,8 @@ void writeMarkdown(const ReportInfo &Info, const std::vector<Result> &Results,
       Out << "## Failures\n\n";
     Header = true;
     Out << "- **" << R.Benchmark << "** on " << R.Cfg.name() << ": "
-        << (R.Status == "FAIL" ? "WRONG RESULT: " : "ERROR: ") << R.Message << "\n";
+        << (R.Status == "FAIL" ? "WRONG RESULT: " : "ERROR: ") << R.Message
+        << "\n";
   }
   Header = false;
   for (const Result &R : Results) {
@@ -387,7 +393,8 @@ void writeReport(const ReportInfo &Info, const std::vector<Result> &Results) {
       }
     std::string TT = threadsTitle(T);
     writePlot(Info, T, "fig12",
-              "split+score vs pocl, vec and scalar, " + TT + " (cf. paper Fig. 12)",
+              "split+score vs pocl, vec and scalar, " + TT +
+                  " (cf. paper Fig. 12)",
               Fig12, Medians, Cols);
     writePlot(Info, T, "fig13",
               "split only, score only, " + TT + " (cf. paper Fig. 13)", Fig13,

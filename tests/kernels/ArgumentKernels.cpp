@@ -96,8 +96,8 @@ TEST_CASE(structByValue) {
   E.run1(K, N);
   std::vector<float> Want(N);
   for (size_t I = 0; I < N; ++I)
-    Want[I] = In[I] * P.Scale + P.Offset + P.Tag + float(P.Weight) +
-              P.Lanes.s[I % 4];
+    Want[I] =
+        In[I] * P.Scale + P.Offset + P.Tag + float(P.Weight) + P.Lanes.s[I % 4];
   expectNear(E.read<float>(DOut, N), Want, 1e-6, 1e-5, "structArg");
 }
 

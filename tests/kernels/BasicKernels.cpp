@@ -179,7 +179,8 @@ TEST_CASE(localSizes) {
     auto Got = E.read<cl_uint>(Out, N);
     std::vector<cl_uint> Want(N);
     for (size_t I = 0; I < N; ++I)
-      Want[I] = static_cast<cl_uint>((I / Local) * 100000 + (I % Local) * 10 + 1);
+      Want[I] =
+          static_cast<cl_uint>((I / Local) * 100000 + (I % Local) * 10 + 1);
     expectEqual(Got, Want, "whoAmI local " + std::to_string(Local));
   }
 }
@@ -264,7 +265,8 @@ TEST_CASE(uniformLoopDivergentBranch) {
         Acc += (int(I) + J) % 3 == 0 ? In[(I + J) % 4096] : -J;
       Want[I] = Acc;
     }
-    expectEqual(E.read<int>(DOut, N), Want, "prefixLike K=" + std::to_string(KArg));
+    expectEqual(E.read<int>(DOut, N), Want,
+                "prefixLike K=" + std::to_string(KArg));
   }
 }
 
@@ -296,9 +298,11 @@ TEST_CASE(integerOps) {
     WantO[8 * I + 4] = Y ? X % Y : 0;
     WantO[8 * I + 5] = X >> (Y & 31);
     WantO[8 * I + 6] = (X & Y) ^ (X | 12345);
-    uint32_t AbsDiff = X > Y ? uint32_t(X) - uint32_t(Y) : uint32_t(Y) - uint32_t(X);
-    WantO[8 * I + 7] = int32_t(uint32_t(std::max(X, Y)) - uint32_t(std::min(X, Y)) +
-                               AbsDiff + uint32_t(std::clamp(X, -5, 5)));
+    uint32_t AbsDiff =
+        X > Y ? uint32_t(X) - uint32_t(Y) : uint32_t(Y) - uint32_t(X);
+    WantO[8 * I + 7] =
+        int32_t(uint32_t(std::max(X, Y)) - uint32_t(std::min(X, Y)) + AbsDiff +
+                uint32_t(std::clamp(X, -5, 5)));
     uint32_t UX = uint32_t(X), R = uint32_t(Y) & 31;
     uint32_t Rot = R ? (UX << R) | (UX >> (32 - R)) : UX;
     WantU[I] = (UX >> (Y & 31)) + Rot + uint32_t(__builtin_popcount(UX));

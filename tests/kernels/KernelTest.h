@@ -201,16 +201,16 @@ struct Env {
     return K;
   }
 
-  Mem buffer(cl_mem_flags Flags, size_t Bytes, const void *Init = nullptr) const {
+  Mem buffer(cl_mem_flags Flags, size_t Bytes,
+             const void *Init = nullptr) const {
     cl_int Err;
-    Mem M(clCreateBuffer(Ctx, Flags | (Init ? CL_MEM_COPY_HOST_PTR : 0),
-                         Bytes, const_cast<void *>(Init), &Err));
+    Mem M(clCreateBuffer(Ctx, Flags | (Init ? CL_MEM_COPY_HOST_PTR : 0), Bytes,
+                         const_cast<void *>(Init), &Err));
     CL_CHECK(Err);
     return M;
   }
 
-  template <typename T>
-  Mem input(const std::vector<T> &V) const {
+  template <typename T> Mem input(const std::vector<T> &V) const {
     return buffer(CL_MEM_READ_ONLY, V.size() * sizeof(T), V.data());
   }
   template <typename T> Mem output(size_t N) const {
@@ -246,7 +246,8 @@ inline void setArg(const Kernel &K, cl_uint Index, const Mem &M) {
   CL_CHECK(clSetKernelArg(K, Index, sizeof(cl_mem), &Raw));
 }
 /// Binds all arguments in order: setArgs(K, A, B, N).
-template <typename... Ts> inline void setArgs(const Kernel &K, const Ts &...As) {
+template <typename... Ts>
+inline void setArgs(const Kernel &K, const Ts &...As) {
   cl_uint I = 0;
   (setArg(K, I++, As), ...);
 }
@@ -278,14 +279,14 @@ inline Env openEnv() {
     }
   }
   if (!E.Platform)
-    fail("no OpenCL platform matching \"" + Needle + "\" (found: " +
-         (Seen.empty() ? "none" : Seen) +
+    fail("no OpenCL platform matching \"" + Needle +
+         "\" (found: " + (Seen.empty() ? "none" : Seen) +
          "); set OCL_ICD_VENDORS and ISS_TEST_PLATFORM");
-  CL_CHECK(clGetDeviceIDs(E.Platform, CL_DEVICE_TYPE_ALL, 1, &E.Device,
-                          nullptr));
+  CL_CHECK(
+      clGetDeviceIDs(E.Platform, CL_DEVICE_TYPE_ALL, 1, &E.Device, nullptr));
   cl_int Err;
-  E.Ctx = Context(clCreateContext(nullptr, 1, &E.Device, nullptr, nullptr,
-                                  &Err));
+  E.Ctx =
+      Context(clCreateContext(nullptr, 1, &E.Device, nullptr, nullptr, &Err));
   CL_CHECK(Err);
   E.Q = Queue(clCreateCommandQueue(E.Ctx, E.Device, 0, &Err));
   CL_CHECK(Err);
@@ -363,7 +364,8 @@ inline int runAll(int Argc, char **Argv) {
   return Skipped == Ran ? Skip : Pass;
 }
 
-//===-- Comparisons --------------------------------------------------------===//
+//===-- Comparisons
+//--------------------------------------------------------===//
 
 /// Compares element by element with \p Equal; the message names the first
 /// few mismatches, which is what one needs to see a split gone wrong (a

@@ -66,21 +66,35 @@ struct MathCase {
 static double refRsqrt(double X) { return 1.0 / std::sqrt(X); }
 
 static const MathCase Cases[] = {
-    {"sin", 1, 4, -100.f, 100.f, 0, 0, [](double X) { return std::sin(X); }, nullptr},
-    {"cos", 1, 4, -100.f, 100.f, 0, 0, [](double X) { return std::cos(X); }, nullptr},
-    {"tan", 1, 5, -3.f, 3.f, 0, 0, [](double X) { return std::tan(X); }, nullptr},
-    {"exp", 1, 3, -80.f, 80.f, 0, 0, [](double X) { return std::exp(X); }, nullptr},
-    {"exp2", 1, 3, -120.f, 120.f, 0, 0, [](double X) { return std::exp2(X); }, nullptr},
-    {"log", 1, 3, 1e-6f, 1e6f, 0, 0, [](double X) { return std::log(X); }, nullptr},
-    {"log2", 1, 3, 1e-6f, 1e6f, 0, 0, [](double X) { return std::log2(X); }, nullptr},
-    {"sqrt", 1, 3, 0.f, 1e8f, 0, 0, [](double X) { return std::sqrt(X); }, nullptr},
+    {"sin", 1, 4, -100.f, 100.f, 0, 0, [](double X) { return std::sin(X); },
+     nullptr},
+    {"cos", 1, 4, -100.f, 100.f, 0, 0, [](double X) { return std::cos(X); },
+     nullptr},
+    {"tan", 1, 5, -3.f, 3.f, 0, 0, [](double X) { return std::tan(X); },
+     nullptr},
+    {"exp", 1, 3, -80.f, 80.f, 0, 0, [](double X) { return std::exp(X); },
+     nullptr},
+    {"exp2", 1, 3, -120.f, 120.f, 0, 0, [](double X) { return std::exp2(X); },
+     nullptr},
+    {"log", 1, 3, 1e-6f, 1e6f, 0, 0, [](double X) { return std::log(X); },
+     nullptr},
+    {"log2", 1, 3, 1e-6f, 1e6f, 0, 0, [](double X) { return std::log2(X); },
+     nullptr},
+    {"sqrt", 1, 3, 0.f, 1e8f, 0, 0, [](double X) { return std::sqrt(X); },
+     nullptr},
     {"rsqrt", 1, 2, 1e-4f, 1e8f, 0, 0, refRsqrt, nullptr},
-    {"atan", 1, 5, -50.f, 50.f, 0, 0, [](double X) { return std::atan(X); }, nullptr},
-    {"asin", 1, 4, -1.f, 1.f, 0, 0, [](double X) { return std::asin(X); }, nullptr},
-    {"tanh", 1, 5, -10.f, 10.f, 0, 0, [](double X) { return std::tanh(X); }, nullptr},
-    {"cbrt", 1, 2, -1e5f, 1e5f, 0, 0, [](double X) { return std::cbrt(X); }, nullptr},
-    {"floor", 1, 0, -1e4f, 1e4f, 0, 0, [](double X) { return std::floor(X); }, nullptr},
-    {"fabs", 1, 0, -1e4f, 1e4f, 0, 0, [](double X) { return std::fabs(X); }, nullptr},
+    {"atan", 1, 5, -50.f, 50.f, 0, 0, [](double X) { return std::atan(X); },
+     nullptr},
+    {"asin", 1, 4, -1.f, 1.f, 0, 0, [](double X) { return std::asin(X); },
+     nullptr},
+    {"tanh", 1, 5, -10.f, 10.f, 0, 0, [](double X) { return std::tanh(X); },
+     nullptr},
+    {"cbrt", 1, 2, -1e5f, 1e5f, 0, 0, [](double X) { return std::cbrt(X); },
+     nullptr},
+    {"floor", 1, 0, -1e4f, 1e4f, 0, 0, [](double X) { return std::floor(X); },
+     nullptr},
+    {"fabs", 1, 0, -1e4f, 1e4f, 0, 0, [](double X) { return std::fabs(X); },
+     nullptr},
     {"pow", 2, 16, 0.01f, 10.f, -5.f, 5.f, nullptr,
      [](double X, double Y) { return std::pow(X, Y); }},
     {"atan2", 2, 6, -10.f, 10.f, -10.f, 10.f, nullptr,
@@ -107,14 +121,16 @@ static void expectUlp(const std::vector<float> &Got,
       continue;
     if (++Bad <= 5) {
       char Buf[160];
-      std::snprintf(Buf, sizeof(Buf), "\n  [%zu] x=%.9g got %.9g want %.17g (%.1f ulp)",
-                    I, double(Args[I]), double(Got[I]), Want[I], U);
+      std::snprintf(Buf, sizeof(Buf),
+                    "\n  [%zu] x=%.9g got %.9g want %.17g (%.1f ulp)", I,
+                    double(Args[I]), double(Got[I]), Want[I], U);
       Msg += Buf;
     }
   }
   if (Bad)
-    fail(What + ": " + std::to_string(Bad) + " of " + std::to_string(Got.size()) +
-         " results beyond " + std::to_string(MaxUlp) + " ulp" + Msg);
+    fail(What + ": " + std::to_string(Bad) + " of " +
+         std::to_string(Got.size()) + " results beyond " +
+         std::to_string(MaxUlp) + " ulp" + Msg);
 }
 
 TEST_CASE(mathBuiltins) {
@@ -161,7 +177,8 @@ TEST_CASE(fmaCorrectlyRounded) {
   C[0] = -1.0f;
   Program P = E.build(MathSource);
   Kernel K = E.kernel(P, "k_fma");
-  Mem DA = E.input(A), DB = E.input(B), DC = E.input(C), DY = E.output<float>(N);
+  Mem DA = E.input(A), DB = E.input(B), DC = E.input(C),
+      DY = E.output<float>(N);
   setArgs(K, DA, DB, DC, DY);
   E.run1(K, N);
   std::vector<float> Want(N);

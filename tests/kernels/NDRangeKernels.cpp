@@ -123,7 +123,8 @@ TEST_CASE(window2dWithOffset) {
   Program P = E.build(NDRangeSource);
   Kernel K = E.kernel(P, "window2d");
   std::vector<float> Init(Pitch * Rows, -1.0f);
-  Mem Img = E.buffer(CL_MEM_READ_WRITE, Init.size() * sizeof(float), Init.data());
+  Mem Img =
+      E.buffer(CL_MEM_READ_WRITE, Init.size() * sizeof(float), Init.data());
   setArgs(K, Img, Pitch);
   const size_t Global[2] = {35, 24}, Local[2] = {7, 8}, Offset[2] = {13, 30};
   E.run(K, 2, Global, Local, Offset);
@@ -137,15 +138,16 @@ TEST_CASE(window2dWithOffset) {
 TEST_CASE(stencil3x3Clamped) {
   Program P = E.build(NDRangeSource);
   Kernel K = E.kernel(P, "stencil3x3");
-  std::vector<float> Weights = {0.0625f, 0.125f, 0.0625f, 0.125f, 0.25f,
-                                0.125f,  0.0625f, 0.125f, 0.0625f};
+  std::vector<float> Weights = {0.0625f, 0.125f,  0.0625f, 0.125f, 0.25f,
+                                0.125f,  0.0625f, 0.125f,  0.0625f};
   Mem DW = E.input(Weights);
   struct Shape {
     int W, H;
     size_t L0, L1;
   };
-  for (Shape S : {Shape{256, 128, 16, 4}, Shape{203, 77, 8, 8},
-                  Shape{33, 5, 1, 1}, Shape{1, 9, 1, 3}, Shape{300, 2, 64, 1}}) {
+  for (Shape S :
+       {Shape{256, 128, 16, 4}, Shape{203, 77, 8, 8}, Shape{33, 5, 1, 1},
+        Shape{1, 9, 1, 3}, Shape{300, 2, 64, 1}}) {
     auto In = randomVector<float>(size_t(S.W) * S.H, 0.f, 255.f, 12 + S.W);
     Mem DIn = E.input(In), DOut = E.output<float>(In.size());
     setArgs(K, DIn, DOut, S.W, S.H, DW);

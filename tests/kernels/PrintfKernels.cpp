@@ -108,7 +108,8 @@ static void expectLines(const std::string &Got, std::vector<std::string> Want,
   fail(Msg);
 }
 
-static std::string format(const char *Fmt, ...) __attribute__((format(printf, 1, 2)));
+static std::string format(const char *Fmt, ...)
+    __attribute__((format(printf, 1, 2)));
 static std::string format(const char *Fmt, ...) {
   char Buf[512];
   va_list Ap;

@@ -149,8 +149,8 @@ TEST_CASE(vectorConversions) {
   In[3] = -0.5f;
   Program P = E.build(VectorSource);
   Kernel K = E.kernel(P, "conversions");
-  Mem DIn = E.input(In), DI = E.output<int>(4 * N), DS = E.output<cl_uchar>(4 * N),
-      DB = E.output<float>(4 * N);
+  Mem DIn = E.input(In), DI = E.output<int>(4 * N),
+      DS = E.output<cl_uchar>(4 * N), DB = E.output<float>(4 * N);
   setArgs(K, DIn, DI, DS, DB);
   E.run1(K, N, 64);
   std::vector<int> WantI(4 * N);
@@ -165,7 +165,8 @@ TEST_CASE(vectorConversions) {
   }
   expectEqual(E.read<int>(DI, 4 * N), WantI, "convert_int4_rtz");
   expectEqual(E.read<cl_uchar>(DS, 4 * N), WantS, "convert_uchar4_sat");
-  expectEqual(E.read<float>(DB, 4 * N), WantB, "convert_float4(convert_int4_rtn)");
+  expectEqual(E.read<float>(DB, 4 * N), WantB,
+              "convert_float4(convert_int4_rtn)");
 }
 
 KERNEL_TEST_MAIN()

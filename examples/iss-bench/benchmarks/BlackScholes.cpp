@@ -91,7 +91,8 @@ public:
       double R = 0.01 * B[I] + 0.05 * (1 - B[I]);
       double Sigma = 0.01 * A[I] + 0.10 * (1 - A[I]);
       double SigmaSqrtT = Sigma * std::sqrt(T);
-      double D1 = (std::log(Sv / Kv) + (R + Sigma * Sigma / 2) * T) / SigmaSqrtT;
+      double D1 =
+          (std::log(Sv / Kv) + (R + Sigma * Sigma / 2) * T) / SigmaSqrtT;
       double D2 = D1 - SigmaSqrtT;
       double KE = Kv * std::exp(-R * T);
       WantCall[I] = Sv * phiRef(D1) - KE * phiRef(D2);

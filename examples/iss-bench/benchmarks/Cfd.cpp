@@ -119,10 +119,11 @@ public:
     std::vector<float> Vars(size_t(5) * Nelr);
     auto R = randomVector<float>(size_t(5) * Nelr, 0.f, 1.f, 26);
     for (int I = 0; I < Nelr; ++I) {
-      Vars[I] = 1.0f + R[I];                                   // density
-      for (int V = 1; V <= 3; ++V)                             // momentum
+      Vars[I] = 1.0f + R[I];       // density
+      for (int V = 1; V <= 3; ++V) // momentum
         Vars[size_t(V) * Nelr + I] = R[size_t(V) * Nelr + I] - 0.5f;
-      Vars[size_t(4) * Nelr + I] = 4.0f + 2.0f * R[size_t(4) * Nelr + I]; // energy
+      Vars[size_t(4) * Nelr + I] =
+          4.0f + 2.0f * R[size_t(4) * Nelr + I]; // energy
     }
     std::vector<float> Far = {1.4f, 0.3f, 0.0f, 0.1f, 5.0f};
 
@@ -154,13 +155,15 @@ public:
           double V2n = Vxn * Vxn + Vyn * Vyn + Vzn * Vzn;
           double Pn = (Gamma - 1) * (Enn - 0.5 * Dn * V2n);
           double Cn = std::sqrt(Gamma * Pn / Dn);
-          double S = -NLen * 0.2 * 0.5 * (std::sqrt(V2) + std::sqrt(V2n) + C + Cn);
+          double S =
+              -NLen * 0.2 * 0.5 * (std::sqrt(V2) + std::sqrt(V2n) + C + Cn);
           Add(0, S * (D - Dn));
           Add(1, S * (Mx - Mxn));
           Add(2, S * (My - Myn));
           Add(3, S * (Mz - Mzn));
           Add(4, S * (En - Enn));
-          double Un = 0.5 * (Nx * (Vx + Vxn) + Ny * (Vy + Vyn) + Nz * (Vz + Vzn));
+          double Un =
+              0.5 * (Nx * (Vx + Vxn) + Ny * (Vy + Vyn) + Nz * (Vz + Vzn));
           Add(0, Un * (D + Dn));
           Add(1, Un * (Mx + Mxn) + 0.5 * Nx * (P + Pn));
           Add(2, Un * (My + Myn) + 0.5 * Ny * (P + Pn));

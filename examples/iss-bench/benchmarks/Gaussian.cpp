@@ -65,10 +65,12 @@ public:
     std::vector<double> M(size_t(N) * N, 0.0);
     for (int T = 0; T < N - 1; ++T) {
       for (int R = T + 1; R < N; ++R)
-        M[size_t(R) * N + T] = WantA[size_t(R) * N + T] / WantA[size_t(T) * N + T];
+        M[size_t(R) * N + T] =
+            WantA[size_t(R) * N + T] / WantA[size_t(T) * N + T];
       for (int R = T + 1; R < N; ++R) {
         for (int C = T; C < N; ++C)
-          WantA[size_t(R) * N + C] -= M[size_t(R) * N + T] * WantA[size_t(T) * N + C];
+          WantA[size_t(R) * N + C] -=
+              M[size_t(R) * N + T] * WantA[size_t(T) * N + C];
         WantB[R] -= M[size_t(R) * N + T] * WantB[T];
       }
     }

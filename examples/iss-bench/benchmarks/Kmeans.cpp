@@ -67,7 +67,8 @@ class KmeansAssign : public Benchmark {
   double dist(int P, int C) const {
     double D = 0;
     for (int L = 0; L < NFeatures; ++L) {
-      double X = double(Swapped[size_t(L) * NPoints + P]) - Clusters[C * NFeatures + L];
+      double X = double(Swapped[size_t(L) * NPoints + P]) -
+                 Clusters[C * NFeatures + L];
       D += X * X;
     }
     return D;

@@ -74,7 +74,8 @@ public:
     for (int J = 0; J < NumK; ++J)
       Want[J] = R[J] * R[J] + I[J] * I[J];
     K = kernel(E, program(E, Source), "ComputePhiMag_GPU");
-    cl_mem DR = buffer(E, NumK * sizeof(float)), DI = buffer(E, NumK * sizeof(float));
+    cl_mem DR = buffer(E, NumK * sizeof(float)),
+           DI = buffer(E, NumK * sizeof(float));
     DMag = buffer(E, NumK * sizeof(float));
     E.write(DR, R);
     E.write(DI, I);
@@ -93,7 +94,9 @@ public:
     return compareNear(Got, Want, 1e-6, 1e-7, "phiMag");
   }
 
-  std::string describe() const override { return std::to_string(NumK) + " samples"; }
+  std::string describe() const override {
+    return std::to_string(NumK) + " samples";
+  }
 };
 
 class ComputeQ : public Benchmark {
@@ -121,8 +124,9 @@ public:
     for (int I = 0; I < NumX; ++I)
       for (int J = 0; J < NumK; ++J) {
         const float *Kv = &KVals[4 * J];
-        double Arg = 2 * M_PI * (double(Kv[0]) * X[I] + double(Kv[1]) * Y[I] +
-                                 double(Kv[2]) * Z[I]);
+        double Arg = 2 * M_PI *
+                     (double(Kv[0]) * X[I] + double(Kv[1]) * Y[I] +
+                      double(Kv[2]) * Z[I]);
         WantR[I] += Kv[3] * std::cos(Arg);
         WantI[I] += Kv[3] * std::sin(Arg);
       }
@@ -171,7 +175,8 @@ public:
   }
 
   std::string describe() const override {
-    return std::to_string(NumX) + " voxels x " + std::to_string(NumK) + " samples";
+    return std::to_string(NumX) + " voxels x " + std::to_string(NumK) +
+           " samples";
   }
 };
 

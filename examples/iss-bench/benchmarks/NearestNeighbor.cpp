@@ -74,7 +74,9 @@ public:
     return compareNear(Got, Want, 1e-5, 1e-5, "distances");
   }
 
-  std::string describe() const override { return std::to_string(N) + " records"; }
+  std::string describe() const override {
+    return std::to_string(N) + " records";
+  }
 };
 
 ISS_BENCHMARK(NearestNeighbor, "nn", "Rodinia nn");

@@ -62,7 +62,9 @@ public:
     return compareNear(Got, Want, 1e-6, 1e-6, "z");
   }
 
-  std::string describe() const override { return std::to_string(N) + " floats"; }
+  std::string describe() const override {
+    return std::to_string(N) + " floats";
+  }
 };
 
 ISS_BENCHMARK(Saxpy, "saxpy", "simple streaming kernel");

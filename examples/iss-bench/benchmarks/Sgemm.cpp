@@ -55,7 +55,8 @@ public:
         double Sum = 0;
         for (int I = 0; I < K; ++I)
           Sum += double(A[Mm + size_t(I) * M]) * B[Nn + size_t(I) * N];
-        Want[Mm + size_t(Nn) * M] = C0[Mm + size_t(Nn) * M] * Beta + Alpha * Sum;
+        Want[Mm + size_t(Nn) * M] =
+            C0[Mm + size_t(Nn) * M] * Beta + Alpha * Sum;
       }
     Kern = kernel(E, program(E, Source), "mysgemmNT");
     cl_mem DA = buffer(E, A.size() * sizeof(float));
@@ -80,7 +81,8 @@ public:
   }
 
   std::string describe() const override {
-    return std::to_string(M) + "x" + std::to_string(N) + "x" + std::to_string(K);
+    return std::to_string(M) + "x" + std::to_string(N) + "x" +
+           std::to_string(K);
   }
 };
 

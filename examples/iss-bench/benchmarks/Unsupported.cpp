@@ -17,7 +17,8 @@
 namespace issbench {
 namespace {
 
-ISS_UNSUPPORTED(BinomialOption, "BinomialOption", "AMD APP SDK (local memory + barriers)");
+ISS_UNSUPPORTED(BinomialOption, "BinomialOption",
+                "AMD APP SDK (local memory + barriers)");
 ISS_UNSUPPORTED(DCT, "DCT", "AMD APP SDK (local memory + barriers)");
 ISS_UNSUPPORTED(FastWalsh, "FastWalsh", "AMD APP SDK (not ported yet)");
 ISS_UNSUPPORTED(BitonicSort, "BitonicSort", "AMD APP SDK (not ported yet)");
