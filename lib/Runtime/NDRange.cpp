@@ -122,13 +122,11 @@ static cl_int enqueueKernel(const char *Func, cl_command_queue Q, cl_kernel K,
           return apiError(Func, CL_INVALID_WORK_GROUP_SIZE,
                           "local size differs from reqd_work_group_size");
   } else if (HasReqd) {
-    for (int I = 0; I < 3; ++I) {
-      L[I] = std::max<size_t>(Reqd[I], 1);
-      if (G[I] % L[I])
-        return apiError(Func, CL_INVALID_WORK_GROUP_SIZE,
-                        "global size is not a multiple of "
-                        "reqd_work_group_size");
-    }
+    // OpenCL 1.2 (5.8): a kernel with reqd_work_group_size needs that local
+    // size spelled out.
+    return apiError(Func, CL_INVALID_WORK_GROUP_SIZE,
+                    "local_work_size is NULL but the kernel has "
+                    "reqd_work_group_size");
   } else {
     pickLocalSize(Dims, G, D, preferredMultiple(D), L);
   }

@@ -104,6 +104,8 @@ CLT_TEST(fromType) {
                                       nullptr, &Err));
     CL_CHECK(Err);
   }
+  if (!E.IsPoclIss)
+    return; // other platforms may have GPUs or answer differently
   CLT_EXPECT(!clCreateContextFromType(Props, CL_DEVICE_TYPE_GPU, nullptr,
                                       nullptr, &Err));
   CLT_EXPECT_ERR(CL_DEVICE_NOT_FOUND, Err);

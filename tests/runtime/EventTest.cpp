@@ -121,6 +121,8 @@ CLT_TEST(userEventGatesCommands) {
 }
 
 CLT_TEST(userEventFailure) {
+  if (!E.IsPoclIss)
+    CLT_SKIP("Debian's pocl hangs on commands after a failed user event");
   Event U = userEvent(E);
   Mem B = E.buffer(CL_MEM_READ_WRITE, 64);
   int One = 1;
@@ -210,6 +212,8 @@ CLT_TEST(callbacks) {
 }
 
 CLT_TEST(failureCallback) {
+  if (!E.IsPoclIss)
+    CLT_SKIP("Debian's pocl does not call back on failed user events");
   Event U = userEvent(E);
   CallbackLog L;
   CL_CHECK(clSetEventCallback(U, CL_COMPLETE, onEvent, &L));
@@ -226,7 +230,8 @@ CLT_TEST(markersAndBarriers) {
   CL_CHECK(clEnqueueBarrierWithWaitList(E.Q, 0, nullptr, B1.out()));
   CL_CHECK(clEnqueueMarker(E.Q, Legacy.out()));
   CL_CHECK(clEnqueueBarrier(E.Q));
-  CL_CHECK(clEnqueueWaitForEvents(E.Q, 1, &G));
+  if (E.IsPoclIss) // Debian's pocl aborts: "unimplemented"
+    CL_CHECK(clEnqueueWaitForEvents(E.Q, 1, &G));
   CL_CHECK(clEnqueueMarkerWithWaitList(E.Q, 0, nullptr, M2.out()));
   settle();
   CLT_EXPECT(eventStatus(M1) != CL_COMPLETE);
@@ -240,7 +245,8 @@ CLT_TEST(markersAndBarriers) {
   CL_CHECK(clGetEventInfo(B1, CL_EVENT_COMMAND_TYPE, sizeof(T), &T, nullptr));
   CLT_EXPECT(T == CL_COMMAND_BARRIER);
   CLT_EXPECT_ERR(CL_INVALID_VALUE, clEnqueueMarker(E.Q, nullptr));
-  CLT_EXPECT_ERR(CL_INVALID_VALUE, clEnqueueWaitForEvents(E.Q, 0, nullptr));
+  if (E.IsPoclIss)
+    CLT_EXPECT_ERR(CL_INVALID_VALUE, clEnqueueWaitForEvents(E.Q, 0, nullptr));
 }
 
 CLT_TEST(crossQueueWaits) {

@@ -62,8 +62,9 @@ CLT_TEST(deviceIDs) {
   CLT_EXPECT_ERR(CL_DEVICE_NOT_FOUND, clGetDeviceIDs(E.Platform,
                                                      CL_DEVICE_TYPE_GPU, 1,
                                                      &D, &N));
-  CLT_EXPECT_ERR(CL_INVALID_DEVICE_TYPE,
-                 clGetDeviceIDs(E.Platform, 1ull << 20, 1, &D, &N));
+  if (E.IsPoclIss) // Debian's pocl answers CL_DEVICE_NOT_FOUND
+    CLT_EXPECT_ERR(CL_INVALID_DEVICE_TYPE,
+                   clGetDeviceIDs(E.Platform, 1ull << 20, 1, &D, &N));
   CLT_EXPECT_ERR(CL_INVALID_VALUE, clGetDeviceIDs(E.Platform,
                                                   CL_DEVICE_TYPE_ALL, 0, &D,
                                                   nullptr));
