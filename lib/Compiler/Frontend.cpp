@@ -191,21 +191,30 @@ compileOpenCL(LLVMContext &Ctx, const std::string &Source,
     Argv.push_back(A.c_str());
 
   raw_string_ostream LogStream(Log);
-  auto DiagOpts = llvm::makeIntrusiveRefCnt<clang::DiagnosticOptions>();
-  DiagOpts->ShowColors = false;
-  auto *Printer = new clang::TextDiagnosticPrinter(LogStream, &*DiagOpts);
-  clang::CompilerInstance CI;
-  CI.createDiagnostics(Printer, /*ShouldOwnClient=*/true);
-  // "N warnings generated." belongs in the build log, not on stderr.
-  CI.setVerboseOutputStream(LogStream);
+  // The options are parsed with a diagnostics engine of their own; the
+  // compilation's engine is made from the parsed warning options (-w,
+  // -Werror, -Wno-...), which only then take effect.
+  auto ArgDiagOpts = llvm::makeIntrusiveRefCnt<clang::DiagnosticOptions>();
+  ArgDiagOpts->ShowColors = false;
+  clang::TextDiagnosticPrinter ArgPrinter(LogStream, &*ArgDiagOpts);
+  clang::DiagnosticsEngine ArgDiags(
+      llvm::makeIntrusiveRefCnt<clang::DiagnosticIDs>(), &*ArgDiagOpts,
+      &ArgPrinter, /*ShouldOwnClient=*/false);
   auto Invocation = std::make_shared<clang::CompilerInvocation>();
-  if (!clang::CompilerInvocation::CreateFromArgs(*Invocation, Argv,
-                                                 CI.getDiagnostics())) {
+  if (!clang::CompilerInvocation::CreateFromArgs(*Invocation, Argv, ArgDiags) ||
+      ArgDiags.hasErrorOccurred()) {
     LogStream.flush();
     InvalidOptions = true;
     return nullptr;
   }
+  clang::CompilerInstance CI;
   CI.setInvocation(Invocation);
+  CI.getDiagnosticOpts().ShowColors = false;
+  CI.createDiagnostics(
+      new clang::TextDiagnosticPrinter(LogStream, &CI.getDiagnosticOpts()),
+      /*ShouldOwnClient=*/true);
+  // "N warnings generated." belongs in the build log, not on stderr.
+  CI.setVerboseOutputStream(LogStream);
   clang::PreprocessorOptions &PP = CI.getPreprocessorOpts();
   PP.addRemappedFile(Input, MemoryBuffer::getMemBufferCopy(Source, Input).release());
   PP.addRemappedFile(std::string(VirtualDir) + "/iss_kernel.h",

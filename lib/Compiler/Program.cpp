@@ -16,6 +16,7 @@
 #include "llvm/Linker/Linker.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <dlfcn.h>
 #include <sstream>
 
 using namespace llvm;
@@ -73,6 +74,19 @@ static BuildResult finishExecutable(std::unique_ptr<Module> M,
                                     BuildResult R) {
   rewritePrintf(*M);
   if (!linkKernelLibrary(*M, R.Log))
+    return R;
+  // What neither the program nor the library defines cannot run, unless
+  // the JIT finds it in the process (the library formats floats for printf
+  // with the C library's snprintf).
+  bool Undefined = false;
+  for (Function &F : *M)
+    if (F.isDeclaration() && !F.isIntrinsic() && !F.use_empty() &&
+        F.getName() != "pocl.barrier" &&
+        !dlsym(RTLD_DEFAULT, F.getName().str().c_str())) {
+      R.Log += "error: undefined function '" + F.getName().str() + "'\n";
+      Undefined = true;
+    }
+  if (Undefined)
     return R;
   std::string VerifyErrors;
   raw_string_ostream VS(VerifyErrors);
