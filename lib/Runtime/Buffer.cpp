@@ -41,9 +41,9 @@ static constexpr cl_mem_flags HostPtrFlags =
 
 static int popcount(cl_mem_flags F) { return __builtin_popcountll(F); }
 
-CL_API_ENTRY cl_mem CL_API_CALL clCreateBuffer(cl_context C,
-                                               cl_mem_flags Flags, size_t Size,
-                                               void *HostPtr, cl_int *Err) {
+CL_API_ENTRY cl_mem CL_API_CALL clCreateBuffer(cl_context C, cl_mem_flags Flags,
+                                               size_t Size, void *HostPtr,
+                                               cl_int *Err) {
   if (!isValid(C))
     return ISS_ERR_RET(Err, CL_INVALID_CONTEXT, "invalid context");
   if (Flags & ~(AccessFlags | HostAccessFlags | HostPtrFlags) ||
@@ -85,9 +85,11 @@ CL_API_ENTRY cl_mem CL_API_CALL clCreateBuffer(cl_context C,
   return M;
 }
 
-CL_API_ENTRY cl_mem CL_API_CALL clCreateSubBuffer(
-    cl_mem Parent, cl_mem_flags Flags, cl_buffer_create_type Type,
-    const void *Info, cl_int *Err) {
+CL_API_ENTRY cl_mem CL_API_CALL clCreateSubBuffer(cl_mem Parent,
+                                                  cl_mem_flags Flags,
+                                                  cl_buffer_create_type Type,
+                                                  const void *Info,
+                                                  cl_int *Err) {
   if (!isValid(Parent) || Parent->Type != CL_MEM_OBJECT_BUFFER ||
       Parent->Parent)
     return ISS_ERR_RET(Err, CL_INVALID_MEM_OBJECT,
@@ -167,8 +169,7 @@ CL_API_ENTRY cl_int CL_API_CALL clSetMemObjectDestructorCallback(
   return CL_SUCCESS;
 }
 
-CL_API_ENTRY cl_int CL_API_CALL clGetMemObjectInfo(cl_mem M,
-                                                   cl_mem_info Param,
+CL_API_ENTRY cl_int CL_API_CALL clGetMemObjectInfo(cl_mem M, cl_mem_info Param,
                                                    size_t Size, void *Value,
                                                    size_t *SizeRet) {
   if (!isValid(M))

@@ -83,10 +83,10 @@ static std::pair<cl_mem, size_t> rootOf(cl_mem M, size_t Offset) {
                    : std::make_pair(M, Offset);
 }
 
-CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyBuffer(
-    cl_command_queue Q, cl_mem Src, cl_mem Dst, size_t SrcOffset,
-    size_t DstOffset, size_t Size, cl_uint NumWait, const cl_event *Wait,
-    cl_event *Event) {
+CL_API_ENTRY cl_int CL_API_CALL
+clEnqueueCopyBuffer(cl_command_queue Q, cl_mem Src, cl_mem Dst,
+                    size_t SrcOffset, size_t DstOffset, size_t Size,
+                    cl_uint NumWait, const cl_event *Wait, cl_event *Event) {
   if (cl_int E = checkQueueMem(__func__, Q, Src))
     return E;
   if (cl_int E = checkQueueMem(__func__, Q, Dst))
@@ -134,8 +134,8 @@ static bool makeRect(const size_t *Origin, const size_t *Region, size_t Row,
     return false;
   R = {{Origin[0], Origin[1], Origin[2]}, Row, Slice};
   if (Limit) {
-    size_t Last = R.offset() + (Region[2] - 1) * Slice +
-                  (Region[1] - 1) * Row + Region[0];
+    size_t Last = R.offset() + (Region[2] - 1) * Slice + (Region[1] - 1) * Row +
+                  Region[0];
     if (Last > Limit)
       return false;
   }
@@ -198,13 +198,12 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueWriteBufferRect(
     return ISS_ERR(CL_INVALID_OPERATION, "buffer is not host-writable");
   Ref<_cl_mem> Keep(M);
   std::array<size_t, 3> Reg = {Region[0], Region[1], Region[2]};
-  return enqueueCommand(Q, CL_COMMAND_WRITE_BUFFER_RECT, NumWait, Wait, Event,
-                        Blocking, [Keep, B, H, Reg, Ptr] {
-                          copyRect(Keep->Data, B,
-                                   static_cast<const char *>(Ptr), H,
-                                   Reg.data());
-                          return CL_SUCCESS;
-                        });
+  return enqueueCommand(
+      Q, CL_COMMAND_WRITE_BUFFER_RECT, NumWait, Wait, Event, Blocking,
+      [Keep, B, H, Reg, Ptr] {
+        copyRect(Keep->Data, B, static_cast<const char *>(Ptr), H, Reg.data());
+        return CL_SUCCESS;
+      });
 }
 
 /// Whether two rectangles with the same pitches in one buffer share a
@@ -263,10 +262,10 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyBufferRect(
                         });
 }
 
-CL_API_ENTRY cl_int CL_API_CALL clEnqueueFillBuffer(
-    cl_command_queue Q, cl_mem M, const void *Pattern, size_t PatternSize,
-    size_t Offset, size_t Size, cl_uint NumWait, const cl_event *Wait,
-    cl_event *Event) {
+CL_API_ENTRY cl_int CL_API_CALL
+clEnqueueFillBuffer(cl_command_queue Q, cl_mem M, const void *Pattern,
+                    size_t PatternSize, size_t Offset, size_t Size,
+                    cl_uint NumWait, const cl_event *Wait, cl_event *Event) {
   if (cl_int E = checkQueueMem(__func__, Q, M))
     return E;
   if (cl_int E = checkWaitList(__func__, Q->Context.get(), NumWait, Wait))
@@ -276,8 +275,9 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueFillBuffer(
     return ISS_ERR(CL_INVALID_VALUE,
                    "pattern is NULL or its size is not 1, 2, 4, ..., 128");
   if (Offset % PatternSize || Size % PatternSize || !inBounds(M, Offset, Size))
-    return ISS_ERR(CL_INVALID_VALUE,
-                   "offset/size not multiples of the pattern, or out of bounds");
+    return ISS_ERR(
+        CL_INVALID_VALUE,
+        "offset/size not multiples of the pattern, or out of bounds");
   Ref<_cl_mem> Keep(M);
   // The pattern is copied now: the application may reuse it at once.
   std::vector<unsigned char> Pat(static_cast<const unsigned char *>(Pattern),
@@ -329,9 +329,11 @@ CL_API_ENTRY void *CL_API_CALL clEnqueueMapBuffer(
   return E == CL_SUCCESS ? Ptr : nullptr;
 }
 
-CL_API_ENTRY cl_int CL_API_CALL clEnqueueUnmapMemObject(
-    cl_command_queue Q, cl_mem M, void *Ptr, cl_uint NumWait,
-    const cl_event *Wait, cl_event *Event) {
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueUnmapMemObject(cl_command_queue Q,
+                                                        cl_mem M, void *Ptr,
+                                                        cl_uint NumWait,
+                                                        const cl_event *Wait,
+                                                        cl_event *Event) {
   if (!isValid(Q))
     return ISS_ERR(CL_INVALID_COMMAND_QUEUE, "invalid queue");
   if (!isValid(M))
@@ -361,8 +363,8 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueMigrateMemObjects(
     return ISS_ERR(CL_INVALID_COMMAND_QUEUE, "invalid queue");
   if (NumMems == 0 || !Mems)
     return ISS_ERR(CL_INVALID_VALUE, "no memory objects");
-  if (Flags & ~(CL_MIGRATE_MEM_OBJECT_HOST |
-                CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED))
+  if (Flags &
+      ~(CL_MIGRATE_MEM_OBJECT_HOST | CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED))
     return ISS_ERR(CL_INVALID_VALUE, "invalid migration flags");
   for (cl_uint I = 0; I < NumMems; ++I) {
     if (!isValid(Mems[I]))
@@ -373,6 +375,6 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueMigrateMemObjects(
   if (cl_int E = checkWaitList(__func__, Q->Context.get(), NumWait, Wait))
     return E;
   // One memory for host and device: migrating is only an ordering point.
-  return enqueueCommand(Q, CL_COMMAND_MIGRATE_MEM_OBJECTS, NumWait, Wait,
-                        Event, false, nullptr);
+  return enqueueCommand(Q, CL_COMMAND_MIGRATE_MEM_OBJECTS, NumWait, Wait, Event,
+                        false, nullptr);
 }

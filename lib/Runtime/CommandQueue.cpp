@@ -30,8 +30,8 @@ static cl_command_queue makeQueue(const char *Func, cl_context C,
                                   cl_command_queue_properties Props,
                                   cl_int *Err) {
   if (!isValid(C))
-    return setErrcode(Err, apiError(Func, CL_INVALID_CONTEXT,
-                                    "invalid context")),
+    return setErrcode(Err,
+                      apiError(Func, CL_INVALID_CONTEXT, "invalid context")),
            nullptr;
   if (!isValid(D) || !C->hasDevice(D))
     return setErrcode(Err, apiError(Func, CL_INVALID_DEVICE,
@@ -113,9 +113,9 @@ CL_API_ENTRY cl_int CL_API_CALL clReleaseCommandQueue(cl_command_queue Q) {
   return CL_SUCCESS;
 }
 
-CL_API_ENTRY cl_int CL_API_CALL clGetCommandQueueInfo(
-    cl_command_queue Q, cl_command_queue_info Param, size_t Size, void *Value,
-    size_t *SizeRet) {
+CL_API_ENTRY cl_int CL_API_CALL
+clGetCommandQueueInfo(cl_command_queue Q, cl_command_queue_info Param,
+                      size_t Size, void *Value, size_t *SizeRet) {
   if (!isValid(Q))
     return ISS_ERR(CL_INVALID_COMMAND_QUEUE, "invalid queue");
   switch (Param) {
@@ -132,9 +132,9 @@ CL_API_ENTRY cl_int CL_API_CALL clGetCommandQueueInfo(
   }
 }
 
-CL_API_ENTRY cl_int CL_API_CALL clSetCommandQueueProperty(
-    cl_command_queue Q, cl_command_queue_properties Props, cl_bool Enable,
-    cl_command_queue_properties *Old) {
+CL_API_ENTRY cl_int CL_API_CALL
+clSetCommandQueueProperty(cl_command_queue Q, cl_command_queue_properties Props,
+                          cl_bool Enable, cl_command_queue_properties *Old) {
   (void)Props;
   (void)Enable;
   (void)Old;

@@ -75,10 +75,9 @@ static cl_context makeContext(std::vector<cl_context_properties> Props,
   return C;
 }
 
-CL_API_ENTRY cl_context CL_API_CALL
-clCreateContext(const cl_context_properties *Properties, cl_uint NumDevices,
-                const cl_device_id *Devices, NotifyFn Notify, void *UserData,
-                cl_int *Err) {
+CL_API_ENTRY cl_context CL_API_CALL clCreateContext(
+    const cl_context_properties *Properties, cl_uint NumDevices,
+    const cl_device_id *Devices, NotifyFn Notify, void *UserData, cl_int *Err) {
   if (!Devices || NumDevices == 0)
     return ISS_ERR_RET(Err, CL_INVALID_VALUE, "no devices given");
   if (!Notify && UserData)
@@ -104,8 +103,7 @@ CL_API_ENTRY cl_context CL_API_CALL clCreateContextFromType(
   if (cl_int E = checkProperties(__func__, Properties, Props))
     return setErrcode(Err, E), nullptr;
   const cl_device_type Known = CL_DEVICE_TYPE_DEFAULT | CL_DEVICE_TYPE_CPU |
-                               CL_DEVICE_TYPE_GPU |
-                               CL_DEVICE_TYPE_ACCELERATOR |
+                               CL_DEVICE_TYPE_GPU | CL_DEVICE_TYPE_ACCELERATOR |
                                CL_DEVICE_TYPE_CUSTOM;
   if (Type != CL_DEVICE_TYPE_ALL && (Type & ~Known || !Type))
     return ISS_ERR_RET(Err, CL_INVALID_DEVICE_TYPE, "unknown device type");

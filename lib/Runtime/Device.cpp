@@ -101,8 +101,7 @@ CL_API_ENTRY cl_int CL_API_CALL clGetDeviceIDs(cl_platform_id Platform,
   if (Platform && !isValid(Platform))
     return ISS_ERR(CL_INVALID_PLATFORM, "invalid platform");
   const cl_device_type Known = CL_DEVICE_TYPE_DEFAULT | CL_DEVICE_TYPE_CPU |
-                               CL_DEVICE_TYPE_GPU |
-                               CL_DEVICE_TYPE_ACCELERATOR |
+                               CL_DEVICE_TYPE_GPU | CL_DEVICE_TYPE_ACCELERATOR |
                                CL_DEVICE_TYPE_CUSTOM;
   if (Type != CL_DEVICE_TYPE_ALL && (Type & ~Known || !Type))
     return ISS_ERR(CL_INVALID_DEVICE_TYPE, "unknown device type bits");
@@ -142,9 +141,10 @@ CL_API_ENTRY cl_int CL_API_CALL clGetDeviceInfo(cl_device_id Device,
                                  CL_FP_ROUND_TO_INF | CL_FP_FMA;
   switch (Param) {
   case CL_DEVICE_TYPE:
-    return returnValue(Size, Value, SizeRet, cl_device_type(CL_DEVICE_TYPE_CPU));
+    return returnValue(Size, Value, SizeRet,
+                       cl_device_type(CL_DEVICE_TYPE_CPU));
   case CL_DEVICE_VENDOR_ID:
-    return U(D->Vendor == "GenuineIntel" ? 0x8086
+    return U(D->Vendor == "GenuineIntel"   ? 0x8086
              : D->Vendor == "AuthenticAMD" ? 0x1022
                                            : 0x6c636f70);
   case CL_DEVICE_MAX_COMPUTE_UNITS:
@@ -274,8 +274,7 @@ CL_API_ENTRY cl_int CL_API_CALL clGetDeviceInfo(cl_device_id Device,
   case CL_DEVICE_PARTITION_TYPE:
     return returnValue(Size, Value, SizeRet, cl_device_partition_property(0));
   case CL_DEVICE_PARTITION_AFFINITY_DOMAIN:
-    return returnValue(Size, Value, SizeRet,
-                       cl_device_affinity_domain(0));
+    return returnValue(Size, Value, SizeRet, cl_device_affinity_domain(0));
   case CL_DEVICE_REFERENCE_COUNT:
     return U(1);
   default:

@@ -69,8 +69,7 @@ void setEventStatus(cl_event E, cl_int Status) {
     }
   }
   for (const auto &C : Due)
-    C.Fn(E, Status < 0 ? Status : C.Status,
-         C.Data);
+    C.Fn(E, Status < 0 ? Status : C.Status, C.Data);
   if (Status <= CL_COMPLETE) {
     {
       std::lock_guard<std::mutex> L(E->M);
@@ -109,16 +108,18 @@ public:
       if (W->Status.load() < 0) {
         Body = nullptr;
         WaitList.clear();
-        setEventStatus(Event.get(), CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+        setEventStatus(Event.get(),
+                       CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
         return;
       }
     WaitList.clear();
     setEventStatus(Event.get(), CL_RUNNING);
     cl_int Result = Body ? Body() : CL_SUCCESS;
     Body = nullptr; // releases buffers, kernels, ... before completion
-    setEventStatus(Event.get(), Result == CL_SUCCESS ? CL_COMPLETE
-                                                     : (Result < 0 ? Result
-                                                                   : CL_OUT_OF_RESOURCES));
+    setEventStatus(Event.get(),
+                   Result == CL_SUCCESS
+                       ? CL_COMPLETE
+                       : (Result < 0 ? Result : CL_OUT_OF_RESOURCES));
   }
 
 private:
@@ -131,9 +132,9 @@ private:
 
 namespace iss {
 
-cl_int enqueueCommand(cl_command_queue Q, cl_command_type Type,
-                      cl_uint NumWait, const cl_event *WaitList,
-                      cl_event *EventOut, bool Blocking, CommandBody Body) {
+cl_int enqueueCommand(cl_command_queue Q, cl_command_type Type, cl_uint NumWait,
+                      const cl_event *WaitList, cl_event *EventOut,
+                      bool Blocking, CommandBody Body) {
   cl_event E = makeObject<_cl_event>();
   if (!E)
     return apiError("enqueue", CL_OUT_OF_HOST_MEMORY, "allocating an event");
@@ -148,7 +149,8 @@ cl_int enqueueCommand(cl_command_queue Q, cl_command_type Type,
     Wait.emplace_back(WaitList[I]);
   // Held by the task until it is destroyed; the application's reference,
   // if it asked for one, is the initial count.
-  auto Task = std::make_unique<CommandTask>(E, std::move(Wait), std::move(Body));
+  auto Task =
+      std::make_unique<CommandTask>(E, std::move(Wait), std::move(Body));
   if (EventOut)
     *EventOut = E;
   Ref<_cl_event> Keep(E);
@@ -280,8 +282,7 @@ CL_API_ENTRY cl_int CL_API_CALL clSetEventCallback(
   return CL_SUCCESS;
 }
 
-CL_API_ENTRY cl_event CL_API_CALL clCreateUserEvent(cl_context C,
-                                                    cl_int *Err) {
+CL_API_ENTRY cl_event CL_API_CALL clCreateUserEvent(cl_context C, cl_int *Err) {
   if (!isValid(C))
     return ISS_ERR_RET(Err, CL_INVALID_CONTEXT, "invalid context");
   cl_event E = makeObject<_cl_event>();

@@ -18,8 +18,8 @@ void destroyObject(_cl_sampler *S) { deleteObject(S); }
 
 static cl_mem refuseImage(const char *Func, cl_context C, cl_int *Err) {
   if (!isValid(C))
-    return setErrcode(Err, apiError(Func, CL_INVALID_CONTEXT,
-                                    "invalid context")),
+    return setErrcode(Err,
+                      apiError(Func, CL_INVALID_CONTEXT, "invalid context")),
            nullptr;
   return setErrcode(Err, apiError(Func, CL_INVALID_OPERATION,
                                   "no device in the context supports images")),
@@ -34,16 +34,16 @@ CL_API_ENTRY cl_mem CL_API_CALL clCreateImage(cl_context C, cl_mem_flags,
 }
 
 CL_API_ENTRY cl_mem CL_API_CALL clCreateImage2D(cl_context C, cl_mem_flags,
-                                                const cl_image_format *,
-                                                size_t, size_t, size_t, void *,
+                                                const cl_image_format *, size_t,
+                                                size_t, size_t, void *,
                                                 cl_int *Err) {
   return refuseImage(__func__, C, Err);
 }
 
 CL_API_ENTRY cl_mem CL_API_CALL clCreateImage3D(cl_context C, cl_mem_flags,
-                                                const cl_image_format *,
+                                                const cl_image_format *, size_t,
                                                 size_t, size_t, size_t, size_t,
-                                                size_t, void *, cl_int *Err) {
+                                                void *, cl_int *Err) {
   return refuseImage(__func__, C, Err);
 }
 
@@ -71,8 +71,8 @@ CL_API_ENTRY cl_int CL_API_CALL clGetSupportedImageFormats(
   return CL_SUCCESS;
 }
 
-CL_API_ENTRY cl_int CL_API_CALL clGetImageInfo(cl_mem M, cl_image_info,
-                                               size_t, void *, size_t *) {
+CL_API_ENTRY cl_int CL_API_CALL clGetImageInfo(cl_mem M, cl_image_info, size_t,
+                                               void *, size_t *) {
   (void)M;
   return ISS_ERR(CL_INVALID_MEM_OBJECT, "not an image");
 }
@@ -85,14 +85,14 @@ static cl_int refuseImageCommand(const char *Func, cl_command_queue Q) {
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clEnqueueReadImage(
-    cl_command_queue Q, cl_mem, cl_bool, const size_t *, const size_t *,
-    size_t, size_t, void *, cl_uint, const cl_event *, cl_event *) {
+    cl_command_queue Q, cl_mem, cl_bool, const size_t *, const size_t *, size_t,
+    size_t, void *, cl_uint, const cl_event *, cl_event *) {
   return refuseImageCommand(__func__, Q);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clEnqueueWriteImage(
-    cl_command_queue Q, cl_mem, cl_bool, const size_t *, const size_t *,
-    size_t, size_t, const void *, cl_uint, const cl_event *, cl_event *) {
+    cl_command_queue Q, cl_mem, cl_bool, const size_t *, const size_t *, size_t,
+    size_t, const void *, cl_uint, const cl_event *, cl_event *) {
   return refuseImageCommand(__func__, Q);
 }
 
@@ -102,28 +102,32 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyImage(
   return refuseImageCommand(__func__, Q);
 }
 
-CL_API_ENTRY cl_int CL_API_CALL clEnqueueFillImage(
-    cl_command_queue Q, cl_mem, const void *, const size_t *, const size_t *,
-    cl_uint, const cl_event *, cl_event *) {
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueFillImage(cl_command_queue Q, cl_mem,
+                                                   const void *, const size_t *,
+                                                   const size_t *, cl_uint,
+                                                   const cl_event *,
+                                                   cl_event *) {
   return refuseImageCommand(__func__, Q);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyImageToBuffer(
-    cl_command_queue Q, cl_mem, cl_mem, const size_t *, const size_t *,
-    size_t, cl_uint, const cl_event *, cl_event *) {
+    cl_command_queue Q, cl_mem, cl_mem, const size_t *, const size_t *, size_t,
+    cl_uint, const cl_event *, cl_event *) {
   return refuseImageCommand(__func__, Q);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyBufferToImage(
-    cl_command_queue Q, cl_mem, cl_mem, size_t, const size_t *,
-    const size_t *, cl_uint, const cl_event *, cl_event *) {
+    cl_command_queue Q, cl_mem, cl_mem, size_t, const size_t *, const size_t *,
+    cl_uint, const cl_event *, cl_event *) {
   return refuseImageCommand(__func__, Q);
 }
 
-CL_API_ENTRY void *CL_API_CALL clEnqueueMapImage(
-    cl_command_queue Q, cl_mem, cl_bool, cl_map_flags, const size_t *,
-    const size_t *, size_t *, size_t *, cl_uint, const cl_event *, cl_event *,
-    cl_int *Err) {
+CL_API_ENTRY void *CL_API_CALL clEnqueueMapImage(cl_command_queue Q, cl_mem,
+                                                 cl_bool, cl_map_flags,
+                                                 const size_t *, const size_t *,
+                                                 size_t *, size_t *, cl_uint,
+                                                 const cl_event *, cl_event *,
+                                                 cl_int *Err) {
   setErrcode(Err, refuseImageCommand(__func__, Q));
   return nullptr;
 }
@@ -152,9 +156,8 @@ CL_API_ENTRY cl_int CL_API_CALL clReleaseSampler(cl_sampler S) {
   return CL_SUCCESS;
 }
 
-CL_API_ENTRY cl_int CL_API_CALL clGetSamplerInfo(cl_sampler S,
-                                                 cl_sampler_info, size_t,
-                                                 void *, size_t *) {
+CL_API_ENTRY cl_int CL_API_CALL clGetSamplerInfo(cl_sampler S, cl_sampler_info,
+                                                 size_t, void *, size_t *) {
   (void)S;
   return ISS_ERR(CL_INVALID_SAMPLER, "invalid sampler");
 }

@@ -103,8 +103,7 @@ CL_API_ENTRY cl_int CL_API_CALL clReleaseKernel(cl_kernel K) {
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clSetKernelArg(cl_kernel K, cl_uint Index,
-                                               size_t Size,
-                                               const void *Value) {
+                                               size_t Size, const void *Value) {
   if (!isValid(K))
     return ISS_ERR(CL_INVALID_KERNEL, "invalid kernel");
   if (Index >= K->Info.Args.size())
@@ -139,9 +138,8 @@ CL_API_ENTRY cl_int CL_API_CALL clSetKernelArg(cl_kernel K, cl_uint Index,
       return ISS_ERR(CL_INVALID_ARG_VALUE, "a by-value argument needs a value");
     // OpenCL C's sizeof of a 3-component vector is that of 4 components;
     // accept it whether the compiler reported the store or the alloc size.
-    if (Size != A.Size &&
-        !(Size > A.Size && A.Align > 1 &&
-          Size == (A.Size + A.Align - 1) / A.Align * A.Align))
+    if (Size != A.Size && !(Size > A.Size && A.Align > 1 &&
+                            Size == (A.Size + A.Align - 1) / A.Align * A.Align))
       return ISS_ERR(CL_INVALID_ARG_SIZE, "size differs from the type's");
     V.Bytes.assign(static_cast<const unsigned char *>(Value),
                    static_cast<const unsigned char *>(Value) + Size);
@@ -202,10 +200,10 @@ CL_API_ENTRY cl_int CL_API_CALL clGetKernelArgInfo(cl_kernel K, cl_uint Index,
     return returnValue(Size, Value, SizeRet, Q);
   }
   case CL_KERNEL_ARG_ACCESS_QUALIFIER:
-    return returnValue(Size, Value, SizeRet,
-                       cl_kernel_arg_access_qualifier(
-                           A.AccessQualifier ? A.AccessQualifier
-                                             : CL_KERNEL_ARG_ACCESS_NONE));
+    return returnValue(
+        Size, Value, SizeRet,
+        cl_kernel_arg_access_qualifier(
+            A.AccessQualifier ? A.AccessQualifier : CL_KERNEL_ARG_ACCESS_NONE));
   case CL_KERNEL_ARG_TYPE_NAME:
     return returnString(Size, Value, SizeRet, A.TypeName);
   case CL_KERNEL_ARG_TYPE_QUALIFIER:

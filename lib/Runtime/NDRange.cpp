@@ -42,8 +42,9 @@ static void pickLocalSize(cl_uint Dims, const size_t *Global, cl_device_id D,
                           size_t Width, size_t *Local) {
   size_t Budget = D->MaxWorkGroupSize;
   for (cl_uint I = 0; I < Dims; ++I) {
-    Local[I] = largestDivisor(Global[I], std::min(Budget, D->MaxWorkItemSizes[I]),
-                              I == 0 ? Width : 1);
+    Local[I] =
+        largestDivisor(Global[I], std::min(Budget, D->MaxWorkItemSizes[I]),
+                       I == 0 ? Width : 1);
     Budget /= Local[I];
   }
   const size_t Threads = D->numThreads();
@@ -91,8 +92,7 @@ static cl_int enqueueKernel(const char *Func, cl_command_queue Q, cl_kernel K,
   for (cl_uint I = 0; I < Dims; ++I) {
     G[I] = Global[I];
     if (G[I] == 0)
-      return apiError(Func, CL_INVALID_GLOBAL_WORK_SIZE,
-                      "a global size is 0");
+      return apiError(Func, CL_INVALID_GLOBAL_WORK_SIZE, "a global size is 0");
     O[I] = Offset ? Offset[I] : 0;
     if (O[I] > SIZE_MAX - G[I])
       return apiError(Func, CL_INVALID_GLOBAL_OFFSET,
@@ -156,14 +156,14 @@ static cl_int enqueueKernel(const char *Func, cl_command_queue Q, cl_kernel K,
         return apiError(Func, CL_INVALID_KERNEL_ARGS,
                         "an argument has not been set");
       size_t Align = std::max<size_t>(Infos[I].Align, alignof(void *));
-      size_t Len = Infos[I].Kind == ArgKind::Value ? V.Bytes.size()
-                                                   : sizeof(void *);
+      size_t Len =
+          Infos[I].Kind == ArgKind::Value ? V.Bytes.size() : sizeof(void *);
       Bytes = (Bytes + Align - 1) / Align * Align;
       Offsets[I] = Bytes;
       Bytes += Len;
     }
-    Keep->Block.reset(static_cast<char *>(
-        std::aligned_alloc(128, std::max<size_t>(128, (Bytes + 127) / 128 * 128))));
+    Keep->Block.reset(static_cast<char *>(std::aligned_alloc(
+        128, std::max<size_t>(128, (Bytes + 127) / 128 * 128))));
     if (!Keep->Block)
       return apiError(Func, CL_OUT_OF_HOST_MEMORY, "argument snapshot");
     Launch->Slots.resize(Infos.size() + K->Info.AutoLocals.size());

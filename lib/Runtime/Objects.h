@@ -212,7 +212,7 @@ struct _cl_mem : iss::ObjectBase {
   /// unless the application's CL_MEM_USE_HOST_PTR pointer is used as is.
   char *Data = nullptr;
   bool OwnsData = false;
-  void *HostPtr = nullptr; ///< CL_MEM_HOST_PTR
+  void *HostPtr = nullptr;  ///< CL_MEM_HOST_PTR
   iss::Ref<_cl_mem> Parent; ///< sub-buffers
   size_t Origin = 0;
   std::mutex M;
@@ -364,9 +364,9 @@ using CommandBody = std::function<cl_int()>;
 /// scheduler stream and, when \p EventOut is given, returns the event to the
 /// application. With \p Blocking, waits for it and returns
 /// CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST if it did not complete.
-cl_int enqueueCommand(cl_command_queue Q, cl_command_type Type,
-                      cl_uint NumWait, const cl_event *WaitList,
-                      cl_event *EventOut, bool Blocking, CommandBody Body);
+cl_int enqueueCommand(cl_command_queue Q, cl_command_type Type, cl_uint NumWait,
+                      const cl_event *WaitList, cl_event *EventOut,
+                      bool Blocking, CommandBody Body);
 
 /// Sets an event's terminal or intermediate status, runs the callbacks that
 /// became due, wakes waiters and the schedulers.

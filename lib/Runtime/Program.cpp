@@ -43,17 +43,16 @@ static cl_int checkDevices(const char *Func, cl_program P, cl_uint Num,
     return apiError(Func, CL_INVALID_VALUE,
                     "num_devices and device_list disagree");
   for (cl_uint I = 0; I < Num; ++I)
-    if (!isValid(List[I]) ||
-        std::find(P->Devices.begin(), P->Devices.end(), List[I]) ==
-            P->Devices.end())
+    if (!isValid(List[I]) || std::find(P->Devices.begin(), P->Devices.end(),
+                                       List[I]) == P->Devices.end())
       return apiError(Func, CL_INVALID_DEVICE,
                       "device not associated with the program");
   return CL_SUCCESS;
 }
 
-CL_API_ENTRY cl_program CL_API_CALL clCreateProgramWithSource(
-    cl_context C, cl_uint Count, const char **Strings, const size_t *Lengths,
-    cl_int *Err) {
+CL_API_ENTRY cl_program CL_API_CALL
+clCreateProgramWithSource(cl_context C, cl_uint Count, const char **Strings,
+                          const size_t *Lengths, cl_int *Err) {
   if (!isValid(C))
     return ISS_ERR_RET(Err, CL_INVALID_CONTEXT, "invalid context");
   if (Count == 0 || !Strings)
@@ -175,9 +174,11 @@ static void storeResult(cl_program P, BuildResult &R, const char *Options) {
   }
 }
 
-CL_API_ENTRY cl_int CL_API_CALL clBuildProgram(
-    cl_program P, cl_uint NumDevices, const cl_device_id *Devices,
-    const char *Options, BuildNotify Notify, void *UserData) {
+CL_API_ENTRY cl_int CL_API_CALL clBuildProgram(cl_program P, cl_uint NumDevices,
+                                               const cl_device_id *Devices,
+                                               const char *Options,
+                                               BuildNotify Notify,
+                                               void *UserData) {
   if (!isValid(P))
     return ISS_ERR(CL_INVALID_PROGRAM, "invalid program");
   if (cl_int E = checkDevices(__func__, P, NumDevices, Devices))
@@ -228,7 +229,8 @@ CL_API_ENTRY cl_int CL_API_CALL clCompileProgram(
     return ISS_ERR(CL_INVALID_VALUE, "user_data without pfn_notify");
   if ((NumHeaders == 0) != (Headers == nullptr) ||
       (NumHeaders == 0) != (HeaderNames == nullptr))
-    return ISS_ERR(CL_INVALID_VALUE, "num_input_headers and the lists disagree");
+    return ISS_ERR(CL_INVALID_VALUE,
+                   "num_input_headers and the lists disagree");
   std::vector<HeaderSource> Hdrs;
   for (cl_uint I = 0; I < NumHeaders; ++I) {
     if (!isValid(Headers[I]))
@@ -247,7 +249,8 @@ CL_API_ENTRY cl_int CL_API_CALL clCompileProgram(
     BuildResult R = compileProgram(P->Source, Options ? Options : "", Hdrs);
     storeResult(P, R, Options);
     if (R.InvalidOptions)
-      Result = ISS_ERR(CL_INVALID_COMPILER_OPTIONS, "the options were rejected");
+      Result =
+          ISS_ERR(CL_INVALID_COMPILER_OPTIONS, "the options were rejected");
     else if (!R.Success)
       Result = ISS_ERR(CL_COMPILE_PROGRAM_FAILURE, "see the build log");
   }
@@ -265,10 +268,10 @@ static bool hasOption(const std::string &Options, const char *Name) {
   return false;
 }
 
-CL_API_ENTRY cl_program CL_API_CALL clLinkProgram(
-    cl_context C, cl_uint NumDevices, const cl_device_id *Devices,
-    const char *Options, cl_uint NumInputs, const cl_program *Inputs,
-    BuildNotify Notify, void *UserData, cl_int *Err) {
+CL_API_ENTRY cl_program CL_API_CALL
+clLinkProgram(cl_context C, cl_uint NumDevices, const cl_device_id *Devices,
+              const char *Options, cl_uint NumInputs, const cl_program *Inputs,
+              BuildNotify Notify, void *UserData, cl_int *Err) {
   if (!isValid(C))
     return ISS_ERR_RET(Err, CL_INVALID_CONTEXT, "invalid context");
   if ((NumDevices == 0) != (Devices == nullptr))
@@ -345,9 +348,9 @@ CL_API_ENTRY cl_int CL_API_CALL clGetProgramInfo(cl_program P,
   case CL_PROGRAM_SOURCE:
     return returnString(Size, Value, SizeRet, P->Source);
   case CL_PROGRAM_BINARY_SIZES:
-    return returnArray(Size, Value, SizeRet,
-                       std::vector<size_t>(P->Devices.size(),
-                                           P->Binary.size()));
+    return returnArray(
+        Size, Value, SizeRet,
+        std::vector<size_t>(P->Devices.size(), P->Binary.size()));
   case CL_PROGRAM_BINARIES: {
     size_t Need = P->Devices.size() * sizeof(unsigned char *);
     if (Value) {
@@ -379,9 +382,9 @@ CL_API_ENTRY cl_int CL_API_CALL clGetProgramInfo(cl_program P,
   }
 }
 
-CL_API_ENTRY cl_int CL_API_CALL clGetProgramBuildInfo(
-    cl_program P, cl_device_id D, cl_program_build_info Param, size_t Size,
-    void *Value, size_t *SizeRet) {
+CL_API_ENTRY cl_int CL_API_CALL
+clGetProgramBuildInfo(cl_program P, cl_device_id D, cl_program_build_info Param,
+                      size_t Size, void *Value, size_t *SizeRet) {
   if (!isValid(P))
     return ISS_ERR(CL_INVALID_PROGRAM, "invalid program");
   if (!isValid(D) ||

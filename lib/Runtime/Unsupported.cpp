@@ -79,8 +79,8 @@ CL_API_ENTRY cl_int CL_API_CALL clSetKernelArgSVMPointer(cl_kernel, cl_uint,
   ISS_REFUSE("SVM needs OpenCL 2.0");
 }
 CL_API_ENTRY cl_int CL_API_CALL clSetKernelExecInfo(cl_kernel,
-                                                    cl_kernel_exec_info,
-                                                    size_t, const void *) {
+                                                    cl_kernel_exec_info, size_t,
+                                                    const void *) {
   ISS_REFUSE("SVM needs OpenCL 2.0");
 }
 
@@ -106,33 +106,34 @@ CL_API_ENTRY cl_int CL_API_CALL clGetDeviceAndHostTimer(cl_device_id,
 CL_API_ENTRY cl_int CL_API_CALL clGetHostTimer(cl_device_id, cl_ulong *) {
   ISS_REFUSE("host timers need OpenCL 2.1");
 }
-CL_API_ENTRY cl_int CL_API_CALL clGetKernelSubGroupInfo(
-    cl_kernel, cl_device_id, cl_kernel_sub_group_info, size_t, const void *,
-    size_t, void *, size_t *) {
+CL_API_ENTRY cl_int CL_API_CALL
+clGetKernelSubGroupInfo(cl_kernel, cl_device_id, cl_kernel_sub_group_info,
+                        size_t, const void *, size_t, void *, size_t *) {
   ISS_REFUSE("sub-groups need OpenCL 2.1");
 }
-static cl_int CL_API_CALL getKernelSubGroupInfoKHR(
-    cl_kernel, cl_device_id, cl_kernel_sub_group_info, size_t, const void *,
-    size_t, void *, size_t *) {
+static cl_int CL_API_CALL getKernelSubGroupInfoKHR(cl_kernel, cl_device_id,
+                                                   cl_kernel_sub_group_info,
+                                                   size_t, const void *, size_t,
+                                                   void *, size_t *) {
   ISS_REFUSE("cl_khr_subgroups is not supported");
 }
-CL_API_ENTRY cl_int CL_API_CALL clSetDefaultDeviceCommandQueue(
-    cl_context, cl_device_id, cl_command_queue) {
+CL_API_ENTRY cl_int CL_API_CALL
+clSetDefaultDeviceCommandQueue(cl_context, cl_device_id, cl_command_queue) {
   ISS_REFUSE("device queues need OpenCL 2.1");
 }
 CL_API_ENTRY cl_int CL_API_CALL clSetProgramReleaseCallback(
     cl_program, void(CL_CALLBACK *)(cl_program, void *), void *) {
   ISS_REFUSE("program release callbacks need OpenCL 2.2");
 }
-CL_API_ENTRY cl_int CL_API_CALL clSetProgramSpecializationConstant(
-    cl_program, cl_uint, size_t, const void *) {
+CL_API_ENTRY cl_int CL_API_CALL
+clSetProgramSpecializationConstant(cl_program, cl_uint, size_t, const void *) {
   ISS_REFUSE("specialization constants need OpenCL 2.2");
 }
 
 // OpenCL 3.0.
-CL_API_ENTRY cl_mem CL_API_CALL clCreateBufferWithProperties(
-    cl_context, const cl_mem_properties *, cl_mem_flags, size_t, void *,
-    cl_int *Err) {
+CL_API_ENTRY cl_mem CL_API_CALL
+clCreateBufferWithProperties(cl_context, const cl_mem_properties *,
+                             cl_mem_flags, size_t, void *, cl_int *Err) {
   ISS_REFUSE_RET(Err, "clCreateBufferWithProperties needs OpenCL 3.0");
 }
 CL_API_ENTRY cl_mem CL_API_CALL clCreateImageWithProperties(
@@ -146,9 +147,9 @@ CL_API_ENTRY cl_int CL_API_CALL clSetContextDestructorCallback(
 }
 
 // cl_ext_device_fission (the pre-1.2 sub-devices).
-static cl_int CL_API_CALL createSubDevicesEXT(
-    cl_device_id, const cl_device_partition_property_ext *, cl_uint,
-    cl_device_id *, cl_uint *) {
+static cl_int CL_API_CALL
+createSubDevicesEXT(cl_device_id, const cl_device_partition_property_ext *,
+                    cl_uint, cl_device_id *, cl_uint *) {
   ISS_REFUSE("cl_ext_device_fission is not supported");
 }
 static cl_int CL_API_CALL retainDeviceEXT(cl_device_id) {
@@ -191,19 +192,19 @@ CL_API_ENTRY cl_int CL_API_CALL clGetGLTextureInfo(cl_mem, cl_gl_texture_info,
                                                    size_t, void *, size_t *) {
   return ISS_ERR(CL_INVALID_MEM_OBJECT, "not a GL object");
 }
-CL_API_ENTRY cl_int CL_API_CALL clEnqueueAcquireGLObjects(
-    cl_command_queue, cl_uint, const cl_mem *, cl_uint, const cl_event *,
-    cl_event *) {
+CL_API_ENTRY cl_int CL_API_CALL
+clEnqueueAcquireGLObjects(cl_command_queue, cl_uint, const cl_mem *, cl_uint,
+                          const cl_event *, cl_event *) {
   return ISS_ERR(CL_INVALID_CONTEXT, "not a GL-sharing context");
 }
-CL_API_ENTRY cl_int CL_API_CALL clEnqueueReleaseGLObjects(
-    cl_command_queue, cl_uint, const cl_mem *, cl_uint, const cl_event *,
-    cl_event *) {
+CL_API_ENTRY cl_int CL_API_CALL
+clEnqueueReleaseGLObjects(cl_command_queue, cl_uint, const cl_mem *, cl_uint,
+                          const cl_event *, cl_event *) {
   return ISS_ERR(CL_INVALID_CONTEXT, "not a GL-sharing context");
 }
-CL_API_ENTRY cl_int CL_API_CALL clGetGLContextInfoKHR(
-    const cl_context_properties *, cl_gl_context_info, size_t, void *,
-    size_t *) {
+CL_API_ENTRY cl_int CL_API_CALL
+clGetGLContextInfoKHR(const cl_context_properties *, cl_gl_context_info, size_t,
+                      void *, size_t *) {
   ISS_REFUSE("cl_khr_gl_sharing is not supported");
 }
 CL_API_ENTRY cl_event CL_API_CALL clCreateEventFromGLsyncKHR(cl_context,
@@ -216,14 +217,14 @@ CL_API_ENTRY cl_mem CL_API_CALL clCreateFromEGLImageKHR(
     const cl_egl_image_properties_khr *, cl_int *Err) {
   ISS_REFUSE_RET(Err, "cl_khr_egl_image is not supported");
 }
-CL_API_ENTRY cl_int CL_API_CALL clEnqueueAcquireEGLObjectsKHR(
-    cl_command_queue, cl_uint, const cl_mem *, cl_uint, const cl_event *,
-    cl_event *) {
+CL_API_ENTRY cl_int CL_API_CALL
+clEnqueueAcquireEGLObjectsKHR(cl_command_queue, cl_uint, const cl_mem *,
+                              cl_uint, const cl_event *, cl_event *) {
   ISS_REFUSE("cl_khr_egl_image is not supported");
 }
-CL_API_ENTRY cl_int CL_API_CALL clEnqueueReleaseEGLObjectsKHR(
-    cl_command_queue, cl_uint, const cl_mem *, cl_uint, const cl_event *,
-    cl_event *) {
+CL_API_ENTRY cl_int CL_API_CALL
+clEnqueueReleaseEGLObjectsKHR(cl_command_queue, cl_uint, const cl_mem *,
+                              cl_uint, const cl_event *, cl_event *) {
   ISS_REFUSE("cl_khr_egl_image is not supported");
 }
 CL_API_ENTRY cl_event CL_API_CALL clCreateEventFromEGLSyncKHR(cl_context,

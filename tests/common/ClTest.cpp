@@ -106,8 +106,8 @@ Mem Env::buffer(cl_mem_flags Flags, size_t Size, void *Host) const {
 
 std::string Env::buildLog(cl_program P) const {
   size_t N = 0;
-  CL_CHECK(clGetProgramBuildInfo(P, Device, CL_PROGRAM_BUILD_LOG, 0, nullptr,
-                                 &N));
+  CL_CHECK(
+      clGetProgramBuildInfo(P, Device, CL_PROGRAM_BUILD_LOG, 0, nullptr, &N));
   std::string Log(N, '\0');
   CL_CHECK(clGetProgramBuildInfo(P, Device, CL_PROGRAM_BUILD_LOG, N, &Log[0],
                                  nullptr));
@@ -123,8 +123,8 @@ Program Env::build(const char *Src, const char *Options) const {
   Err = clBuildProgram(P, 1, &Device, Options, nullptr, nullptr);
   if (Err != CL_SUCCESS)
     fail(__FILE__, __LINE__,
-         std::string("clBuildProgram returned ") + errorName(Err) +
-             "; log:\n" + buildLog(P));
+         std::string("clBuildProgram returned ") + errorName(Err) + "; log:\n" +
+             buildLog(P));
   return P;
 }
 
@@ -220,11 +220,11 @@ int main(int Argc, char **Argv) {
     E.IsPoclIss = Base.IsPoclIss;
     try {
       cl_int Err;
-      E.Ctx.reset(clCreateContext(nullptr, 1, &E.Device, nullptr, nullptr,
-                                  &Err));
+      E.Ctx.reset(
+          clCreateContext(nullptr, 1, &E.Device, nullptr, nullptr, &Err));
       CL_CHECK(Err);
-      E.Q.reset(clCreateCommandQueue(E.Ctx, E.Device,
-                                     CL_QUEUE_PROFILING_ENABLE, &Err));
+      E.Q.reset(clCreateCommandQueue(E.Ctx, E.Device, CL_QUEUE_PROFILING_ENABLE,
+                                     &Err));
       CL_CHECK(Err);
       T.Fn(E);
       std::printf("[       OK ] %s\n", T.Name);

@@ -71,7 +71,8 @@ struct Skipped {
                   std::string("expected " #Cond ": ") + (Msg));                \
   } while (0)
 
-#define CLT_SKIP(Why) throw ::clt::Skipped{Why}
+#define CLT_SKIP(Why)                                                          \
+  throw ::clt::Skipped { Why }
 
 /// A CL handle owned by one C++ object.
 template <typename T, cl_int(CL_API_CALL *Release)(T)> class Handle {

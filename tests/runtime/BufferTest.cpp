@@ -64,8 +64,8 @@ CLT_TEST(hostPointerFlags) {
 
   // USE_HOST_PTR: the buffer's contents are the application's memory.
   std::vector<unsigned char> Use = Host;
-  Mem U = E.buffer(CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR, Use.size(),
-                   Use.data());
+  Mem U =
+      E.buffer(CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR, Use.size(), Use.data());
   CLT_EXPECT(memInfo<void *>(U, CL_MEM_HOST_PTR) == Use.data());
   CLT_EXPECT(readAll(E, U, Host.size()) == Host);
   std::vector<unsigned char> New = pattern(4096, 2);
@@ -127,12 +127,12 @@ CLT_TEST(readWriteOffsets) {
                                 Part.data(), 0, nullptr, nullptr));
   std::copy(Part.begin(), Part.end(), Ref.begin() + 1234);
   std::vector<unsigned char> Out(N - 1001);
-  CL_CHECK(clEnqueueReadBuffer(E.Q, B, CL_TRUE, 1001, Out.size(), Out.data(),
-                               0, nullptr, nullptr));
+  CL_CHECK(clEnqueueReadBuffer(E.Q, B, CL_TRUE, 1001, Out.size(), Out.data(), 0,
+                               nullptr, nullptr));
   CLT_EXPECT(std::equal(Out.begin(), Out.end(), Ref.begin() + 1001));
   CLT_EXPECT_ERR(CL_INVALID_VALUE,
-                 clEnqueueReadBuffer(E.Q, B, CL_TRUE, N - 10, 11, Out.data(),
-                                     0, nullptr, nullptr));
+                 clEnqueueReadBuffer(E.Q, B, CL_TRUE, N - 10, 11, Out.data(), 0,
+                                     nullptr, nullptr));
   CLT_EXPECT_ERR(CL_INVALID_VALUE,
                  clEnqueueWriteBuffer(E.Q, B, CL_TRUE, 0, 16, nullptr, 0,
                                       nullptr, nullptr));
@@ -155,11 +155,11 @@ CLT_TEST(hostAccessFlags) {
   CL_CHECK(clEnqueueReadBuffer(E.Q, ReadOnly, CL_TRUE, 0, 64, Buf, 0, nullptr,
                                nullptr));
   Mem WriteOnly = E.buffer(CL_MEM_HOST_WRITE_ONLY, 64);
-  CLT_EXPECT(!clEnqueueMapBuffer(E.Q, WriteOnly, CL_TRUE, CL_MAP_READ, 0, 64,
-                                 0, nullptr, nullptr, &Err));
+  CLT_EXPECT(!clEnqueueMapBuffer(E.Q, WriteOnly, CL_TRUE, CL_MAP_READ, 0, 64, 0,
+                                 nullptr, nullptr, &Err));
   CLT_EXPECT_ERR(CL_INVALID_OPERATION, Err);
-  CL_CHECK(clEnqueueWriteBuffer(E.Q, WriteOnly, CL_TRUE, 0, 64, Buf, 0,
-                                nullptr, nullptr));
+  CL_CHECK(clEnqueueWriteBuffer(E.Q, WriteOnly, CL_TRUE, 0, 64, Buf, 0, nullptr,
+                                nullptr));
 }
 
 CLT_TEST(copyBuffer) {
@@ -173,11 +173,11 @@ CLT_TEST(copyBuffer) {
   CL_CHECK(clEnqueueCopyBuffer(E.Q, A, A, 0, 2048, 1000, 0, nullptr, nullptr));
   std::copy(Ref.begin(), Ref.begin() + 1000, Ref.begin() + 2048);
   CLT_EXPECT(readAll(E, A, N) == Ref);
-  CLT_EXPECT_ERR(CL_MEM_COPY_OVERLAP,
-                 clEnqueueCopyBuffer(E.Q, A, A, 0, 500, 1000, 0, nullptr,
-                                     nullptr));
-  CLT_EXPECT_ERR(CL_INVALID_VALUE, clEnqueueCopyBuffer(E.Q, A, B, 1, 0, N, 0,
-                                                       nullptr, nullptr));
+  CLT_EXPECT_ERR(
+      CL_MEM_COPY_OVERLAP,
+      clEnqueueCopyBuffer(E.Q, A, A, 0, 500, 1000, 0, nullptr, nullptr));
+  CLT_EXPECT_ERR(CL_INVALID_VALUE,
+                 clEnqueueCopyBuffer(E.Q, A, B, 1, 0, N, 0, nullptr, nullptr));
 }
 
 /// Host reference of a rectangular copy.
@@ -200,9 +200,8 @@ CLT_TEST(rectCommands) {
   const size_t HRow = 24, HSlice = 24 * 7, HN = HSlice * 3;
 
   std::vector<unsigned char> Host(HN, 0), HostRef(HN, 0);
-  CL_CHECK(clEnqueueReadBufferRect(E.Q, B, CL_TRUE, BO, HO, R, Row, Slice,
-                                   HRow, HSlice, Host.data(), 0, nullptr,
-                                   nullptr));
+  CL_CHECK(clEnqueueReadBufferRect(E.Q, B, CL_TRUE, BO, HO, R, Row, Slice, HRow,
+                                   HSlice, Host.data(), 0, nullptr, nullptr));
   refRect(HostRef.data(), HO, HRow, HSlice, BufRef.data(), BO, Row, Slice, R);
   CLT_EXPECT(Host == HostRef);
 
@@ -227,8 +226,8 @@ CLT_TEST(rectCommands) {
   std::vector<unsigned char> DRef(N, 0);
   CL_CHECK(clEnqueueFillBuffer(E.Q, D, "\0", 1, 0, N, 0, nullptr, nullptr));
   const size_t DO[3] = {0, 0, 0};
-  CL_CHECK(clEnqueueCopyBufferRect(E.Q, B, D, BO, DO, R, Row, Slice, 20, 100,
-                                   0, nullptr, nullptr));
+  CL_CHECK(clEnqueueCopyBufferRect(E.Q, B, D, BO, DO, R, Row, Slice, 20, 100, 0,
+                                   nullptr, nullptr));
   refRect(DRef.data(), DO, 20, 100, BufRef.data(), BO, Row, Slice, R);
   CLT_EXPECT(readAll(E, D, N) == DRef);
 
@@ -264,8 +263,8 @@ CLT_TEST(fillBuffer) {
                                  nullptr));
     for (size_t I = 0; I < Size; ++I)
       Ref[Off + I] = Pat[I % PS];
-    CLT_EXPECT_MSG(readAll(E, B, N) == Ref, "pattern size " +
-                                                 std::to_string(PS));
+    CLT_EXPECT_MSG(readAll(E, B, N) == Ref,
+                   "pattern size " + std::to_string(PS));
   }
   cl_int Pat = 0;
   CLT_EXPECT_ERR(CL_INVALID_VALUE, clEnqueueFillBuffer(E.Q, B, &Pat, 3, 0, 12,
@@ -274,9 +273,9 @@ CLT_TEST(fillBuffer) {
                                                        0, nullptr, nullptr));
   CLT_EXPECT_ERR(CL_INVALID_VALUE, clEnqueueFillBuffer(E.Q, B, &Pat, 4, 0, 13,
                                                        0, nullptr, nullptr));
-  CLT_EXPECT_ERR(CL_INVALID_VALUE, clEnqueueFillBuffer(E.Q, B, nullptr, 4, 0,
-                                                       12, 0, nullptr,
-                                                       nullptr));
+  CLT_EXPECT_ERR(
+      CL_INVALID_VALUE,
+      clEnqueueFillBuffer(E.Q, B, nullptr, 4, 0, 12, 0, nullptr, nullptr));
 }
 
 CLT_TEST(mapUnmap) {
@@ -303,9 +302,9 @@ CLT_TEST(mapUnmap) {
   waitFor(Ev);
   CLT_EXPECT(std::memcmp(Q, Ref.data() + 4096, 100) == 0);
   Q[0] = 0xab;
-  CLT_EXPECT_ERR(CL_INVALID_VALUE,
-                 clEnqueueUnmapMemObject(E.Q, B, Ref.data(), 0, nullptr,
-                                         nullptr));
+  CLT_EXPECT_ERR(
+      CL_INVALID_VALUE,
+      clEnqueueUnmapMemObject(E.Q, B, Ref.data(), 0, nullptr, nullptr));
   CL_CHECK(clEnqueueUnmapMemObject(E.Q, B, Q, 0, nullptr, nullptr));
   Ref[4096] = 0xab;
   CLT_EXPECT(readAll(E, B, N) == Ref);
@@ -326,8 +325,8 @@ CLT_TEST(subBuffers) {
   const size_t N = Align * 8;
   std::vector<unsigned char> Ref = pattern(N, 8);
   cl_int Err;
-  cl_mem Parent = clCreateBuffer(E.Ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
-                                 N, Ref.data(), &Err);
+  cl_mem Parent = clCreateBuffer(
+      E.Ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, N, Ref.data(), &Err);
   CL_CHECK(Err);
   cl_buffer_region Region = {Align * 2, Align * 3};
   Mem Sub(clCreateSubBuffer(Parent, CL_MEM_READ_WRITE,
@@ -355,12 +354,12 @@ CLT_TEST(subBuffers) {
                                 &Outside, &Err));
   CLT_EXPECT_ERR(CL_INVALID_VALUE, Err);
   cl_buffer_region Empty = {0, 0};
-  CLT_EXPECT(!clCreateSubBuffer(Parent, 0, CL_BUFFER_CREATE_TYPE_REGION,
-                                &Empty, &Err));
+  CLT_EXPECT(!clCreateSubBuffer(Parent, 0, CL_BUFFER_CREATE_TYPE_REGION, &Empty,
+                                &Err));
   CLT_EXPECT_ERR(CL_INVALID_BUFFER_SIZE, Err);
   cl_buffer_region Small = {0, 16};
-  CLT_EXPECT(!clCreateSubBuffer(Sub, 0, CL_BUFFER_CREATE_TYPE_REGION, &Small,
-                                &Err));
+  CLT_EXPECT(
+      !clCreateSubBuffer(Sub, 0, CL_BUFFER_CREATE_TYPE_REGION, &Small, &Err));
   CLT_EXPECT_ERR(CL_INVALID_MEM_OBJECT, Err);
   CLT_EXPECT(!clCreateSubBuffer(Parent, CL_MEM_USE_HOST_PTR,
                                 CL_BUFFER_CREATE_TYPE_REGION, &Small, &Err));
@@ -372,8 +371,8 @@ CLT_TEST(subBuffers) {
   CLT_EXPECT(!clCreateSubBuffer(RO, CL_MEM_WRITE_ONLY,
                                 CL_BUFFER_CREATE_TYPE_REGION, &Small, &Err));
   CLT_EXPECT_ERR(CL_INVALID_VALUE, Err);
-  Mem ROSub(clCreateSubBuffer(RO, 0, CL_BUFFER_CREATE_TYPE_REGION, &Small,
-                              &Err));
+  Mem ROSub(
+      clCreateSubBuffer(RO, 0, CL_BUFFER_CREATE_TYPE_REGION, &Small, &Err));
   CL_CHECK(Err);
   CLT_EXPECT(memInfo<cl_mem_flags>(ROSub, CL_MEM_FLAGS) & CL_MEM_READ_ONLY);
 

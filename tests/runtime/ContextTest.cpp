@@ -13,15 +13,15 @@ using namespace clt;
 
 static cl_uint contextRefs(cl_context C) {
   cl_uint N = 0;
-  CL_CHECK(clGetContextInfo(C, CL_CONTEXT_REFERENCE_COUNT, sizeof(N), &N,
-                            nullptr));
+  CL_CHECK(
+      clGetContextInfo(C, CL_CONTEXT_REFERENCE_COUNT, sizeof(N), &N, nullptr));
   return N;
 }
 
 CLT_TEST(createAndQuery) {
   cl_uint N = 0;
-  CL_CHECK(clGetContextInfo(E.Ctx, CL_CONTEXT_NUM_DEVICES, sizeof(N), &N,
-                            nullptr));
+  CL_CHECK(
+      clGetContextInfo(E.Ctx, CL_CONTEXT_NUM_DEVICES, sizeof(N), &N, nullptr));
   CLT_EXPECT(N == 1);
   cl_device_id D = nullptr;
   CL_CHECK(clGetContextInfo(E.Ctx, CL_CONTEXT_DEVICES, sizeof(D), &D, nullptr));
@@ -48,8 +48,8 @@ CLT_TEST(platformProperty) {
   CL_CHECK(Err);
   cl_context_properties Back[3] = {0, 0, 1};
   size_t Size = 0;
-  CL_CHECK(clGetContextInfo(C, CL_CONTEXT_PROPERTIES, sizeof(Back), Back,
-                            &Size));
+  CL_CHECK(
+      clGetContextInfo(C, CL_CONTEXT_PROPERTIES, sizeof(Back), Back, &Size));
   CLT_EXPECT(Size == sizeof(Back));
   CLT_EXPECT(Back[0] == CL_CONTEXT_PLATFORM);
   CLT_EXPECT(Back[1] == (cl_context_properties)E.Platform);
@@ -109,8 +109,8 @@ CLT_TEST(fromType) {
   CLT_EXPECT(!clCreateContextFromType(Props, CL_DEVICE_TYPE_GPU, nullptr,
                                       nullptr, &Err));
   CLT_EXPECT_ERR(CL_DEVICE_NOT_FOUND, Err);
-  CLT_EXPECT(!clCreateContextFromType(Props, 1ull << 20, nullptr, nullptr,
-                                      &Err));
+  CLT_EXPECT(
+      !clCreateContextFromType(Props, 1ull << 20, nullptr, nullptr, &Err));
   CLT_EXPECT_ERR(CL_INVALID_DEVICE_TYPE, Err);
 }
 
@@ -122,8 +122,8 @@ CLT_TEST(queueKeepsContextAlive) {
   CL_CHECK(Err);
   CL_CHECK(clReleaseContext(C)); // the queue still holds it
   cl_context Back = nullptr;
-  CL_CHECK(clGetCommandQueueInfo(Q, CL_QUEUE_CONTEXT, sizeof(Back), &Back,
-                                 nullptr));
+  CL_CHECK(
+      clGetCommandQueueInfo(Q, CL_QUEUE_CONTEXT, sizeof(Back), &Back, nullptr));
   CLT_EXPECT(Back == C);
   cl_uint N = 0;
   CL_CHECK(clGetContextInfo(C, CL_CONTEXT_NUM_DEVICES, sizeof(N), &N, nullptr));

@@ -56,8 +56,9 @@ static void checkIds(Env &E, cl_kernel K, cl_uint Dims, const size_t *Offset,
   CL_CHECK(clEnqueueNDRangeKernel(E.Q, K, Dims, Offset, Global, Local, 0,
                                   nullptr, nullptr));
   std::vector<cl_ulong> R(N * 4);
-  CL_CHECK(clEnqueueReadBuffer(E.Q, Out, CL_TRUE, 0, R.size() * sizeof(cl_ulong),
-                               R.data(), 0, nullptr, nullptr));
+  CL_CHECK(clEnqueueReadBuffer(E.Q, Out, CL_TRUE, 0,
+                               R.size() * sizeof(cl_ulong), R.data(), 0,
+                               nullptr, nullptr));
   // The local size in use (chosen by the runtime when Local is NULL).
   cl_ulong LS = R[3];
   size_t L[3] = {LS & 0xffff, (LS >> 16) & 0xffff, (LS >> 32) & 0xffff};
@@ -127,17 +128,17 @@ CLT_TEST(everyItemOnce) {
   setArg(K, 0, Hits.get());
   for (int Rep = 0; Rep < 3; ++Rep) {
     const size_t L = 256;
-    CL_CHECK(clEnqueueNDRangeKernel(E.Q, K, 1, nullptr, &N,
-                                    Rep == 1 ? nullptr : &L, 0, nullptr,
-                                    nullptr));
+    CL_CHECK(clEnqueueNDRangeKernel(
+        E.Q, K, 1, nullptr, &N, Rep == 1 ? nullptr : &L, 0, nullptr, nullptr));
   }
   std::vector<int> R(N);
   CL_CHECK(clEnqueueReadBuffer(E.Q, Hits, CL_TRUE, 0, N * sizeof(int), R.data(),
                                0, nullptr, nullptr));
   for (size_t I = 0; I < N; ++I)
     if (R[I] != 3)
-      fail(__FILE__, __LINE__, "item " + std::to_string(I) + " ran " +
-                                   std::to_string(R[I]) + " times");
+      fail(__FILE__, __LINE__,
+           "item " + std::to_string(I) + " ran " + std::to_string(R[I]) +
+               " times");
 }
 
 CLT_TEST(saxpyRepeated) {
@@ -157,13 +158,13 @@ CLT_TEST(saxpyRepeated) {
   for (int Rep = 0; Rep < 5; ++Rep) {
     float A = 1.5f + Rep;
     setArg(K, 2, A);
-    CL_CHECK(clEnqueueNDRangeKernel(E.Q, K, 1, nullptr, &N, nullptr, 0,
-                                    nullptr, nullptr));
+    CL_CHECK(clEnqueueNDRangeKernel(E.Q, K, 1, nullptr, &N, nullptr, 0, nullptr,
+                                    nullptr));
     for (size_t I = 0; I < N; ++I)
       Ref[I] = A * X[I] + Ref[I];
   }
-  CL_CHECK(clEnqueueReadBuffer(E.Q, BY, CL_TRUE, 0, N * sizeof(float),
-                               Y.data(), 0, nullptr, nullptr));
+  CL_CHECK(clEnqueueReadBuffer(E.Q, BY, CL_TRUE, 0, N * sizeof(float), Y.data(),
+                               0, nullptr, nullptr));
   for (size_t I = 0; I < N; ++I)
     CLT_EXPECT(Y[I] == Ref[I]);
 }
@@ -182,8 +183,8 @@ CLT_TEST(task) {
   cl_command_type T = 0;
   CL_CHECK(clGetEventInfo(Ev, CL_EVENT_COMMAND_TYPE, sizeof(T), &T, nullptr));
   // Debian's pocl reports tasks as NDRange commands.
-  CLT_EXPECT(T == CL_COMMAND_TASK || (!E.IsPoclIss &&
-                                      T == CL_COMMAND_NDRANGE_KERNEL));
+  CLT_EXPECT(T == CL_COMMAND_TASK ||
+             (!E.IsPoclIss && T == CL_COMMAND_NDRANGE_KERNEL));
 }
 
 CLT_TEST(sizeValidation) {
@@ -200,8 +201,8 @@ CLT_TEST(sizeValidation) {
   CLT_EXPECT_ERR(CL_INVALID_WORK_DIMENSION, Launch(4, G, L));
   const size_t Zero[1] = {0};
   cl_int R = Launch(1, Zero, nullptr);
-  CLT_EXPECT_MSG(R == CL_INVALID_GLOBAL_WORK_SIZE || (!E.IsPoclIss &&
-                                                      R == CL_SUCCESS),
+  CLT_EXPECT_MSG(R == CL_INVALID_GLOBAL_WORK_SIZE ||
+                     (!E.IsPoclIss && R == CL_SUCCESS),
                  errorName(R));
   if (E.IsPoclIss) { // Debian's pocl accepts a NULL global size
     R = Launch(1, nullptr, nullptr);

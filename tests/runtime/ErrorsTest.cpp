@@ -18,18 +18,17 @@ using namespace clt;
 
 CLT_TEST(nullHandles) {
   cl_uint U;
-  CLT_EXPECT_ERR(CL_INVALID_CONTEXT, clGetContextInfo(nullptr,
-                                                      CL_CONTEXT_NUM_DEVICES,
-                                                      sizeof(U), &U, nullptr));
+  CLT_EXPECT_ERR(CL_INVALID_CONTEXT,
+                 clGetContextInfo(nullptr, CL_CONTEXT_NUM_DEVICES, sizeof(U),
+                                  &U, nullptr));
   CLT_EXPECT_ERR(CL_INVALID_COMMAND_QUEUE, clFinish(nullptr));
   CLT_EXPECT_ERR(CL_INVALID_MEM_OBJECT, clReleaseMemObject(nullptr));
   CLT_EXPECT_ERR(CL_INVALID_PROGRAM, clRetainProgram(nullptr));
   CLT_EXPECT_ERR(CL_INVALID_KERNEL, clReleaseKernel(nullptr));
   CLT_EXPECT_ERR(CL_INVALID_EVENT, clReleaseEvent(nullptr));
-  CLT_EXPECT_ERR(CL_INVALID_DEVICE, clGetDeviceInfo(nullptr, CL_DEVICE_NAME, 0,
-                                                    nullptr, &U == nullptr
-                                                                 ? nullptr
-                                                                 : nullptr));
+  CLT_EXPECT_ERR(CL_INVALID_DEVICE,
+                 clGetDeviceInfo(nullptr, CL_DEVICE_NAME, 0, nullptr,
+                                 &U == nullptr ? nullptr : nullptr));
   cl_int Err;
   CLT_EXPECT(!clCreateBuffer(nullptr, CL_MEM_READ_WRITE, 16, nullptr, &Err));
   CLT_EXPECT_ERR(CL_INVALID_CONTEXT, Err);
@@ -38,9 +37,9 @@ CLT_TEST(nullHandles) {
   CLT_EXPECT_ERR(CL_INVALID_MEM_OBJECT,
                  clEnqueueWriteBuffer(E.Q, nullptr, CL_TRUE, 0, 4, &V, 0,
                                       nullptr, nullptr));
-  CLT_EXPECT_ERR(CL_INVALID_COMMAND_QUEUE,
-                 clEnqueueWriteBuffer(nullptr, B, CL_TRUE, 0, 4, &V, 0,
-                                      nullptr, nullptr));
+  CLT_EXPECT_ERR(
+      CL_INVALID_COMMAND_QUEUE,
+      clEnqueueWriteBuffer(nullptr, B, CL_TRUE, 0, 4, &V, 0, nullptr, nullptr));
 }
 
 CLT_TEST(releasedHandles) {
@@ -51,9 +50,9 @@ CLT_TEST(releasedHandles) {
   cl_mem B = clCreateBuffer(E.Ctx, CL_MEM_READ_WRITE, 16, nullptr, &Err);
   CL_CHECK(Err);
   CL_CHECK(clReleaseMemObject(B));
-  CLT_EXPECT_ERR(CL_INVALID_MEM_OBJECT,
-                 clGetMemObjectInfo(B, CL_MEM_REFERENCE_COUNT, sizeof(U), &U,
-                                    nullptr));
+  CLT_EXPECT_ERR(
+      CL_INVALID_MEM_OBJECT,
+      clGetMemObjectInfo(B, CL_MEM_REFERENCE_COUNT, sizeof(U), &U, nullptr));
   CLT_EXPECT_ERR(CL_INVALID_MEM_OBJECT, clReleaseMemObject(B));
 
   cl_context C = clCreateContext(nullptr, 1, &E.Device, nullptr, nullptr, &Err);
@@ -82,9 +81,9 @@ CLT_TEST(releasedHandles) {
   CLT_EXPECT_ERR(CL_INVALID_EVENT, clWaitForEvents(1, &Ev));
   int V = 0;
   Mem Live = E.buffer(CL_MEM_READ_WRITE, 16);
-  CLT_EXPECT_ERR(CL_INVALID_EVENT_WAIT_LIST,
-                 clEnqueueWriteBuffer(E.Q, Live, CL_TRUE, 0, 4, &V, 1, &Ev,
-                                      nullptr));
+  CLT_EXPECT_ERR(
+      CL_INVALID_EVENT_WAIT_LIST,
+      clEnqueueWriteBuffer(E.Q, Live, CL_TRUE, 0, 4, &V, 1, &Ev, nullptr));
 }
 
 CLT_TEST(releasedKernel) {
@@ -124,17 +123,15 @@ CLT_TEST(wrongKindHandles) {
 CLT_TEST(infoSizes) {
   Mem B = E.buffer(CL_MEM_READ_WRITE, 16);
   char Small[1];
-  CLT_EXPECT_ERR(CL_INVALID_VALUE, clGetMemObjectInfo(B, CL_MEM_SIZE,
-                                                      sizeof(Small), Small,
-                                                      nullptr));
-  CLT_EXPECT_ERR(CL_INVALID_VALUE, clGetMemObjectInfo(B, 0x7777, 0, nullptr,
-                                                      nullptr));
+  CLT_EXPECT_ERR(
+      CL_INVALID_VALUE,
+      clGetMemObjectInfo(B, CL_MEM_SIZE, sizeof(Small), Small, nullptr));
   CLT_EXPECT_ERR(CL_INVALID_VALUE,
-                 clGetContextInfo(E.Ctx, CL_CONTEXT_DEVICES, 1, Small,
-                                  nullptr));
-  CLT_EXPECT_ERR(CL_INVALID_VALUE,
-                 clGetCommandQueueInfo(E.Q, CL_QUEUE_CONTEXT, 1, Small,
-                                       nullptr));
+                 clGetMemObjectInfo(B, 0x7777, 0, nullptr, nullptr));
+  CLT_EXPECT_ERR(CL_INVALID_VALUE, clGetContextInfo(E.Ctx, CL_CONTEXT_DEVICES,
+                                                    1, Small, nullptr));
+  CLT_EXPECT_ERR(CL_INVALID_VALUE, clGetCommandQueueInfo(E.Q, CL_QUEUE_CONTEXT,
+                                                         1, Small, nullptr));
   // A NULL value with a size query is always fine.
   size_t N = 0;
   CL_CHECK(clGetMemObjectInfo(B, CL_MEM_SIZE, 0, nullptr, &N));
@@ -150,11 +147,11 @@ CLT_TEST(imagesUnsupported) {
   Desc.image_width = 16;
   Desc.image_height = 16;
   cl_int Err;
-  CLT_EXPECT(!clCreateImage(E.Ctx, CL_MEM_READ_ONLY, &Fmt, &Desc, nullptr,
-                            &Err));
+  CLT_EXPECT(
+      !clCreateImage(E.Ctx, CL_MEM_READ_ONLY, &Fmt, &Desc, nullptr, &Err));
   CLT_EXPECT_ERR(CL_INVALID_OPERATION, Err);
-  CLT_EXPECT(!clCreateImage2D(E.Ctx, CL_MEM_READ_ONLY, &Fmt, 16, 16, 0,
-                              nullptr, &Err));
+  CLT_EXPECT(!clCreateImage2D(E.Ctx, CL_MEM_READ_ONLY, &Fmt, 16, 16, 0, nullptr,
+                              &Err));
   CLT_EXPECT_ERR(CL_INVALID_OPERATION, Err);
   cl_uint N = 99;
   CL_CHECK(clGetSupportedImageFormats(E.Ctx, CL_MEM_READ_ONLY,
@@ -167,11 +164,11 @@ CLT_TEST(imagesUnsupported) {
   size_t Origin[3] = {0, 0, 0}, Region[3] = {1, 1, 1};
   char Data[64];
   CLT_EXPECT_ERR(CL_INVALID_MEM_OBJECT,
-                 clEnqueueReadImage(E.Q, B, CL_TRUE, Origin, Region, 0, 0,
-                                    Data, 0, nullptr, nullptr));
-  CLT_EXPECT_ERR(CL_INVALID_MEM_OBJECT,
-                 clGetImageInfo(B, CL_IMAGE_WIDTH, sizeof(size_t), Data,
-                                nullptr));
+                 clEnqueueReadImage(E.Q, B, CL_TRUE, Origin, Region, 0, 0, Data,
+                                    0, nullptr, nullptr));
+  CLT_EXPECT_ERR(
+      CL_INVALID_MEM_OBJECT,
+      clGetImageInfo(B, CL_IMAGE_WIDTH, sizeof(size_t), Data, nullptr));
 }
 
 CLT_TEST(laterVersionsUnsupported) {
@@ -192,9 +189,8 @@ CLT_TEST(laterVersionsUnsupported) {
   CLT_EXPECT_ERR(CL_INVALID_OPERATION,
                  clEnqueueNativeKernel(E.Q, nullptr, nullptr, 0, 0, nullptr,
                                        nullptr, 0, nullptr, nullptr));
-  CLT_EXPECT(clGetExtensionFunctionAddressForPlatform(E.Platform,
-                                                      "clNoSuchFunction") ==
-             nullptr);
+  CLT_EXPECT(clGetExtensionFunctionAddressForPlatform(
+                 E.Platform, "clNoSuchFunction") == nullptr);
 }
 
 CLT_TEST(localMemoryLimit) {

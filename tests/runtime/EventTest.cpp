@@ -25,14 +25,16 @@ static Event userEvent(Env &E) {
 }
 
 /// Gives the device time to (wrongly) run a command that must wait.
-static void settle() { std::this_thread::sleep_for(std::chrono::milliseconds(50)); }
+static void settle() {
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+}
 
 CLT_TEST(completedEventInfo) {
   Mem B = E.buffer(CL_MEM_READ_WRITE, 64);
   char Data[64] = {1};
   Event Ev;
-  CL_CHECK(clEnqueueWriteBuffer(E.Q, B, CL_TRUE, 0, 64, Data, 0, nullptr,
-                                Ev.out()));
+  CL_CHECK(
+      clEnqueueWriteBuffer(E.Q, B, CL_TRUE, 0, 64, Data, 0, nullptr, Ev.out()));
   CLT_EXPECT(eventStatus(Ev) == CL_COMPLETE);
   cl_command_type T = 0;
   CL_CHECK(clGetEventInfo(Ev, CL_EVENT_COMMAND_TYPE, sizeof(T), &T, nullptr));
@@ -56,8 +58,8 @@ CLT_TEST(profiling) {
   Mem B = E.buffer(CL_MEM_READ_WRITE, N);
   std::vector<char> Data(N, 3);
   Event Ev;
-  CL_CHECK(clEnqueueWriteBuffer(E.Q, B, CL_FALSE, 0, N, Data.data(), 0,
-                                nullptr, Ev.out()));
+  CL_CHECK(clEnqueueWriteBuffer(E.Q, B, CL_FALSE, 0, N, Data.data(), 0, nullptr,
+                                Ev.out()));
   waitFor(Ev);
   cl_ulong T[4];
   const cl_profiling_info Which[4] = {
@@ -265,8 +267,8 @@ CLT_TEST(crossQueueWaits) {
   CL_CHECK(clEnqueueWriteBuffer(E.Q, Buf, CL_FALSE, 0, sizeof(int), &Seven, 1,
                                 &G, WA.out()));
   cl_event A = WA;
-  CL_CHECK(clEnqueueCopyBuffer(QB, Buf, Buf, 0, sizeof(int), sizeof(int), 1,
-                               &A, WB.out()));
+  CL_CHECK(clEnqueueCopyBuffer(QB, Buf, Buf, 0, sizeof(int), sizeof(int), 1, &A,
+                               WB.out()));
   CL_CHECK(clEnqueueWriteBuffer(QC, Buf, CL_FALSE, sizeof(int), sizeof(int),
                                 &Eight, 0, nullptr, WC.out()));
   waitFor(WC); // must not hang behind the gated queues

@@ -124,19 +124,21 @@ CLT_TEST(argInfo) {
   CLT_EXPECT(argString(K, 6, CL_KERNEL_ARG_TYPE_NAME) == "int");
   CLT_EXPECT(argString(K, 0, CL_KERNEL_ARG_NAME) == "in");
   CLT_EXPECT(argString(K, 4, CL_KERNEL_ARG_NAME) == "s");
-  cl_kernel_arg_type_qualifier Q =
-      argValue<cl_kernel_arg_type_qualifier>(K, 0, CL_KERNEL_ARG_TYPE_QUALIFIER);
-  CLT_EXPECT((Q & CL_KERNEL_ARG_TYPE_CONST) && (Q & CL_KERNEL_ARG_TYPE_RESTRICT));
+  cl_kernel_arg_type_qualifier Q = argValue<cl_kernel_arg_type_qualifier>(
+      K, 0, CL_KERNEL_ARG_TYPE_QUALIFIER);
+  CLT_EXPECT((Q & CL_KERNEL_ARG_TYPE_CONST) &&
+             (Q & CL_KERNEL_ARG_TYPE_RESTRICT));
   CLT_EXPECT(argValue<cl_kernel_arg_type_qualifier>(
-                 K, 1, CL_KERNEL_ARG_TYPE_QUALIFIER) == CL_KERNEL_ARG_TYPE_NONE);
+                 K, 1, CL_KERNEL_ARG_TYPE_QUALIFIER) ==
+             CL_KERNEL_ARG_TYPE_NONE);
   Kernel V = E.kernel(P, "volatile_arg");
   CLT_EXPECT(argValue<cl_kernel_arg_type_qualifier>(
                  V, 0, CL_KERNEL_ARG_TYPE_QUALIFIER) &
              CL_KERNEL_ARG_TYPE_VOLATILE);
   cl_uint X;
-  CLT_EXPECT_ERR(CL_INVALID_ARG_INDEX,
-                 clGetKernelArgInfo(K, 7, CL_KERNEL_ARG_NAME, sizeof(X), &X,
-                                    nullptr));
+  CLT_EXPECT_ERR(
+      CL_INVALID_ARG_INDEX,
+      clGetKernelArgInfo(K, 7, CL_KERNEL_ARG_NAME, sizeof(X), &X, nullptr));
 }
 
 CLT_TEST(argsRun) {
@@ -150,8 +152,8 @@ CLT_TEST(argsRun) {
   Mem BIn = E.buffer(CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, N * sizeof(float),
                      In.data());
   Mem BOut = E.buffer(CL_MEM_WRITE_ONLY, N * sizeof(float));
-  Mem BTab = E.buffer(CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, sizeof(Table),
-                      Table);
+  Mem BTab =
+      E.buffer(CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, sizeof(Table), Table);
   HostS S = {3, 0.25f, 2, 1000};
   cl_float4 V = {{1.0f, 2.0f, 3.0f, 4.0f}};
   setArg(K, 0, BIn.get());
@@ -161,17 +163,17 @@ CLT_TEST(argsRun) {
   setArg(K, 4, S);
   setArg(K, 5, V);
   setArg(K, 6, 7);
-  CL_CHECK(clEnqueueNDRangeKernel(E.Q, K, 1, nullptr, &N, &L, 0, nullptr,
-                                  nullptr));
+  CL_CHECK(
+      clEnqueueNDRangeKernel(E.Q, K, 1, nullptr, &N, &L, 0, nullptr, nullptr));
   std::vector<float> Out(N);
   CL_CHECK(clEnqueueReadBuffer(E.Q, BOut, CL_TRUE, 0, N * sizeof(float),
                                Out.data(), 0, nullptr, nullptr));
   for (size_t I = 0; I < N; ++I) {
-    float Want = In[I] * 2.0f + 3 + 0.25f + 2 + 1000.0f + 1.0f + 4.0f +
-                 Table[I % 4] + 7;
+    float Want =
+        In[I] * 2.0f + 3 + 0.25f + 2 + 1000.0f + 1.0f + 4.0f + Table[I % 4] + 7;
     CLT_EXPECT_MSG(Out[I] == Want, "item " + std::to_string(I) + ": " +
-                                       std::to_string(Out[I]) + " != " +
-                                       std::to_string(Want));
+                                       std::to_string(Out[I]) +
+                                       " != " + std::to_string(Want));
   }
 }
 
@@ -253,9 +255,9 @@ CLT_TEST(workGroupInfo) {
                                     CL_KERNEL_COMPILE_WORK_GROUP_SIZE,
                                     sizeof(Compile), Compile, nullptr));
   CLT_EXPECT(Compile[0] == 8 && Compile[1] == 4 && Compile[2] == 1);
-  CLT_EXPECT_ERR(CL_INVALID_VALUE,
-                 clGetKernelWorkGroupInfo(K, E.Device, 0x7777, sizeof(WG), &WG,
-                                          nullptr));
+  CLT_EXPECT_ERR(
+      CL_INVALID_VALUE,
+      clGetKernelWorkGroupInfo(K, E.Device, 0x7777, sizeof(WG), &WG, nullptr));
   // NULL device is fine with a single-device program.
   CL_CHECK(clGetKernelWorkGroupInfo(K, nullptr, CL_KERNEL_WORK_GROUP_SIZE,
                                     sizeof(WG), &WG, nullptr));
@@ -308,8 +310,8 @@ CLT_TEST(argsCopiedAtEnqueue) {
   Event Gate(clCreateUserEvent(E.Ctx, &Err));
   CL_CHECK(Err);
   cl_event G = Gate;
-  CL_CHECK(clEnqueueNDRangeKernel(E.Q, K, 1, nullptr, &N, nullptr, 1, &G,
-                                  nullptr));
+  CL_CHECK(
+      clEnqueueNDRangeKernel(E.Q, K, 1, nullptr, &N, nullptr, 1, &G, nullptr));
   setArg(K, 1, BOut2.get());
   setArg(K, 6, 20);
   CL_CHECK(clEnqueueNDRangeKernel(E.Q, K, 1, nullptr, &N, nullptr, 0, nullptr,

@@ -40,12 +40,13 @@ int main() {
       return 1;
     }
     cl_context_properties Props[] = {CL_CONTEXT_PLATFORM,
-                                      (cl_context_properties)P, 0};
+                                     (cl_context_properties)P, 0};
     cl_context C = clCreateContextFromType(Props, CL_DEVICE_TYPE_ALL, nullptr,
                                            nullptr, &Err);
     if (C || Err != CL_DEVICE_NOT_FOUND) {
       std::printf("clCreateContextFromType returned %d, expected "
-                  "CL_DEVICE_NOT_FOUND\n", Err);
+                  "CL_DEVICE_NOT_FOUND\n",
+                  Err);
       return 1;
     }
     std::printf("ok: no devices under POCL_DEVICES=none\n");

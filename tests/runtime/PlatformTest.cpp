@@ -59,18 +59,17 @@ CLT_TEST(deviceIDs) {
   CLT_EXPECT(D != nullptr);
   CL_CHECK(clGetDeviceIDs(E.Platform, CL_DEVICE_TYPE_DEFAULT, 1, &D, &N));
   CLT_EXPECT(N == 1);
-  CLT_EXPECT_ERR(CL_DEVICE_NOT_FOUND, clGetDeviceIDs(E.Platform,
-                                                     CL_DEVICE_TYPE_GPU, 1,
-                                                     &D, &N));
+  CLT_EXPECT_ERR(CL_DEVICE_NOT_FOUND,
+                 clGetDeviceIDs(E.Platform, CL_DEVICE_TYPE_GPU, 1, &D, &N));
   if (E.IsPoclIss) // Debian's pocl answers CL_DEVICE_NOT_FOUND
     CLT_EXPECT_ERR(CL_INVALID_DEVICE_TYPE,
                    clGetDeviceIDs(E.Platform, 1ull << 20, 1, &D, &N));
-  CLT_EXPECT_ERR(CL_INVALID_VALUE, clGetDeviceIDs(E.Platform,
-                                                  CL_DEVICE_TYPE_ALL, 0, &D,
-                                                  nullptr));
-  CLT_EXPECT_ERR(CL_INVALID_VALUE, clGetDeviceIDs(E.Platform,
-                                                  CL_DEVICE_TYPE_ALL, 1,
-                                                  nullptr, nullptr));
+  CLT_EXPECT_ERR(
+      CL_INVALID_VALUE,
+      clGetDeviceIDs(E.Platform, CL_DEVICE_TYPE_ALL, 0, &D, nullptr));
+  CLT_EXPECT_ERR(
+      CL_INVALID_VALUE,
+      clGetDeviceIDs(E.Platform, CL_DEVICE_TYPE_ALL, 1, nullptr, nullptr));
 }
 
 CLT_TEST(deviceLimits) {
@@ -96,7 +95,8 @@ CLT_TEST(deviceLimits) {
   CLT_EXPECT(E.deviceValue<cl_uint>(CL_DEVICE_PREFERRED_VECTOR_WIDTH_FLOAT) >=
              1);
   CLT_EXPECT(E.deviceValue<cl_uint>(CL_DEVICE_NATIVE_VECTOR_WIDTH_INT) >= 1);
-  CLT_EXPECT(E.deviceValue<size_t>(CL_DEVICE_PRINTF_BUFFER_SIZE) >= 1024 * 1024);
+  CLT_EXPECT(E.deviceValue<size_t>(CL_DEVICE_PRINTF_BUFFER_SIZE) >=
+             1024 * 1024);
   CLT_EXPECT(E.deviceValue<cl_platform_id>(CL_DEVICE_PLATFORM) == E.Platform);
   cl_device_fp_config SP =
       E.deviceValue<cl_device_fp_config>(CL_DEVICE_SINGLE_FP_CONFIG);
@@ -117,8 +117,8 @@ CLT_TEST(poclIssDeviceValues) {
   if (!E.IsPoclIss)
     CLT_SKIP("pocl-iss's own values");
   CLT_EXPECT(E.deviceString(CL_DEVICE_VERSION) == "OpenCL 1.2 pocl-iss");
-  CLT_EXPECT(E.deviceString(CL_DEVICE_OPENCL_C_VERSION).rfind("OpenCL C 1.2",
-                                                              0) == 0);
+  CLT_EXPECT(
+      E.deviceString(CL_DEVICE_OPENCL_C_VERSION).rfind("OpenCL C 1.2", 0) == 0);
   CLT_EXPECT(E.deviceValue<cl_bool>(CL_DEVICE_IMAGE_SUPPORT) == CL_FALSE);
   CLT_EXPECT(E.deviceValue<cl_uint>(CL_DEVICE_ADDRESS_BITS) == 64);
   CLT_EXPECT(E.deviceValue<cl_uint>(CL_DEVICE_MEM_BASE_ADDR_ALIGN) == 1024);

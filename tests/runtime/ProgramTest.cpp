@@ -63,14 +63,13 @@ CLT_TEST(sourceAndInfo) {
   CLT_EXPECT(buildInfo<cl_build_status>(E, P, CL_PROGRAM_BUILD_STATUS) ==
              CL_BUILD_NONE);
   size_t NK;
-  CLT_EXPECT_ERR(CL_INVALID_PROGRAM_EXECUTABLE,
-                 clGetProgramInfo(P, CL_PROGRAM_NUM_KERNELS, sizeof(NK), &NK,
-                                  nullptr));
+  CLT_EXPECT_ERR(
+      CL_INVALID_PROGRAM_EXECUTABLE,
+      clGetProgramInfo(P, CL_PROGRAM_NUM_KERNELS, sizeof(NK), &NK, nullptr));
   CLT_EXPECT(!clCreateKernel(P, "fill", &Err));
   CLT_EXPECT_ERR(CL_INVALID_PROGRAM_EXECUTABLE, Err);
 
-  CL_CHECK(clBuildProgram(P, 1, &E.Device, "-cl-mad-enable", nullptr,
-                          nullptr));
+  CL_CHECK(clBuildProgram(P, 1, &E.Device, "-cl-mad-enable", nullptr, nullptr));
   CLT_EXPECT(buildInfo<cl_build_status>(E, P, CL_PROGRAM_BUILD_STATUS) ==
              CL_BUILD_SUCCESS);
   CLT_EXPECT(buildInfo<cl_program_binary_type>(E, P, CL_PROGRAM_BINARY_TYPE) ==
@@ -82,14 +81,14 @@ CLT_TEST(sourceAndInfo) {
   CL_CHECK(clGetProgramBuildInfo(P, E.Device, CL_PROGRAM_BUILD_OPTIONS, N,
                                  &Opts[0], nullptr));
   CLT_EXPECT(Opts.find("-cl-mad-enable") != std::string::npos);
-  CL_CHECK(clGetProgramInfo(P, CL_PROGRAM_NUM_KERNELS, sizeof(NK), &NK,
-                            nullptr));
+  CL_CHECK(
+      clGetProgramInfo(P, CL_PROGRAM_NUM_KERNELS, sizeof(NK), &NK, nullptr));
   CLT_EXPECT(NK == 2);
   std::string Names = programString(P, CL_PROGRAM_KERNEL_NAMES);
   CLT_EXPECT_MSG(Names == "scale;fill" || Names == "fill;scale", Names);
   cl_uint ND = 0;
-  CL_CHECK(clGetProgramInfo(P, CL_PROGRAM_NUM_DEVICES, sizeof(ND), &ND,
-                            nullptr));
+  CL_CHECK(
+      clGetProgramInfo(P, CL_PROGRAM_NUM_DEVICES, sizeof(ND), &ND, nullptr));
   CLT_EXPECT(ND == 1);
   cl_context C = nullptr;
   CL_CHECK(clGetProgramInfo(P, CL_PROGRAM_CONTEXT, sizeof(C), &C, nullptr));
@@ -121,8 +120,8 @@ CLT_TEST(invalidBuildOptions) {
   cl_int Err;
   Program Q(clCreateProgramWithSource(E.Ctx, 1, &TwoKernels, nullptr, &Err));
   CL_CHECK(Err);
-  cl_int R = clBuildProgram(Q, 1, &E.Device, "-cl-no-such-option", nullptr,
-                            nullptr);
+  cl_int R =
+      clBuildProgram(Q, 1, &E.Device, "-cl-no-such-option", nullptr, nullptr);
   CLT_EXPECT_MSG(R == CL_INVALID_BUILD_OPTIONS, errorName(R));
 }
 
@@ -138,9 +137,9 @@ CLT_TEST(buildCallbackAndRebuild) {
   CallbackCalls = 0;
   CL_CHECK(clBuildProgram(P, 0, nullptr, nullptr, buildDone, &CallbackCalls));
   // The build may be asynchronous; waiting for the status makes it done.
-  for (int I = 0; I < 1000 && buildInfo<cl_build_status>(
-                                  E, P, CL_PROGRAM_BUILD_STATUS) ==
-                                  CL_BUILD_IN_PROGRESS;
+  for (int I = 0;
+       I < 1000 && buildInfo<cl_build_status>(E, P, CL_PROGRAM_BUILD_STATUS) ==
+                       CL_BUILD_IN_PROGRESS;
        ++I)
     ;
   CLT_EXPECT(CallbackCalls == 1);
@@ -171,16 +170,16 @@ __kernel void fill(__global int *x, int v) {
   CL_CHECK(Err);
   const char *Name = "fill_value.h";
   cl_program Hs[] = {H};
-  CL_CHECK(clCompileProgram(P, 1, &E.Device, "", 1, Hs, &Name, nullptr,
-                            nullptr));
+  CL_CHECK(
+      clCompileProgram(P, 1, &E.Device, "", 1, Hs, &Name, nullptr, nullptr));
   CLT_EXPECT(buildInfo<cl_program_binary_type>(E, P, CL_PROGRAM_BINARY_TYPE) ==
              CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT);
   CLT_EXPECT(!clCreateKernel(P, "fill", &Err));
   if (E.IsPoclIss) // Debian's pocl answers CL_INVALID_KERNEL_NAME
     CLT_EXPECT_ERR(CL_INVALID_PROGRAM_EXECUTABLE, Err);
   cl_program In[] = {P};
-  Program L(clLinkProgram(E.Ctx, 1, &E.Device, "", 1, In, nullptr, nullptr,
-                          &Err));
+  Program L(
+      clLinkProgram(E.Ctx, 1, &E.Device, "", 1, In, nullptr, nullptr, &Err));
   CL_CHECK(Err);
   CLT_EXPECT(buildInfo<cl_program_binary_type>(E, L, CL_PROGRAM_BINARY_TYPE) ==
              CL_PROGRAM_BINARY_TYPE_EXECUTABLE);
@@ -221,16 +220,16 @@ __kernel void fill(__global int *x, int v) { x[get_global_id(0)] = twice(v); }
   Program Library(clLinkProgram(E.Ctx, 0, nullptr, "-create-library", 1, LibIn,
                                 nullptr, nullptr, &Err));
   CL_CHECK(Err);
-  CLT_EXPECT(buildInfo<cl_program_binary_type>(E, Library,
-                                               CL_PROGRAM_BINARY_TYPE) ==
-             CL_PROGRAM_BINARY_TYPE_LIBRARY);
+  CLT_EXPECT(
+      buildInfo<cl_program_binary_type>(E, Library, CL_PROGRAM_BINARY_TYPE) ==
+      CL_PROGRAM_BINARY_TYPE_LIBRARY);
   Program K(clCreateProgramWithSource(E.Ctx, 1, &KernSrc, nullptr, &Err));
   CL_CHECK(Err);
   CL_CHECK(clCompileProgram(K, 0, nullptr, "", 0, nullptr, nullptr, nullptr,
                             nullptr));
   cl_program In[] = {K, Library};
-  Program Exe(clLinkProgram(E.Ctx, 0, nullptr, "", 2, In, nullptr, nullptr,
-                            &Err));
+  Program Exe(
+      clLinkProgram(E.Ctx, 0, nullptr, "", 2, In, nullptr, nullptr, &Err));
   CL_CHECK(Err);
   Kernel Kern = E.kernel(Exe, "fill");
   const size_t N = 32;
@@ -248,17 +247,16 @@ __kernel void fill(__global int *x, int v) { x[get_global_id(0)] = twice(v); }
   // Linking only the kernel fails (twice is undefined): a program with a
   // log comes back anyway.
   cl_program Alone[] = {K};
-  Program Failed(clLinkProgram(E.Ctx, 0, nullptr, "", 1, Alone, nullptr,
-                               nullptr, &Err));
+  Program Failed(
+      clLinkProgram(E.Ctx, 0, nullptr, "", 1, Alone, nullptr, nullptr, &Err));
   CLT_EXPECT_ERR(CL_LINK_PROGRAM_FAILURE, Err);
   if (Failed)
-    CLT_EXPECT(buildInfo<cl_build_status>(E, Failed,
-                                          CL_PROGRAM_BUILD_STATUS) ==
+    CLT_EXPECT(buildInfo<cl_build_status>(E, Failed, CL_PROGRAM_BUILD_STATUS) ==
                CL_BUILD_ERROR);
   // An executable is not a link input.
   cl_program ExeIn[] = {Exe};
-  CLT_EXPECT(!clLinkProgram(E.Ctx, 0, nullptr, "", 1, ExeIn, nullptr, nullptr,
-                            &Err));
+  CLT_EXPECT(
+      !clLinkProgram(E.Ctx, 0, nullptr, "", 1, ExeIn, nullptr, nullptr, &Err));
   CLT_EXPECT_ERR(CL_INVALID_OPERATION, Err);
 }
 
@@ -270,12 +268,12 @@ CLT_TEST(binaryRoundTrip) {
   CLT_EXPECT(Size > 0);
   std::vector<unsigned char> Bin(Size);
   unsigned char *Ptrs[] = {Bin.data()};
-  CL_CHECK(clGetProgramInfo(P, CL_PROGRAM_BINARIES, sizeof(Ptrs), Ptrs,
-                            nullptr));
+  CL_CHECK(
+      clGetProgramInfo(P, CL_PROGRAM_BINARIES, sizeof(Ptrs), Ptrs, nullptr));
   const unsigned char *In[] = {Bin.data()};
   cl_int Status = 1, Err;
-  Program B(clCreateProgramWithBinary(E.Ctx, 1, &E.Device, &Size, In, &Status,
-                                      &Err));
+  Program B(
+      clCreateProgramWithBinary(E.Ctx, 1, &E.Device, &Size, In, &Status, &Err));
   CL_CHECK(Err);
   CLT_EXPECT(Status == CL_SUCCESS);
   CL_CHECK(clBuildProgram(B, 0, nullptr, nullptr, nullptr, nullptr));
@@ -311,11 +309,11 @@ CLT_TEST(compiledObjectBinary) {
                             nullptr));
   std::vector<unsigned char> Bin(Size);
   unsigned char *Ptrs[] = {Bin.data()};
-  CL_CHECK(clGetProgramInfo(P, CL_PROGRAM_BINARIES, sizeof(Ptrs), Ptrs,
-                            nullptr));
+  CL_CHECK(
+      clGetProgramInfo(P, CL_PROGRAM_BINARIES, sizeof(Ptrs), Ptrs, nullptr));
   const unsigned char *In[] = {Bin.data()};
-  Program B(clCreateProgramWithBinary(E.Ctx, 1, &E.Device, &Size, In, nullptr,
-                                      &Err));
+  Program B(
+      clCreateProgramWithBinary(E.Ctx, 1, &E.Device, &Size, In, nullptr, &Err));
   CL_CHECK(Err);
   CLT_EXPECT(buildInfo<cl_program_binary_type>(E, B, CL_PROGRAM_BINARY_TYPE) ==
              CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT);
@@ -323,8 +321,8 @@ CLT_TEST(compiledObjectBinary) {
                  clCompileProgram(B, 0, nullptr, "", 0, nullptr, nullptr,
                                   nullptr, nullptr));
   cl_program LinkIn[] = {B};
-  Program L(clLinkProgram(E.Ctx, 0, nullptr, "", 1, LinkIn, nullptr, nullptr,
-                          &Err));
+  Program L(
+      clLinkProgram(E.Ctx, 0, nullptr, "", 1, LinkIn, nullptr, nullptr, &Err));
   CL_CHECK(Err);
   Kernel K = E.kernel(L, "fill");
   const size_t N = 16;

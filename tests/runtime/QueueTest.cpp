@@ -15,14 +15,15 @@ using namespace clt;
 
 CLT_TEST(queryQueue) {
   cl_context C = nullptr;
-  CL_CHECK(clGetCommandQueueInfo(E.Q, CL_QUEUE_CONTEXT, sizeof(C), &C, nullptr));
+  CL_CHECK(
+      clGetCommandQueueInfo(E.Q, CL_QUEUE_CONTEXT, sizeof(C), &C, nullptr));
   CLT_EXPECT(C == E.Ctx.get());
   cl_device_id D = nullptr;
   CL_CHECK(clGetCommandQueueInfo(E.Q, CL_QUEUE_DEVICE, sizeof(D), &D, nullptr));
   CLT_EXPECT(D == E.Device);
   cl_command_queue_properties P = 0;
-  CL_CHECK(clGetCommandQueueInfo(E.Q, CL_QUEUE_PROPERTIES, sizeof(P), &P,
-                                 nullptr));
+  CL_CHECK(
+      clGetCommandQueueInfo(E.Q, CL_QUEUE_PROPERTIES, sizeof(P), &P, nullptr));
   CLT_EXPECT(P == CL_QUEUE_PROFILING_ENABLE);
   cl_uint N = 0;
   CL_CHECK(clGetCommandQueueInfo(E.Q, CL_QUEUE_REFERENCE_COUNT, sizeof(N), &N,
@@ -47,17 +48,17 @@ CLT_TEST(badProperties) {
 }
 
 CLT_TEST(withProperties) {
-  cl_queue_properties Props[] = {CL_QUEUE_PROPERTIES,
-                                 CL_QUEUE_PROFILING_ENABLE, 0};
+  cl_queue_properties Props[] = {CL_QUEUE_PROPERTIES, CL_QUEUE_PROFILING_ENABLE,
+                                 0};
   cl_int Err;
   Queue Q(clCreateCommandQueueWithProperties(E.Ctx, E.Device, Props, &Err));
   CL_CHECK(Err);
   cl_command_queue_properties P = 0;
-  CL_CHECK(clGetCommandQueueInfo(Q, CL_QUEUE_PROPERTIES, sizeof(P), &P,
-                                 nullptr));
+  CL_CHECK(
+      clGetCommandQueueInfo(Q, CL_QUEUE_PROPERTIES, sizeof(P), &P, nullptr));
   CLT_EXPECT(P == CL_QUEUE_PROFILING_ENABLE);
-  Queue Plain(clCreateCommandQueueWithProperties(E.Ctx, E.Device, nullptr,
-                                                 &Err));
+  Queue Plain(
+      clCreateCommandQueueWithProperties(E.Ctx, E.Device, nullptr, &Err));
   CL_CHECK(Err);
   cl_queue_properties Bad[] = {0x7777, 1, 0};
   CLT_EXPECT(!clCreateCommandQueueWithProperties(E.Ctx, E.Device, Bad, &Err));
@@ -96,8 +97,8 @@ CLT_TEST(releasedQueueStillRuns) {
   CL_CHECK(clReleaseCommandQueue(Q));
   waitFor(Ev);
   cl_command_queue Back = nullptr;
-  CL_CHECK(clGetEventInfo(Ev, CL_EVENT_COMMAND_QUEUE, sizeof(Back), &Back,
-                          nullptr));
+  CL_CHECK(
+      clGetEventInfo(Ev, CL_EVENT_COMMAND_QUEUE, sizeof(Back), &Back, nullptr));
   CLT_EXPECT(Back == Q);
   std::vector<char> Out(4096);
   CL_CHECK(clEnqueueReadBuffer(E.Q, B, CL_TRUE, 0, Out.size(), Out.data(), 0,
@@ -109,7 +110,8 @@ CLT_TEST(twoQueues) {
   cl_int Err;
   Queue Q2(clCreateCommandQueue(E.Ctx, E.Device, 0, &Err));
   CL_CHECK(Err);
-  Mem A = E.buffer(CL_MEM_READ_WRITE, 256), B = E.buffer(CL_MEM_READ_WRITE, 256);
+  Mem A = E.buffer(CL_MEM_READ_WRITE, 256),
+      B = E.buffer(CL_MEM_READ_WRITE, 256);
   std::vector<unsigned char> X(256, 1), Y(256, 2), RX(256), RY(256);
   CL_CHECK(clEnqueueWriteBuffer(E.Q, A, CL_FALSE, 0, 256, X.data(), 0, nullptr,
                                 nullptr));

@@ -61,7 +61,8 @@ static HostInfo detect() {
     auto Colon = Line.find(':');
     if (Colon == std::string::npos)
       continue;
-    std::string Key = Line.substr(0, Line.find_last_not_of(" \t", Colon - 1) + 1);
+    std::string Key =
+        Line.substr(0, Line.find_last_not_of(" \t", Colon - 1) + 1);
     std::string Val = Line.substr(Colon + 1);
     Val.erase(0, Val.find_first_not_of(' '));
     if (Key == "model name" && H.CPUName.empty())
@@ -69,7 +70,8 @@ static HostInfo detect() {
     else if (Key == "cpu MHz" && MHz == 0)
       MHz = std::atof(Val.c_str());
   }
-  std::ifstream MaxFreq("/sys/devices/system/cpu/cpu0/cpufreq/cpuinfo_max_freq");
+  std::ifstream MaxFreq(
+      "/sys/devices/system/cpu/cpu0/cpufreq/cpuinfo_max_freq");
   unsigned long KHz = 0;
   if (MaxFreq >> KHz && KHz)
     H.MaxClockMHz = static_cast<unsigned>(KHz / 1000);

@@ -1,4 +1,5 @@
-//===- HostInfo.h - What the pthread device knows about the host -*- C++ -*-===//
+//===- HostInfo.h - What the pthread device knows about the host -*- C++
+//-*-===//
 // SPDX-License-Identifier: MIT
 //
 // The facts clGetDeviceInfo reports and the worker pool is sized by: cores
@@ -16,13 +17,13 @@
 namespace iss {
 
 struct HostInfo {
-  unsigned Cores = 1;       ///< physical cores (hwloc), at least 1
+  unsigned Cores = 1; ///< physical cores (hwloc), at least 1
   unsigned ProcessingUnits = 1;
   uint64_t L1Size = 0, L2Size = 0, L3Size = 0;
   unsigned CachelineSize = 64;
-  uint64_t MemorySize = 0;  ///< physical memory in bytes
+  uint64_t MemorySize = 0; ///< physical memory in bytes
   unsigned MaxClockMHz = 0;
-  std::string CPUName;      ///< /proc/cpuinfo "model name"
+  std::string CPUName; ///< /proc/cpuinfo "model name"
 };
 
 /// Detected on first call.

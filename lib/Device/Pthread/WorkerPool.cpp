@@ -23,8 +23,8 @@ namespace iss {
 WorkerPool::WorkerPool(unsigned Threads, bool Affinity, size_t LocalBytes,
                        size_t PrintfBytes)
     : NumThreads(std::max(1u, Threads)), LocalMemBytes(LocalBytes) {
-  PrintfCapacity = static_cast<uint32_t>(
-      std::max<size_t>(4096, PrintfBytes / NumThreads));
+  PrintfCapacity =
+      static_cast<uint32_t>(std::max<size_t>(4096, PrintfBytes / NumThreads));
   Parts.resize(NumThreads);
   for (Participant &P : Parts) {
     size_t Bytes = (LocalMemBytes + 63) / 64 * 64;
