@@ -252,8 +252,15 @@ CL_API_ENTRY cl_int CL_API_CALL clGetKernelWorkGroupInfo(
     return ISS_ERR(CL_INVALID_DEVICE, "device not associated with the kernel");
   cl_device_id Dev = D ? D : Devs[0];
   switch (Param) {
-  case CL_KERNEL_WORK_GROUP_SIZE:
-    return returnValue(Size, Value, SizeRet, Dev->MaxWorkGroupSize);
+  case CL_KERNEL_WORK_GROUP_SIZE: {
+    // With reqd_work_group_size, that is the only size that can run.
+    const size_t *R = K->Info.ReqdWorkGroupSize;
+    size_t WG = Dev->MaxWorkGroupSize;
+    if (R[0] || R[1] || R[2])
+      WG = std::max<size_t>(R[0], 1) * std::max<size_t>(R[1], 1) *
+           std::max<size_t>(R[2], 1);
+    return returnValue(Size, Value, SizeRet, WG);
+  }
   case CL_KERNEL_COMPILE_WORK_GROUP_SIZE:
     return returnInfo(Size, Value, SizeRet, K->Info.ReqdWorkGroupSize,
                       sizeof(K->Info.ReqdWorkGroupSize));
