@@ -14,6 +14,14 @@ using namespace llvm;
 
 namespace iss {
 
+AnalysisManagers::AnalysisManagers(PassBuilder &PB) {
+  PB.registerModuleAnalyses(MAM);
+  PB.registerCGSCCAnalyses(CGAM);
+  PB.registerFunctionAnalyses(FAM);
+  PB.registerLoopAnalyses(LAM);
+  PB.crossRegisterProxies(LAM, FAM, CGAM, MAM);
+}
+
 void registerIssPasses(PassBuilder &PB) {
   PB.registerPipelineParsingCallback(
       [](StringRef Name, ModulePassManager &MPM,

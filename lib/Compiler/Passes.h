@@ -12,6 +12,8 @@
 
 #include "pocl-iss/Env.h"
 
+#include "llvm/Analysis/CGSCCPassManager.h"
+#include "llvm/Analysis/LoopAnalysisManager.h"
 #include "llvm/IR/PassManager.h"
 
 #include <string>
@@ -66,6 +68,16 @@ public:
 
 private:
   WorkGroupConfig Config;
+};
+
+/// The four analysis managers of the new pass manager, registered with a
+/// PassBuilder and cross-linked the way opt sets them up.
+struct AnalysisManagers {
+  llvm::LoopAnalysisManager LAM;
+  llvm::FunctionAnalysisManager FAM;
+  llvm::CGSCCAnalysisManager CGAM;
+  llvm::ModuleAnalysisManager MAM;
+  explicit AnalysisManagers(llvm::PassBuilder &PB);
 };
 
 /// Lets \p PB parse the names in PassRegistry.def in pipelines.

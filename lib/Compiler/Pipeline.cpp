@@ -25,12 +25,14 @@
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/TargetSelect.h"
+#include "llvm/TargetParser/Host.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/Target/TargetOptions.h"
 #include "llvm/Transforms/Scalar/Scalarizer.h"
 
 #include <chrono>
+#include <dlfcn.h>
 #include <map>
 #include <mutex>
 
@@ -108,15 +110,9 @@ static bool optimize(Module &M, const WorkGroupConfig &Config,
   PTO.SLPVectorization = !Scalar;
   PTO.LoopUnrolling = true;
   PassBuilder PB(&TM, PTO);
-  LoopAnalysisManager LAM;
-  FunctionAnalysisManager FAM;
-  CGSCCAnalysisManager CGAM;
-  ModuleAnalysisManager MAM;
-  PB.registerModuleAnalyses(MAM);
-  PB.registerCGSCCAnalyses(CGAM);
-  PB.registerFunctionAnalyses(FAM);
-  PB.registerLoopAnalyses(LAM);
-  PB.crossRegisterProxies(LAM, FAM, CGAM, MAM);
+  AnalysisManagers AM(PB);
+  FunctionAnalysisManager &FAM = AM.FAM;
+  ModuleAnalysisManager &MAM = AM.MAM;
 
   auto Dump = [&](const char *Stage) {
     const std::string &Dir = settings().DumpDir;
@@ -134,10 +130,27 @@ static bool optimize(Module &M, const WorkGroupConfig &Config,
   Front.addPass(KernelPreparePass(Config));
   Front.addPass(WorkItemLoopsPass(Config));
   Front.run(M, MAM);
+  // The kernel library fixes the target CPU (its features); the cost models
+  // are tuned for the CPU we run on: on AMD Zen, say, gathers are slow and
+  // the vectorizer must know it.
+  std::string TuneCPU = sys::getHostCPUName().str();
   for (Function &F : M)
-    if (F.getName().starts_with("__iss_sub_"))
+    if (F.getName().starts_with("__iss_sub_")) {
       F.addFnAttr("prefer-vector-width",
                   std::to_string(getTargetInfo().NativeVectorBits));
+      if (!TuneCPU.empty() && TuneCPU != "generic")
+        F.addFnAttr("tune-cpu", TuneCPU);
+      // LLVM 19 tunes AMD Zen 4 and 5 as if gathers were cheap; measured on
+      // Zen 5, the gathers of the array-of-struct kernel nn made it twice
+      // slower than scalar code. Scalar loads it is, there.
+      if (StringRef(TuneCPU).starts_with("znver")) {
+        std::string Features =
+            F.getFnAttribute("target-features").getValueAsString().str();
+        F.addFnAttr("target-features",
+                    Features + (Features.empty() ? "" : ",") +
+                        "+prefer-no-gather,+prefer-no-scatter");
+      }
+    }
   if (!Scalar) {
     // The loop vectorizer widens scalar instructions only. pocl's library
     // computes some builtins with short vectors and kernels use float4 and
@@ -306,6 +319,21 @@ static bool compileKernel(const std::vector<uint8_t> &Binary,
   return true;
 }
 
+/// Identifies the compiler's own code for cache keys: a hash of the binary
+/// it is linked into (libpocl-iss.so, or a test), so that a rebuilt compiler
+/// never loads kernels an older one compiled under the same version number.
+static const std::string &compilerBuildId() {
+  static const std::string Id = [] {
+    Dl_info Info;
+    if (dladdr(reinterpret_cast<void *>(&compilerBuildId), &Info) &&
+        Info.dli_fname)
+      if (auto B = MemoryBuffer::getFile(Info.dli_fname))
+        return hashHex((*B)->getBuffer());
+    return std::string("unknown");
+  }();
+  return Id;
+}
+
 std::shared_ptr<CompiledKernel>
 getCompiledKernel(const std::vector<uint8_t> &Binary, const std::string &Kernel,
                   const size_t Local[3], std::string &Error) {
@@ -325,7 +353,7 @@ getCompiledKernel(const std::vector<uint8_t> &Binary, const std::string &Kernel,
   const TargetInfo &T = getTargetInfo();
   std::string Key;
   raw_string_ostream KS(Key);
-  KS << "pocl-iss " << POCL_ISS_VERSION << "; llvm " << POCL_ISS_LLVM_VERSION
+  KS << "pocl-iss " << POCL_ISS_VERSION << ' ' << compilerBuildId() << "; llvm " << POCL_ISS_LLVM_VERSION
      << "; lib " << T.LibraryVariant << ' ' << kernelLibraryHash()
      << "; target " << T.Triple << ' ' << T.CPU << "; mode "
      << modeName(Config.IssMode) << "; width " << Config.VectorWidth

@@ -182,7 +182,8 @@ KernelInfo describeKernel(Function &F) {
       Arg.Kind = ArgKind::Value;
     if (Arg.Kind == ArgKind::Value) {
       Type *T = A.hasByValAttr() ? A.getParamByValType() : A.getType();
-      Arg.Size = DL.getTypeStoreSize(T);
+      // sizeof in OpenCL C: a float3 takes 16 bytes, a struct its padding.
+      Arg.Size = DL.getTypeAllocSize(T);
       Arg.Align = DL.getABITypeAlign(T).value();
     } else {
       Arg.Size = sizeof(void *);

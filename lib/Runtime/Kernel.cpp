@@ -136,10 +136,8 @@ CL_API_ENTRY cl_int CL_API_CALL clSetKernelArg(cl_kernel K, cl_uint Index,
   case ArgKind::Value:
     if (!Value)
       return ISS_ERR(CL_INVALID_ARG_VALUE, "a by-value argument needs a value");
-    // OpenCL C's sizeof of a 3-component vector is that of 4 components;
-    // accept it whether the compiler reported the store or the alloc size.
-    if (Size != A.Size && !(Size > A.Size && A.Align > 1 &&
-                            Size == (A.Size + A.Align - 1) / A.Align * A.Align))
+    // A.Size is OpenCL C's sizeof (a float3 is 16 bytes).
+    if (Size != A.Size)
       return ISS_ERR(CL_INVALID_ARG_SIZE, "size differs from the type's");
     V.Bytes.assign(static_cast<const unsigned char *>(Value),
                    static_cast<const unsigned char *>(Value) + Size);

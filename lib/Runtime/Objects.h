@@ -36,9 +36,6 @@
 #include <string>
 #include <vector>
 
-#ifndef POCL_ISS_VERSION
-#define POCL_ISS_VERSION "0.1.0"
-#endif
 
 namespace iss {
 

@@ -434,15 +434,15 @@ void WorkGroupBuilder::markParallel(Function &WG,
       Ops.push_back(MDNode::get(
           Ctx, {MDString::get(Ctx, Name), ConstantAsMetadata::get(V)}));
     };
-    Type *I1 = Type::getInt1Ty(Ctx), *I32 = Type::getInt32Ty(Ctx);
+    Type *I32 = Type::getInt32Ty(Ctx);
     if (Scalar) {
       Flag("llvm.loop.vectorize.width", ConstantInt::get(I32, 1));
       Flag("llvm.loop.interleave.count", ConstantInt::get(I32, 1));
-    } else if (Innermost) {
-      Flag("llvm.loop.vectorize.enable", ConstantInt::getTrue(I1));
-      if (Config.ForceWidth)
-        Flag("llvm.loop.vectorize.width",
-             ConstantInt::get(I32, Config.VectorWidth));
+    } else if (Innermost && Config.ForceWidth) {
+      // Otherwise the vectorizer's cost model decides: forcing vectorization
+      // made array-of-struct kernels (nn) twice slower than scalar code.
+      Flag("llvm.loop.vectorize.width",
+           ConstantInt::get(I32, Config.VectorWidth));
     }
     MDNode *LoopID = MDNode::getDistinct(Ctx, Ops);
     LoopID->replaceOperandWith(0, LoopID);

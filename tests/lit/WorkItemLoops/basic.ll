@@ -1,7 +1,8 @@
 ; The work-group function of a one-dimensional barrier-free kernel: one
 ; work-item loop, kernel arguments loaded from their slots, work-item
 ; globals replaced by the loop counter and the context's fields, the loop
-; marked parallel and, in vec mode, to be vectorized.
+; marked parallel, the vectorizer's cost model left to decide in vec mode
+; and the loop kept scalar in scalar mode.
 ;
 ; __kernel void k(__global float *a, float s) {
 ;   a[get_global_id(0)] *= s;
@@ -53,9 +54,9 @@ entry:
 ; CHECK-NEXT: ret i32 0
 ; CHECK: !iss.subkernels = !{![[SUB:[0-9]+]]}
 ; CHECK: ![[SUB]] = !{!"k", !"__iss_sub_k_0", !"vec:x"}
-; CHECK: ![[LOOP]] = distinct !{![[LOOP]], ![[PAR:[0-9]+]], ![[VEC:[0-9]+]]}
+; CHECK: ![[LOOP]] = distinct !{![[LOOP]], ![[PAR:[0-9]+]]}
 ; CHECK: ![[PAR]] = !{!"llvm.loop.parallel_accesses", ![[GROUP]]}
-; CHECK: ![[VEC]] = !{!"llvm.loop.vectorize.enable", i1 true}
+; CHECK-NOT: llvm.loop.vectorize
 
 ; SCALAR-LABEL: define void @__iss_sub_k_0
 ; SCALAR: !{!"k", !"__iss_sub_k_0", !"scalar:scalar"}
