@@ -43,7 +43,7 @@ entry:
 ; Y: wi.z.latch:
 ; Y: br i1 %{{.*}}, label %wi.z.header, label %wi.z.done, !llvm.loop ![[OUTER:[0-9]+]]
 ; Y: !{!"k", !"__iss_sub_k_0", !"vec:y"}
-; Y-DAG: ![[INNER]] = distinct !{![[INNER]], !{{[0-9]+}}, !{{[0-9]+}}, ![[W:[0-9]+]]}
+; Y-DAG: ![[INNER]] = distinct !{![[INNER]], !{{[0-9]+}}, ![[W:[0-9]+]]}
 ; Y-DAG: ![[W]] = !{!"llvm.loop.vectorize.width", i32 8}
 ; Y-DAG: ![[OUTER]] = distinct !{![[OUTER]], !{{[0-9]+}}}
 
