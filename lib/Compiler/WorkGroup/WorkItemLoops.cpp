@@ -15,6 +15,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "CompilerInternal.h"
 #include "Passes.h"
 
 #include "llvm/Analysis/ValueTracking.h"
@@ -22,10 +23,8 @@
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
-#include "llvm/IR/MDBuilder.h"
 #include "llvm/IR/ReplaceConstant.h"
 #include "llvm/IR/Module.h"
-#include "llvm/Transforms/IPO/AlwaysInliner.h"
 #include "llvm/Transforms/Scalar/SROA.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 
@@ -338,13 +337,8 @@ void WorkGroupBuilder::replaceWorkItemGlobals(Function &WG, Value *CtxArg) {
   // Function-scope __local variables come from the trailing argument slots.
   Argument *Args = WG.getArg(0);
   unsigned Slot = Kernel.arg_size();
-  std::string Prefix = Kernel.getName().str() + ".";
-  SmallVector<GlobalVariable *, 4> Locals;
-  for (GlobalVariable &GV : M.globals())
-    if (GV.hasInitializer() && !GV.isConstant() &&
-        isa<UndefValue>(GV.getInitializer()) && GV.hasLocalLinkage() &&
-        GV.getName().starts_with(Prefix))
-      Locals.push_back(&GV);
+  // The same order as KernelInfo::AutoLocals, which the device follows.
+  std::vector<GlobalVariable *> Locals = autoLocalsOf(Kernel);
   for (GlobalVariable *GV : Locals) {
     Value *SlotAddr = B.CreateConstInBoundsGEP1_64(Ptr, Args, Slot++);
     Value *SlotPtr = B.CreateLoad(Ptr, SlotAddr, GV->getName() + ".slot");
