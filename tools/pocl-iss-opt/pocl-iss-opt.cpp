@@ -59,21 +59,13 @@ int main(int argc, char **argv) {
   }
   PassBuilder PB(TM.get());
   iss::registerIssPasses(PB);
-  LoopAnalysisManager LAM;
-  FunctionAnalysisManager FAM;
-  CGSCCAnalysisManager CGAM;
-  ModuleAnalysisManager MAM;
-  PB.registerModuleAnalyses(MAM);
-  PB.registerCGSCCAnalyses(CGAM);
-  PB.registerFunctionAnalyses(FAM);
-  PB.registerLoopAnalyses(LAM);
-  PB.crossRegisterProxies(LAM, FAM, CGAM, MAM);
+  iss::AnalysisManagers AM(PB);
   ModulePassManager MPM;
   if (auto E = PB.parsePassPipeline(MPM, Passes)) {
     errs() << argv[0] << ": " << toString(std::move(E)) << "\n";
     return 1;
   }
-  MPM.run(*M, MAM);
+  MPM.run(*M, AM.MAM);
   if (!NoVerify && verifyModule(*M, &errs())) {
     errs() << argv[0] << ": the result does not verify\n";
     return 1;
