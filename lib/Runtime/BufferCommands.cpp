@@ -154,20 +154,36 @@ static void copyRect(char *Dst, const Rect &D, const char *Src, const Rect &S,
                    Src + S.offset() + Z * S.Slice + Y * S.Row, Region[0]);
 }
 
+/// The checks clEnqueueReadBufferRect and clEnqueueWriteBufferRect share;
+/// fills the buffer's rectangle \p B and the host's \p H.
+static cl_int checkHostRect(const char *Func, cl_command_queue Q, cl_mem M,
+                            const void *Ptr, const size_t *BufOrigin,
+                            const size_t *HostOrigin, const size_t *Region,
+                            size_t BufRow, size_t BufSlice, size_t HostRow,
+                            size_t HostSlice, cl_uint NumWait,
+                            const cl_event *Wait, Rect &B, Rect &H) {
+  if (cl_int E = checkQueueMem(Func, Q, M))
+    return E;
+  if (cl_int E = checkWaitList(Func, Q->Context.get(), NumWait, Wait))
+    return E;
+  if (!Ptr || !validRegion(Region) ||
+      !makeRect(BufOrigin, Region, BufRow, BufSlice, M->Size, B) ||
+      !makeRect(HostOrigin, Region, HostRow, HostSlice, 0, H))
+    return apiError(Func, CL_INVALID_VALUE,
+                    "bad pointer, region, pitch or bounds");
+  return CL_SUCCESS;
+}
+
 CL_API_ENTRY cl_int CL_API_CALL clEnqueueReadBufferRect(
     cl_command_queue Q, cl_mem M, cl_bool Blocking, const size_t *BufOrigin,
     const size_t *HostOrigin, const size_t *Region, size_t BufRow,
     size_t BufSlice, size_t HostRow, size_t HostSlice, void *Ptr,
     cl_uint NumWait, const cl_event *Wait, cl_event *Event) {
-  if (cl_int E = checkQueueMem(__func__, Q, M))
-    return E;
-  if (cl_int E = checkWaitList(__func__, Q->Context.get(), NumWait, Wait))
-    return E;
   Rect B, H;
-  if (!Ptr || !validRegion(Region) ||
-      !makeRect(BufOrigin, Region, BufRow, BufSlice, M->Size, B) ||
-      !makeRect(HostOrigin, Region, HostRow, HostSlice, 0, H))
-    return ISS_ERR(CL_INVALID_VALUE, "bad pointer, region, pitch or bounds");
+  if (cl_int E = checkHostRect(__func__, Q, M, Ptr, BufOrigin, HostOrigin,
+                               Region, BufRow, BufSlice, HostRow, HostSlice,
+                               NumWait, Wait, B, H))
+    return E;
   if (hostCannotRead(M))
     return ISS_ERR(CL_INVALID_OPERATION, "buffer is not host-readable");
   Ref<_cl_mem> Keep(M);
@@ -185,15 +201,11 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueWriteBufferRect(
     const size_t *HostOrigin, const size_t *Region, size_t BufRow,
     size_t BufSlice, size_t HostRow, size_t HostSlice, const void *Ptr,
     cl_uint NumWait, const cl_event *Wait, cl_event *Event) {
-  if (cl_int E = checkQueueMem(__func__, Q, M))
-    return E;
-  if (cl_int E = checkWaitList(__func__, Q->Context.get(), NumWait, Wait))
-    return E;
   Rect B, H;
-  if (!Ptr || !validRegion(Region) ||
-      !makeRect(BufOrigin, Region, BufRow, BufSlice, M->Size, B) ||
-      !makeRect(HostOrigin, Region, HostRow, HostSlice, 0, H))
-    return ISS_ERR(CL_INVALID_VALUE, "bad pointer, region, pitch or bounds");
+  if (cl_int E = checkHostRect(__func__, Q, M, Ptr, BufOrigin, HostOrigin,
+                               Region, BufRow, BufSlice, HostRow, HostSlice,
+                               NumWait, Wait, B, H))
+    return E;
   if (hostCannotWrite(M))
     return ISS_ERR(CL_INVALID_OPERATION, "buffer is not host-writable");
   Ref<_cl_mem> Keep(M);

@@ -67,7 +67,7 @@ void WorkerPool::workerMain(unsigned Index) {
   }
 }
 
-void WorkerPool::work(unsigned Index) {
+iss_wg_context WorkerPool::prepare(unsigned Index) {
   const KernelLaunch &KL = *Launch;
   Participant &P = Parts[Index];
   P.Slots = KL.Slots;
@@ -86,6 +86,13 @@ void WorkerPool::work(unsigned Index) {
   Ctx.printf_buffer = P.PrintfBuffer.get();
   Ctx.printf_buffer_capacity = PrintfCapacity;
   Ctx.printf_buffer_position = &P.PrintfPosition;
+  return Ctx;
+}
+
+void WorkerPool::work(unsigned Index) {
+  const KernelLaunch &KL = *Launch;
+  Participant &P = Parts[Index];
+  iss_wg_context Ctx = prepare(Index);
   const uint64_t N0 = KL.NumGroups[0], N1 = KL.NumGroups[1];
   for (;;) {
     uint64_t Begin = NextGroup.fetch_add(Chunk, std::memory_order_relaxed);
@@ -109,23 +116,8 @@ void WorkerPool::run(const KernelLaunch &KL) {
   // The selection function sees participant 0's slots and group 0.
   uint32_t Sub = 0;
   if (K.Select && K.Subkernels.size() > 1) {
-    Participant &P = Parts[0];
-    P.Slots = KL.Slots;
-    P.LocalPtrs.resize(KL.Locals.size());
-    for (size_t I = 0; I < KL.Locals.size(); ++I) {
-      P.LocalPtrs[I] = P.LocalMem.get() + KL.Locals[I].Offset;
-      P.Slots[KL.Locals[I].Slot] = &P.LocalPtrs[I];
-    }
-    iss_wg_context Ctx = {};
-    for (int D = 0; D < 3; ++D) {
-      Ctx.num_groups[D] = KL.NumGroups[D];
-      Ctx.global_offset[D] = KL.GlobalOffset[D];
-    }
-    Ctx.work_dim = KL.WorkDim;
-    Ctx.printf_buffer = P.PrintfBuffer.get();
-    Ctx.printf_buffer_capacity = PrintfCapacity;
-    Ctx.printf_buffer_position = &P.PrintfPosition;
-    Sub = K.Select(P.Slots.data(), &Ctx);
+    iss_wg_context Ctx = prepare(0);
+    Sub = K.Select(Parts[0].Slots.data(), &Ctx);
     if (Sub >= K.Subkernels.size()) {
       debugLog(DbgDevice, "%s: selection returned %u of %zu subkernels",
                K.KernelName.c_str(), Sub, K.Subkernels.size());

@@ -68,6 +68,9 @@ private:
   };
   void workerMain(unsigned Index);
   void work(unsigned Index);
+  /// Points participant \p Index's argument slots at its own local memory
+  /// and returns the work-group context of the current launch for it.
+  iss_wg_context prepare(unsigned Index);
 
   unsigned NumThreads;
   size_t LocalMemBytes;
