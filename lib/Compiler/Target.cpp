@@ -13,7 +13,6 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/TargetParser/Host.h"
 
-#include <mutex>
 
 using namespace llvm;
 

@@ -236,12 +236,6 @@ Function *WorkGroupBuilder::build() {
       Next->getCalledFunction()->removeFnAttr(Attribute::AlwaysInline);
   }
 
-  // The blocks of the loop nest are everything between the first header
-  // (or the body) and the exit.
-  for (BasicBlock &BB : *WG)
-    if (&BB != Entry && &BB != Exit)
-      LoopBlocks.push_back(&BB);
-
   replaceWorkItemGlobals(*WG, CtxArg);
 
   FunctionAnalysisManager &FAM =
@@ -249,7 +243,7 @@ Function *WorkGroupBuilder::build() {
   FAM.invalidate(*WG, PreservedAnalyses::none());
   PreservedAnalyses PA = SROAPass(SROAOptions::PreserveCFG).run(*WG, FAM);
   FAM.invalidate(*WG, PA);
-  LoopBlocks.clear();
+  // The blocks of the loop nest: everything but the entry and the exit.
   for (BasicBlock &BB : *WG)
     if (&BB != Entry && &BB != Exit)
       LoopBlocks.push_back(&BB);
