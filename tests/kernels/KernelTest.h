@@ -256,6 +256,27 @@ inline void setLocalArg(const Kernel &K, cl_uint Index, size_t Bytes) {
   CL_CHECK(clSetKernelArg(K, Index, Bytes, nullptr));
 }
 
+/// The largest 1D local size \p K may be launched with on \p E's device:
+/// CL_KERNEL_WORK_GROUP_SIZE, bounded by the first work-item dimension.
+inline size_t maxLocalSize1D(const Env &E, const Kernel &K) {
+  size_t KernelMax = 0;
+  CL_CHECK(clGetKernelWorkGroupInfo(K, E.Device, CL_KERNEL_WORK_GROUP_SIZE,
+                                    sizeof(KernelMax), &KernelMax, nullptr));
+  size_t Items[3] = {0, 0, 0};
+  CL_CHECK(clGetDeviceInfo(E.Device, CL_DEVICE_MAX_WORK_ITEM_SIZES,
+                           sizeof(Items), Items, nullptr));
+  KT_EXPECT(KernelMax >= 1 && Items[0] >= 1, "no valid work-group size");
+  return std::min(KernelMax, Items[0]);
+}
+
+/// CL_DEVICE_LOCAL_MEM_SIZE of \p E's device.
+inline cl_ulong localMemSize(const Env &E) {
+  cl_ulong Bytes = 0;
+  CL_CHECK(clGetDeviceInfo(E.Device, CL_DEVICE_LOCAL_MEM_SIZE, sizeof(Bytes),
+                           &Bytes, nullptr));
+  return Bytes;
+}
+
 /// Opens the platform chosen by ISS_TEST_PLATFORM (default "pocl-iss").
 /// Not finding it is a failure, not a skip: under CTest the build tree's
 /// vendors/ folder always names our library.

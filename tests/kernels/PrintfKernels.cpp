@@ -9,15 +9,12 @@
 // vectorized work-item loop (the paper's codelets, section 3) must still
 // print once per work-item with each work-item's own values. The test
 // captures the process's standard output through a temporary file (dup2) and
-// compares the lines, sorted, since work-groups run concurrently.
+// compares the lines, sorted, since work-groups run concurrently
+// (CaptureStdout.h).
 //
 //===----------------------------------------------------------------------===//
 
-#include "KernelTest.h"
-
-#include <cstdarg>
-#include <fcntl.h>
-#include <unistd.h>
+#include "CaptureStdout.h"
 
 using namespace kt;
 
@@ -40,84 +37,6 @@ __kernel void vectors(void) {
   printf("%d %v4hlf|%e\n", I, F, 1.5e-3f * I);
 }
 )CLC";
-
-/// Runs \p Body with the process's stdout redirected into a temporary file
-/// and returns what was written. The runtime may print from its own threads,
-/// so the redirection covers everything up to clFinish in \p Body.
-template <typename Fn> static std::string captureStdout(Fn Body) {
-  std::fflush(stdout);
-  char Path[] = "/tmp/iss-printf-XXXXXX";
-  int Fd = mkstemp(Path);
-  KT_EXPECT(Fd >= 0, "mkstemp failed");
-  unlink(Path);
-  int Saved = dup(STDOUT_FILENO);
-  dup2(Fd, STDOUT_FILENO);
-  try {
-    Body();
-  } catch (...) {
-    std::fflush(stdout);
-    dup2(Saved, STDOUT_FILENO);
-    close(Saved);
-    close(Fd);
-    throw;
-  }
-  std::fflush(stdout);
-  dup2(Saved, STDOUT_FILENO);
-  close(Saved);
-  std::string Out;
-  lseek(Fd, 0, SEEK_SET);
-  char Buf[4096];
-  ssize_t N;
-  while ((N = read(Fd, Buf, sizeof(Buf))) > 0)
-    Out.append(Buf, size_t(N));
-  close(Fd);
-  return Out;
-}
-
-static std::vector<std::string> sortedLines(const std::string &S) {
-  std::vector<std::string> Lines;
-  size_t Pos = 0;
-  while (Pos < S.size()) {
-    size_t End = S.find('\n', Pos);
-    if (End == std::string::npos)
-      End = S.size();
-    Lines.push_back(S.substr(Pos, End - Pos));
-    Pos = End + 1;
-  }
-  std::sort(Lines.begin(), Lines.end());
-  return Lines;
-}
-
-static void expectLines(const std::string &Got, std::vector<std::string> Want,
-                        const std::string &What) {
-  auto G = sortedLines(Got);
-  std::sort(Want.begin(), Want.end());
-  if (G == Want)
-    return;
-  std::string Msg = What + ": got " + std::to_string(G.size()) +
-                    " lines, want " + std::to_string(Want.size());
-  size_t Shown = 0;
-  for (size_t I = 0; I < std::max(G.size(), Want.size()) && Shown < 5; ++I) {
-    std::string A = I < G.size() ? G[I] : "<none>";
-    std::string B = I < Want.size() ? Want[I] : "<none>";
-    if (A == B)
-      continue;
-    ++Shown;
-    Msg += "\n  got  \"" + A + "\"\n  want \"" + B + "\"";
-  }
-  fail(Msg);
-}
-
-static std::string format(const char *Fmt, ...)
-    __attribute__((format(printf, 1, 2)));
-static std::string format(const char *Fmt, ...) {
-  char Buf[512];
-  va_list Ap;
-  va_start(Ap, Fmt);
-  std::vsnprintf(Buf, sizeof(Buf), Fmt, Ap);
-  va_end(Ap);
-  return Buf;
-}
 
 TEST_CASE(printfFormats) {
   const size_t N = 75; // local size 25: three groups, partial vectors
