@@ -24,101 +24,9 @@
 
 using namespace kt;
 
-static const char *BarrierSource = R"CLC(
-// A b-loop whose trip count is a kernel argument (possibly zero).
-__kernel void argLoop(__global const uint *In, __global uint *Out, int Iters,
-                      __local uint *S) {
-  size_t L = get_local_id(0), G = get_global_id(0), LS = get_local_size(0);
-  uint X = In[G];
-  for (int It = 0; It < Iters; ++It) {
-    S[L] = X;
-    barrier(CLK_LOCAL_MEM_FENCE);
-    X = (X ^ S[(L + 1) % LS]) + (uint)It;
-    barrier(CLK_LOCAL_MEM_FENCE);
-  }
-  Out[G] = X;
-}
-
-// Barriers only in the inner loop of a loop nest; code between the loops.
-__kernel void nestedLoops(__global const uint *In, __global uint *Out,
-                          int Outer, int Inner, __local uint *S) {
-  size_t L = get_local_id(0), G = get_global_id(0), LS = get_local_size(0);
-  uint X = In[G];
-  for (int I = 0; I < Outer; ++I) {
-    X += (uint)I * 7u;
-    for (int J = 0; J < Inner; ++J) {
-      S[L] = X;
-      barrier(CLK_LOCAL_MEM_FENCE);
-      X = X * 3u + S[(L + (size_t)J + 1) % LS];
-      barrier(CLK_LOCAL_MEM_FENCE);
-    }
-    X ^= (uint)L;
-  }
-  Out[G] = X;
-}
-
-// A barrier in each arm of a uniform branch, then common code with more
-// barriers.
-__kernel void uniformIfElse(__global const int *In, __global int *Out,
-                            int Arg, __local int *S) {
-  size_t L = get_local_id(0), G = get_global_id(0), LS = get_local_size(0);
-  int X = In[G];
-  if (Arg > 3) {
-    S[L] = X * 2;
-    barrier(CLK_LOCAL_MEM_FENCE);
-    X = S[(L + 1) % LS] + Arg;
-  } else {
-    S[L] = X - 1;
-    barrier(CLK_LOCAL_MEM_FENCE);
-    X = S[(L + LS - 1) % LS] - Arg;
-  }
-  barrier(CLK_LOCAL_MEM_FENCE);
-  S[L] = X;
-  barrier(CLK_LOCAL_MEM_FENCE);
-  Out[G] = S[LS - 1 - L] * 4 + X;
-}
-
-// A conditional barrier (no else) followed by common code without one.
-__kernel void condBarrierCommon(__global const int *In, __global int *Out,
-                                int Arg, __local int *S) {
-  size_t L = get_local_id(0), G = get_global_id(0), LS = get_local_size(0);
-  int X = In[G];
-  S[L] = X;
-  if (Arg > 0) {
-    barrier(CLK_LOCAL_MEM_FENCE);
-    X += S[(L + (size_t)Arg) % LS];
-  }
-  X = X * 3 + (int)L;
-  Out[G] = X;
-}
-
-// An endless loop with a barrier and three ways out of an iteration: a
-// break on an argument, a break on a value every work-item of the group
-// reads from local memory (uniform at run time only), and a continue on an
-// argument that skips the second break.
-__kernel void multiExit(__global const uint *In, __global uint *Out,
-                        int Limit, uint Threshold, int Skip, __local uint *S) {
-  size_t L = get_local_id(0), G = get_global_id(0), LS = get_local_size(0);
-  uint X = In[G];
-  int It = 0;
-  for (;;) {
-    if (It == Limit)
-      break;
-    S[L] = X;
-    barrier(CLK_LOCAL_MEM_FENCE);
-    uint Nb = S[(L + 1) % LS];
-    uint First = S[0];
-    barrier(CLK_LOCAL_MEM_FENCE);
-    X = (X * 3u + Nb) & 0xffffu;
-    ++It;
-    if (Skip && (It & 3) == 2)
-      continue;
-    if (First > Threshold)
-      break;
-  }
-  Out[G] = X * 64u + (uint)It;
-}
-
+// Barrier-free kernels in a program of their own: they take the single
+// parallel region path, whatever the state of barrier support.
+static const char *NoBarrierSource = R"CLC(
 // No barrier: padding work-items leave first, then three more returns.
 __kernel void manyReturns(__global const int *In, __global int *Out, int N) {
   int G = get_global_id(0);
@@ -151,7 +59,115 @@ __kernel void gcdSteps(__global const uint *In, __global uint *Out) {
   Out[2 * G] = A;
   Out[2 * G + 1] = Steps;
 }
+)CLC";
 
+// One program per kernel: a kernel the compiler cannot build yet fails its
+// own case only.
+static const char *ArgLoopSource = R"CLC(
+// A b-loop whose trip count is a kernel argument (possibly zero).
+__kernel void argLoop(__global const uint *In, __global uint *Out, int Iters,
+                      __local uint *S) {
+  size_t L = get_local_id(0), G = get_global_id(0), LS = get_local_size(0);
+  uint X = In[G];
+  for (int It = 0; It < Iters; ++It) {
+    S[L] = X;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    X = (X ^ S[(L + 1) % LS]) + (uint)It;
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  Out[G] = X;
+}
+)CLC";
+
+static const char *NestedLoopsSource = R"CLC(
+// Barriers only in the inner loop of a loop nest; code between the loops.
+__kernel void nestedLoops(__global const uint *In, __global uint *Out,
+                          int Outer, int Inner, __local uint *S) {
+  size_t L = get_local_id(0), G = get_global_id(0), LS = get_local_size(0);
+  uint X = In[G];
+  for (int I = 0; I < Outer; ++I) {
+    X += (uint)I * 7u;
+    for (int J = 0; J < Inner; ++J) {
+      S[L] = X;
+      barrier(CLK_LOCAL_MEM_FENCE);
+      X = X * 3u + S[(L + (size_t)J + 1) % LS];
+      barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    X ^= (uint)L;
+  }
+  Out[G] = X;
+}
+)CLC";
+
+static const char *UniformIfElseSource = R"CLC(
+// A barrier in each arm of a uniform branch, then common code with more
+// barriers.
+__kernel void uniformIfElse(__global const int *In, __global int *Out,
+                            int Arg, __local int *S) {
+  size_t L = get_local_id(0), G = get_global_id(0), LS = get_local_size(0);
+  int X = In[G];
+  if (Arg > 3) {
+    S[L] = X * 2;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    X = S[(L + 1) % LS] + Arg;
+  } else {
+    S[L] = X - 1;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    X = S[(L + LS - 1) % LS] - Arg;
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  S[L] = X;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  Out[G] = S[LS - 1 - L] * 4 + X;
+}
+)CLC";
+
+static const char *CondBarrierCommonSource = R"CLC(
+// A conditional barrier (no else) followed by common code without one.
+__kernel void condBarrierCommon(__global const int *In, __global int *Out,
+                                int Arg, __local int *S) {
+  size_t L = get_local_id(0), G = get_global_id(0), LS = get_local_size(0);
+  int X = In[G];
+  S[L] = X;
+  if (Arg > 0) {
+    barrier(CLK_LOCAL_MEM_FENCE);
+    X += S[(L + (size_t)Arg) % LS];
+  }
+  X = X * 3 + (int)L;
+  Out[G] = X;
+}
+)CLC";
+
+static const char *MultiExitSource = R"CLC(
+// An endless loop with a barrier and three ways out of an iteration: a
+// break on an argument, a break on a value every work-item of the group
+// reads from local memory (uniform at run time only), and a continue on an
+// argument that skips the second break.
+__kernel void multiExit(__global const uint *In, __global uint *Out,
+                        int Limit, uint Threshold, int Skip, __local uint *S) {
+  size_t L = get_local_id(0), G = get_global_id(0), LS = get_local_size(0);
+  uint X = In[G];
+  int It = 0;
+  for (;;) {
+    if (It == Limit)
+      break;
+    S[L] = X;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    uint Nb = S[(L + 1) % LS];
+    uint First = S[0];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    X = (X * 3u + Nb) & 0xffffu;
+    ++It;
+    if (Skip && (It & 3) == 2)
+      continue;
+    if (First > Threshold)
+      break;
+  }
+  Out[G] = X * 64u + (uint)It;
+}
+)CLC";
+
+static const char *CollatzBetweenSource = R"CLC(
 // A data dependent loop in the region between two barriers.
 __kernel void collatzBetween(__global const uint *In, __global uint *Out,
                              __local uint *S) {
@@ -169,7 +185,9 @@ __kernel void collatzBetween(__global const uint *In, __global uint *Out,
   barrier(CLK_LOCAL_MEM_FENCE);
   Out[G] = Steps * 1000u + S[LS - 1 - L];
 }
+)CLC";
 
+static const char *LiveValuesSource = R"CLC(
 // Values live across barriers: per work-item scalars, a float4, a private
 // array indexed dynamically, copies of ids and arguments, a uniform value
 // made divergent just before the barrier.
@@ -212,7 +230,9 @@ __kernel void liveValues(__global const float *In, __global float4 *OutV,
   R[6] = Odd;
   R[7] = Idx;
 }
+)CLC";
 
+static const char *GroupShapeSource = R"CLC(
 // Any 1D/2D/3D group: exchange through local memory with the mirrored
 // work-item, then a tree reduction that works for any group size.
 __kernel void groupShape(__global uint *Out, __global uint *Sums,
@@ -243,7 +263,9 @@ __kernel void groupShape(__global uint *Out, __global uint *Sums,
     Sums[Grp] = S[0];
   }
 }
+)CLC";
 
+static const char *PrintfBetweenSource = R"CLC(
 // printf in the region between two barriers, and after the last one.
 __kernel void printfBetween(__global const int *In, __local int *S) {
   size_t L = get_local_id(0), G = get_global_id(0);
@@ -280,7 +302,7 @@ static std::vector<T> perGroup(const std::vector<T> &In, size_t LS, Fn Sim) {
 }
 
 TEST_CASE(barrierLoopArgumentTrips) {
-  Program P = E.build(BarrierSource);
+  Program P = E.build(ArgLoopSource);
   Kernel K = E.kernel(P, "argLoop");
   for (size_t LS : localSizesFor(E, K)) {
     const size_t N = LS * 9;
@@ -305,7 +327,7 @@ TEST_CASE(barrierLoopArgumentTrips) {
 }
 
 TEST_CASE(nestedLoopBarriers) {
-  Program P = E.build(BarrierSource);
+  Program P = E.build(NestedLoopsSource);
   Kernel K = E.kernel(P, "nestedLoops");
   for (size_t LS : localSizesFor(E, K)) {
     const size_t N = LS * 5;
@@ -336,7 +358,7 @@ TEST_CASE(nestedLoopBarriers) {
 }
 
 TEST_CASE(uniformIfElseBarriers) {
-  Program P = E.build(BarrierSource);
+  Program P = E.build(UniformIfElseSource);
   Kernel K = E.kernel(P, "uniformIfElse");
   for (size_t LS : localSizesFor(E, K)) {
     const size_t N = LS * 6;
@@ -363,7 +385,7 @@ TEST_CASE(uniformIfElseBarriers) {
 }
 
 TEST_CASE(conditionalBarrierThenCommonCode) {
-  Program P = E.build(BarrierSource);
+  Program P = E.build(CondBarrierCommonSource);
   Kernel K = E.kernel(P, "condBarrierCommon");
   for (size_t LS : localSizesFor(E, K)) {
     const size_t N = LS * 6;
@@ -389,7 +411,7 @@ TEST_CASE(conditionalBarrierThenCommonCode) {
 }
 
 TEST_CASE(loopWithSeveralExits) {
-  Program P = E.build(BarrierSource);
+  Program P = E.build(MultiExitSource);
   Kernel K = E.kernel(P, "multiExit");
   for (size_t LS : localSizesFor(E, K)) {
     const size_t N = LS * 11;
@@ -435,7 +457,7 @@ TEST_CASE(loopWithSeveralExits) {
 TEST_CASE(earlyReturnsWithoutBarrier) {
   const int N = 10007;
   auto In = randomVector<int>(N, -1000, 1000, 105);
-  Program P = E.build(BarrierSource);
+  Program P = E.build(NoBarrierSource);
   Kernel K = E.kernel(P, "manyReturns");
   for (size_t LS : {size_t(64), size_t(255), size_t(1), size_t(7)}) {
     size_t Global = (N + LS - 1) / LS * LS + LS; // a whole idle group too
@@ -462,7 +484,7 @@ TEST_CASE(earlyReturnsWithoutBarrier) {
 TEST_CASE(dataDependentLoopWithoutBarrier) {
   const size_t N = 255 * 40;
   auto In = randomVector<cl_uint>(2 * N, 0, 0x7fffffff, 106);
-  Program P = E.build(BarrierSource);
+  Program P = E.build(NoBarrierSource);
   Kernel K = E.kernel(P, "gcdSteps");
   Mem DIn = E.input(In), DOut = E.output<cl_uint>(2 * N);
   setArgs(K, DIn, DOut);
@@ -486,7 +508,7 @@ TEST_CASE(dataDependentLoopWithoutBarrier) {
 }
 
 TEST_CASE(dataDependentLoopBetweenBarriers) {
-  Program P = E.build(BarrierSource);
+  Program P = E.build(CollatzBetweenSource);
   Kernel K = E.kernel(P, "collatzBetween");
   for (size_t LS : localSizesFor(E, K)) {
     const size_t N = LS * 8;
@@ -513,7 +535,7 @@ TEST_CASE(dataDependentLoopBetweenBarriers) {
 }
 
 TEST_CASE(valuesLiveAcrossBarriers) {
-  Program P = E.build(BarrierSource);
+  Program P = E.build(LiveValuesSource);
   Kernel K = E.kernel(P, "liveValues");
   for (size_t LS : localSizesFor(E, K)) {
     const size_t N = LS * 7;
@@ -564,7 +586,7 @@ TEST_CASE(valuesLiveAcrossBarriers) {
 }
 
 TEST_CASE(groupShapes) {
-  Program P = E.build(BarrierSource);
+  Program P = E.build(GroupShapeSource);
   Kernel K = E.kernel(P, "groupShape");
   struct Shape {
     cl_uint Dims;
@@ -626,7 +648,7 @@ TEST_CASE(groupShapes) {
 TEST_CASE(printfBetweenBarriers) {
   const size_t LS = 25, N = LS * 3;
   auto In = randomVector<int>(N, -1000, 1000, 109);
-  Program P = E.build(BarrierSource);
+  Program P = E.build(PrintfBetweenSource);
   Kernel K = E.kernel(P, "printfBetween");
   Mem DIn = E.input(In);
   setArgs(K, DIn);

@@ -20,7 +20,9 @@
 
 using namespace kt;
 
-static const char *LocalSource = R"CLC(
+// One program per kernel: a kernel the compiler cannot build yet fails its
+// own case only.
+static const char *ReduceSumSource = R"CLC(
 // The textbook reduction: power-of-two groups, stride halving from
 // get_local_size(0) / 2. Every work-item then reads the group's sum.
 __kernel void reduceSum(__global const int *In, __global int *Sums,
@@ -38,7 +40,9 @@ __kernel void reduceSum(__global const int *In, __global int *Sums,
     Sums[get_group_id(0)] = S[0];
   Centered[G] = In[G] * (int)N - S[0];
 }
+)CLC";
 
+static const char *ReduceSumAnySource = R"CLC(
 // A float reduction for any group size: the first stride is the largest
 // power of two below the size.
 __kernel void reduceSumAny(__global const float *In, __global float *Sums,
@@ -58,7 +62,9 @@ __kernel void reduceSumAny(__global const float *In, __global float *Sums,
   if (L == 0)
     Sums[get_group_id(0)] = S[0];
 }
+)CLC";
 
+static const char *ScanHillisSteeleSource = R"CLC(
 // Hillis-Steele inclusive scan per work-group, any size.
 __kernel void scanHillisSteele(__global const int *In, __global int *Out,
                                __local int *S) {
@@ -76,7 +82,9 @@ __kernel void scanHillisSteele(__global const int *In, __global int *Out,
   }
   Out[G] = S[L];
 }
+)CLC";
 
+static const char *ScanBlellochSource = R"CLC(
 // Blelloch exclusive scan of 2 * get_local_size(0) elements per group
 // (power-of-two groups); the barrier opens each loop body.
 __kernel void scanBlelloch(__global const int *In, __global int *Out,
@@ -112,7 +120,9 @@ __kernel void scanBlelloch(__global const int *In, __global int *Out,
   Out[Base + 2 * L] = T[2 * L];
   Out[Base + 2 * L + 1] = T[2 * L + 1];
 }
+)CLC";
 
+static const char *MatmulTiledSource = R"CLC(
 // C = A * B with TILE x TILE tiles in automatic __local arrays; TILE is a
 // build option, the sizes are multiples of it.
 __kernel void matmulTiled(__global const float *A, __global const float *B,
@@ -133,7 +143,9 @@ __kernel void matmulTiled(__global const float *A, __global const float *B,
   if (Row < M)
     C[Row * N + Col] = Acc;
 }
+)CLC";
 
+static const char *MixedLocalsSource = R"CLC(
 // Two __local arguments of different types and two automatic __local
 // arrays in one kernel; up to 256 work-items.
 __kernel void mixedLocals(__global const int *In, __global int *Out,
@@ -166,7 +178,9 @@ __kernel void smallLocals(__global int *Out) {
   barrier(CLK_LOCAL_MEM_FENCE);
   Out[get_global_id(0)] = Auto[LS - 1 - L];
 }
+)CLC";
 
+static const char *AsyncCopySource = R"CLC(
 // Global -> local copy, every work-item reads other work-items' elements,
 // local -> global copy of the results.
 __kernel void asyncCopy(__global const float *In, __global float *Out,
@@ -180,7 +194,9 @@ __kernel void asyncCopy(__global const float *In, __global float *Out,
   Ev = async_work_group_copy(Out + Grp * LS, Res, LS, 0);
   wait_group_events(1, &Ev);
 }
+)CLC";
 
+static const char *AsyncStridedSource = R"CLC(
 // Strided copies of int4: gather the even elements of the group's window,
 // scatter the results into the odd ones.
 __kernel void asyncStrided(__global const int4 *In, __global int4 *Out,
@@ -196,7 +212,9 @@ __kernel void asyncStrided(__global const int4 *In, __global int4 *Out,
   Ev = async_work_group_strided_copy(Out + Grp * LS * 2 + 1, Buf, LS, 2, 0);
   wait_group_events(1, &Ev);
 }
+)CLC";
 
+static const char *BinomialOptionsSource = R"CLC(
 // AMD APP SDK's BinomialOption: one group prices four options (a float4) on
 // a tree of NumSteps steps; the local size is NumSteps + 1.
 #define RISKFREE 0.02f
@@ -251,7 +269,7 @@ static size_t floorPow2(size_t N) {
 }
 
 TEST_CASE(treeReductionPowerOfTwo) {
-  Program P = E.build(LocalSource, "-DTILE=1");
+  Program P = E.build(ReduceSumSource);
   Kernel K = E.kernel(P, "reduceSum");
   size_t Max = floorPow2(maxLocalSize1D(E, K));
   for (size_t LS : {size_t(256), size_t(1), size_t(2), size_t(64), Max}) {
@@ -275,7 +293,7 @@ TEST_CASE(treeReductionPowerOfTwo) {
 }
 
 TEST_CASE(treeReductionAnySize) {
-  Program P = E.build(LocalSource, "-DTILE=1");
+  Program P = E.build(ReduceSumAnySource);
   Kernel K = E.kernel(P, "reduceSumAny");
   for (size_t LS :
        {size_t(255), size_t(7), size_t(1), size_t(100), maxLocalSize1D(E, K)}) {
@@ -297,7 +315,7 @@ TEST_CASE(treeReductionAnySize) {
 }
 
 TEST_CASE(prefixSumHillisSteele) {
-  Program P = E.build(LocalSource, "-DTILE=1");
+  Program P = E.build(ScanHillisSteeleSource);
   Kernel K = E.kernel(P, "scanHillisSteele");
   for (size_t LS :
        {size_t(255), size_t(7), size_t(1), size_t(64), maxLocalSize1D(E, K)}) {
@@ -315,7 +333,7 @@ TEST_CASE(prefixSumHillisSteele) {
 }
 
 TEST_CASE(prefixSumBlelloch) {
-  Program P = E.build(LocalSource, "-DTILE=1");
+  Program P = E.build(ScanBlellochSource);
   Kernel K = E.kernel(P, "scanBlelloch");
   size_t Max = floorPow2(maxLocalSize1D(E, K));
   for (size_t LS : {size_t(128), size_t(1), size_t(32), Max}) {
@@ -345,7 +363,7 @@ TEST_CASE(tiledMatrixMultiply) {
   for (Case C : {Case{16, 16 * 3, 16 * 5, 16 * 7}, Case{8, 8 * 9, 8 * 3, 8 * 5},
                  Case{4, 4 * 7, 4 * 11, 4 * 3}, Case{1, 13, 7, 9}}) {
     std::string Opt = "-DTILE=" + std::to_string(C.Tile);
-    Program P = E.build(LocalSource, Opt.c_str());
+    Program P = E.build(MatmulTiledSource, Opt.c_str());
     Kernel K = E.kernel(P, "matmulTiled");
     size_t Tile = size_t(C.Tile);
     std::string What = "matmulTiled " + std::to_string(C.Tile) + "x" +
@@ -375,7 +393,7 @@ TEST_CASE(tiledMatrixMultiply) {
 }
 
 TEST_CASE(automaticLocalsWithLocalArguments) {
-  Program P = E.build(LocalSource, "-DTILE=1");
+  Program P = E.build(MixedLocalsSource);
   Kernel K = E.kernel(P, "mixedLocals");
   for (size_t LS :
        {size_t(255), size_t(256), size_t(7), size_t(1), size_t(64)}) {
@@ -416,7 +434,7 @@ TEST_CASE(automaticLocalsWithLocalArguments) {
 }
 
 TEST_CASE(asyncWorkGroupCopies) {
-  Program P = E.build(LocalSource, "-DTILE=1");
+  Program P = E.build(AsyncCopySource);
   Kernel K = E.kernel(P, "asyncCopy");
   for (size_t LS :
        {size_t(255), size_t(1), size_t(64), size_t(10), maxLocalSize1D(E, K)}) {
@@ -438,7 +456,7 @@ TEST_CASE(asyncWorkGroupCopies) {
 }
 
 TEST_CASE(asyncStridedCopies) {
-  Program P = E.build(LocalSource, "-DTILE=1");
+  Program P = E.build(AsyncStridedSource);
   Kernel K = E.kernel(P, "asyncStrided");
   for (size_t LS : {size_t(255), size_t(1), size_t(16)}) {
     const size_t Groups = 6, N = LS * Groups * 2 * 4; // ints
@@ -490,7 +508,7 @@ static std::vector<float> binomialReference(const std::vector<float> &Rand,
 }
 
 TEST_CASE(binomialOption) {
-  Program P = E.build(LocalSource, "-DTILE=1");
+  Program P = E.build(BinomialOptionsSource);
   Kernel K = E.kernel(P, "binomialOptions");
   // Even step counts: the loop's last trip then updates CallA[0].
   for (int NumSteps : {254, 128, 2}) {
