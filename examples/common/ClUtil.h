@@ -24,6 +24,7 @@
 #include <stdexcept>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace clutil {
@@ -74,6 +75,15 @@ inline const char *errorName(cl_int Err) {
 
 struct ClError : std::runtime_error {
   using std::runtime_error::runtime_error;
+};
+
+/// clBuildProgram failed: the program does not build on this platform. Kept
+/// apart from other errors so that a caller can tell a platform's missing
+/// feature from a broken run; \p Log is the build log.
+struct ClBuildError : ClError {
+  ClBuildError(const std::string &What, std::string Log)
+      : ClError(What), Log(std::move(Log)) {}
+  std::string Log;
 };
 
 #define CLU_STR2(X) #X
@@ -170,8 +180,9 @@ public:
       clGetProgramBuildInfo(P, Device, CL_PROGRAM_BUILD_LOG, N, Log.data(),
                             nullptr);
       clReleaseProgram(P);
-      throw ClError(std::string("clBuildProgram returned ") + errorName(Err) +
-                    ":\n" + Log);
+      throw ClBuildError(std::string("clBuildProgram returned ") +
+                             errorName(Err) + ":\n" + Log,
+                         Log);
     }
     return P;
   }
@@ -218,6 +229,13 @@ public:
 
 template <typename T> inline void setArg(cl_kernel K, cl_uint I, const T &V) {
   CL_CHECK(clSetKernelArg(K, I, sizeof(T), &V));
+}
+/// A __local kernel argument of \p Bytes bytes, for setArgs.
+struct LocalMem {
+  size_t Bytes;
+};
+inline void setArg(cl_kernel K, cl_uint I, const LocalMem &L) {
+  CL_CHECK(clSetKernelArg(K, I, L.Bytes, nullptr));
 }
 template <typename... Ts> inline void setArgs(cl_kernel K, const Ts &...As) {
   cl_uint I = 0;

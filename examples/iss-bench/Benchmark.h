@@ -6,9 +6,12 @@
 //
 // The interface every iss-bench benchmark implements and the registry that
 // names them. The set follows the paper's section 6.2 (AMD APP SDK, Rodinia,
-// Parboil); kernels are rewritten after the originals, barrier-free ones run,
-// the ones that need barriers are registered as not supported yet so the
-// report lists them instead of silently dropping them.
+// Parboil); kernels are rewritten after the originals. A benchmark whose
+// kernels use work-group barriers says so when it registers: on a platform
+// that refuses to build it for that reason (pocl-iss before barrier support)
+// the driver reports it as not supported there, never as passing, and any
+// other build failure stays an error. A benchmark registered without an
+// implementation is listed as not supported yet instead of silently dropped.
 //
 // A benchmark sets up its inputs and host reference once, then run() enqueues
 // one complete execution (re-uploading what the kernels modify in place) and
@@ -75,17 +78,21 @@ private:
 struct BenchmarkInfo {
   std::string Name;
   std::string Origin; ///< suite and kernel(s) it follows
-  bool Supported;     ///< false: needs barriers (not supported yet)
+  bool Supported;     ///< false: no implementation (not supported yet)
   std::function<std::unique_ptr<Benchmark>()> Make;
+  /// Its kernels use work-group barriers: a platform whose build log blames
+  /// a barrier does not support it (reported as such, not as a failure).
+  bool UsesBarriers = false;
 };
 
 std::vector<BenchmarkInfo> &registry();
 
 struct Registrar {
   Registrar(std::string Name, std::string Origin,
-            std::function<std::unique_ptr<Benchmark>()> Make) {
-    registry().push_back(
-        {std::move(Name), std::move(Origin), bool(Make), std::move(Make)});
+            std::function<std::unique_ptr<Benchmark>()> Make,
+            bool UsesBarriers = false) {
+    registry().push_back({std::move(Name), std::move(Origin), bool(Make),
+                          std::move(Make), UsesBarriers});
   }
 };
 
@@ -124,6 +131,12 @@ std::string compareExact(const std::vector<T> &Got, const std::vector<T> &Want,
   static ::issbench::Registrar Class##Registrar_(Name, Origin, [] {            \
     return std::unique_ptr<::issbench::Benchmark>(new Class);                  \
   })
+
+/// A benchmark whose kernels synchronise with work-group barriers.
+#define ISS_BENCHMARK_WITH_BARRIERS(Class, Name, Origin)                       \
+  static ::issbench::Registrar Class##Registrar_(                              \
+      Name, Origin,                                                            \
+      [] { return std::unique_ptr<::issbench::Benchmark>(new Class); }, true)
 
 #define ISS_UNSUPPORTED(Id, Name, Origin)                                      \
   static ::issbench::Registrar Id##Registrar_(Name, Origin, nullptr)

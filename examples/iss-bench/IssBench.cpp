@@ -50,12 +50,24 @@ const std::vector<std::string> AllModes = {"scalar", "vec", "split", "score",
 
 // The order of the paper's figures; registration order across files is not
 // defined, so the report sorts by this list.
-const std::vector<std::string> PaperOrder = {
-    "Convolution2D", "BlackScholes", "sgemm",          "saxpy",
-    "FloydWarshall", "kmeans",       "kmeans-swap",    "nn",
-    "mri-q-phimag",  "mri-q-q",      "gaussian",       "lud",
-    "myocyte",       "cfd",          "BinomialOption", "DCT",
-    "FastWalsh",     "BitonicSort"};
+const std::vector<std::string> PaperOrder = {"Convolution2D",
+                                             "BlackScholes",
+                                             "sgemm",
+                                             "saxpy",
+                                             "FloydWarshall",
+                                             "kmeans",
+                                             "kmeans-swap",
+                                             "nn",
+                                             "mri-q-phimag",
+                                             "mri-q-q",
+                                             "gaussian",
+                                             "lud",
+                                             "myocyte",
+                                             "cfd",
+                                             "BinomialOption",
+                                             "DCT",
+                                             "FastWalshTransform",
+                                             "BitonicSort"};
 
 std::vector<std::string> split(const std::string &S, char Sep) {
   std::vector<std::string> Out;
@@ -108,7 +120,8 @@ struct ChildArgs {
 };
 
 /// Runs one benchmark and prints "RESULT\t<status>\t<describe>\t<times>\t<msg>"
-/// on stdout. Exit code 0 if verified, 1 otherwise.
+/// on stdout. Exit code 0 if verified or not supported on this platform (a
+/// barrier kernel the platform refuses to build), 1 otherwise.
 int runChild(const ChildArgs &A) {
   const BenchmarkInfo *Info = findBenchmark(A.Benchmark);
   auto Emit = [](const std::string &Status, const std::string &Desc,
@@ -166,6 +179,17 @@ int runChild(const ChildArgs &A) {
     }
     Emit("ok", Desc, Times, "");
     return 0;
+  } catch (const ClBuildError &Ex) {
+    // A platform that refuses a barrier kernel lacks a feature; any other
+    // build failure is a bug to report.
+    if (Info->UsesBarriers &&
+        lower(Ex.Log).find("barrier") != std::string::npos) {
+      std::string Line = Ex.Log.substr(0, Ex.Log.find('\n'));
+      Emit("unsupported", Desc, {}, "does not build here: " + Line);
+      return 0;
+    }
+    Emit("ERROR", Desc, Times, Ex.what());
+    return 1;
   } catch (const std::exception &Ex) {
     Emit("ERROR", Desc, Times, Ex.what());
     return 1;
@@ -276,7 +300,7 @@ Options parseOptions(int Argc, char **Argv) {
       O.Timeout = parseInt(Next(), "--timeout", 1, 86400);
     } else if (A == "--list") {
       for (const auto &R : sortedRegistry())
-        std::printf("%-16s %-45s %s\n", R.Name.c_str(), R.Origin.c_str(),
+        std::printf("%-19s %-45s %s\n", R.Name.c_str(), R.Origin.c_str(),
                     R.Make ? "" : "(not supported yet)");
       std::exit(0);
     } else if (A == "--help" || A == "-h") {
@@ -551,6 +575,9 @@ int runParent(const Options &O) {
         std::fprintf(stderr,
                      "    %s: median %.3f ms (min %.3f, max %.3f), verified\n",
                      R.Desc.c_str(), S.Median, S.Min, S.Max);
+      } else if (R.Status == "unsupported") {
+        std::fprintf(stderr, "    not supported on %s: %s\n", C.name().c_str(),
+                     R.Message.c_str());
       } else {
         AnyFailure = true;
         std::fprintf(stderr, "    *** %s %s on %s: %s ***\n",
@@ -584,7 +611,14 @@ int runParent(const Options &O) {
                  "results.md ***\n";
     return 1;
   }
-  std::cerr << "iss-bench: all runs verified\n";
+  size_t NotSupported = 0;
+  for (const Result &R : Results)
+    NotSupported += R.Status == "unsupported" && !R.Cfg.Platform.empty();
+  std::cerr << "iss-bench: all runs verified";
+  if (NotSupported)
+    std::cerr << "; " << NotSupported
+              << " configuration(s) not supported on their platform (not run)";
+  std::cerr << "\n";
   return 0;
 }
 

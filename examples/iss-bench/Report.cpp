@@ -206,6 +206,8 @@ void writeMarkdown(const ReportInfo &Info, const std::vector<Result> &Results,
           Stats S = stats(R->TimesMs);
           Row += " " + fmt("%.3f", S.Median) + " [" + fmt("%.3f", S.Min) +
                  ", " + fmt("%.3f", S.Max) + "] |";
+        } else if (R->Status == "unsupported") {
+          Row += " not supported |";
         } else {
           Row += " **" +
                  std::string(R->Status == "FAIL" ? "WRONG RESULT" : "ERROR") +
@@ -310,7 +312,9 @@ void writeMarkdown(const ReportInfo &Info, const std::vector<Result> &Results,
     if (!Header)
       Out << "\n## Not run\n\n";
     Header = true;
-    Out << "- " << R.Benchmark << ": " << R.Message << "\n";
+    Out << "- " << R.Benchmark
+        << (R.Cfg.Platform.empty() ? "" : " on " + R.Cfg.name()) << ": "
+        << R.Message << "\n";
   }
 }
 

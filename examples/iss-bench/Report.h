@@ -35,7 +35,9 @@ struct Config {
 struct Result {
   Config Cfg;
   std::string Benchmark;
-  std::string Status; ///< ok, FAIL (verification), ERROR, unsupported
+  /// ok, FAIL (verification), ERROR, unsupported (no implementation, or a
+  /// barrier kernel this platform does not build)
+  std::string Status;
   std::string Desc, Message;
   std::vector<double> TimesMs;
 };
