@@ -181,11 +181,21 @@ int runChild(const ChildArgs &A) {
     return 0;
   } catch (const ClBuildError &Ex) {
     // A platform that refuses a barrier kernel lacks a feature; any other
-    // build failure is a bug to report.
-    if (Info->UsesBarriers &&
-        lower(Ex.Log).find("barrier") != std::string::npos) {
-      std::string Line = Ex.Log.substr(0, Ex.Log.find('\n'));
-      Emit("unsupported", Desc, {}, "does not build here: " + Line);
+    // build failure is a bug to report. The refusal is a log line of its
+    // own ("error: kernel 'k' uses a work-group barrier; ..."); compiler
+    // diagnostics carry a source position ("input.cl:18:11:", before or
+    // after "error:") and may quote source lines that mention barrier().
+    std::string Refusal;
+    std::stringstream Log(Ex.Log);
+    for (std::string Line; Info->UsesBarriers && std::getline(Log, Line);)
+      if (Line.rfind("error:", 0) == 0 &&
+          Line.find(".cl:") == std::string::npos &&
+          lower(Line).find("barrier") != std::string::npos) {
+        Refusal = Line;
+        break;
+      }
+    if (!Refusal.empty()) {
+      Emit("unsupported", Desc, {}, "does not build here: " + Refusal);
       return 0;
     }
     Emit("ERROR", Desc, Times, Ex.what());
