@@ -29,6 +29,7 @@ struct Settings {
   Mode IssMode = Mode::SplitScore;
   unsigned VectorWidth = 0;        ///< POCL_ISS_VECTOR_WIDTH, 0: from target
   bool Stats = false;              ///< POCL_ISS_STATS
+  bool Horizontal = true;          ///< POCL_ISS_HORIZONTAL
   unsigned DimsMask = 7;           ///< POCL_ISS_DIMS, bit d: dimension d
   unsigned MaxThreads = 0;         ///< POCL_MAX_PTHREAD_COUNT, 0: all cores
   bool Affinity = false;           ///< POCL_AFFINITY

@@ -115,7 +115,10 @@ struct CompiledKernel {
   /// Launch counts per subkernel, for POCL_ISS_STATS.
   std::unique_ptr<std::atomic<uint64_t>[]> Launches;
   std::string Mode; ///< POCL_ISS_MODE it was compiled under
+  /// Context array bytes per work-item (values live across barriers).
   size_t ContextBytesPerWorkItem = 0;
+  /// Bytes of uniform values kept once per work-group.
+  size_t UniformContextBytes = 0;
 };
 
 /// Compiles (or loads from the on-disk cache) the work-group functions of

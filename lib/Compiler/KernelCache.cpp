@@ -88,7 +88,9 @@ bool readCachedKernel(const std::string &Dir, const std::string &Key,
     } else if (L.rfind("select ", 0) == 0) {
       K.SelectSymbol = L.substr(7);
     } else if (L.rfind("ctx ", 0) == 0) {
-      K.ContextBytesPerWorkItem = std::strtoull(L.c_str() + 4, nullptr, 10);
+      char *End = nullptr;
+      K.ContextBytesPerWorkItem = std::strtoull(L.c_str() + 4, &End, 10);
+      K.UniformContextBytes = std::strtoull(End, nullptr, 10);
     } else if (L.rfind("obj ", 0) == 0) {
       char Sum[64] = {0};
       unsigned long long Size = 0;
@@ -129,7 +131,8 @@ void writeCachedKernel(const std::string &Dir, const std::string &Key,
     for (const auto &[Sym, Desc] : K.Subkernels)
       OutF << "sub " << Sym << "\t" << Desc << "\n";
     OutF << "select " << K.SelectSymbol << "\n";
-    OutF << "ctx " << K.ContextBytesPerWorkItem << "\n";
+    OutF << "ctx " << K.ContextBytesPerWorkItem << " "
+         << K.UniformContextBytes << "\n";
     OutF << "obj " << K.Object.size() << " "
          << hashHex(llvm::StringRef(K.Object.data(), K.Object.size())) << "\n";
     OutF.write(K.Object.data(), K.Object.size());

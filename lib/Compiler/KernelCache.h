@@ -20,6 +20,7 @@ struct CachedKernel {
   std::vector<std::pair<std::string, std::string>> Subkernels;
   std::string SelectSymbol;
   size_t ContextBytesPerWorkItem = 0;
+  size_t UniformContextBytes = 0;
   std::vector<char> Object; ///< ELF relocatable object
 };
 

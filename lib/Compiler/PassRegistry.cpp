@@ -7,8 +7,10 @@
 //===----------------------------------------------------------------------===//
 
 #include "Passes.h"
+#include "WorkGroup/Uniformity.h"
 
 #include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/Debug.h"
 
 using namespace llvm;
 
@@ -34,6 +36,22 @@ void registerIssPasses(PassBuilder &PB) {
 #include "PassRegistry.def"
         return false;
       });
+  PB.registerPipelineParsingCallback(
+      [](StringRef Name, FunctionPassManager &FPM,
+         ArrayRef<PassBuilder::PipelineElement>) {
+#define ISS_FUNCTION_ANALYSIS(NAME, CREATE, PRINTER)                           \
+  if (Name == "print<" NAME ">") {                                             \
+    FPM.addPass(PRINTER);                                                      \
+    return true;                                                               \
+  }
+#include "PassRegistry.def"
+        return false;
+      });
+  PB.registerAnalysisRegistrationCallback([](FunctionAnalysisManager &FAM) {
+#define ISS_FUNCTION_ANALYSIS(NAME, CREATE, PRINTER)                           \
+  FAM.registerPass([] { return CREATE; });
+#include "PassRegistry.def"
+  });
 }
 
 } // namespace iss

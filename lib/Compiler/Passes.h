@@ -12,6 +12,7 @@
 
 #include "pocl-iss/Env.h"
 
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/Analysis/CGSCCPassManager.h"
 #include "llvm/Analysis/LoopAnalysisManager.h"
 #include "llvm/IR/PassManager.h"
@@ -19,8 +20,10 @@
 #include <string>
 
 namespace llvm {
+class IRBuilderBase;
 class PassBuilder;
-}
+class Value;
+} // namespace llvm
 
 namespace iss {
 
@@ -34,41 +37,99 @@ struct WorkGroupConfig {
   /// when ForceWidth is set (POCL_ISS_VECTOR_WIDTH).
   unsigned VectorWidth = 8;
   bool ForceWidth = false;
+  /// Horizontal inner-loop parallelization (POCL_ISS_HORIZONTAL).
+  bool Horizontal = true;
+
+  /// The dimension the vectorizer works on: the first with at least
+  /// VectorWidth work-items (dimension 0 if none has as many).
+  unsigned vectorizedDim() const;
+  /// The work-item loops from outermost to innermost: z, y, x with the
+  /// vectorized dimension moved innermost. Context arrays and private
+  /// copies are laid out in this order, so the innermost loop walks them
+  /// consecutively.
+  llvm::SmallVector<unsigned, 3> loopOrder() const;
+  /// The number of work-items in a work-group.
+  uint64_t workItems() const {
+    return uint64_t(LocalSize[0]) * LocalSize[1] * LocalSize[2];
+  }
 
   /// The configuration from the iss-* command-line options (pocl-iss-opt).
   static WorkGroupConfig fromCommandLine();
 };
+
+/// Declares a module pass that works on the kernel Config names.
+#define ISS_KERNEL_PASS(CLASS)                                                 \
+  class CLASS : public llvm::PassInfoMixin<CLASS> {                            \
+  public:                                                                      \
+    explicit CLASS(WorkGroupConfig C) : Config(std::move(C)) {}                \
+    llvm::PreservedAnalyses run(llvm::Module &M,                               \
+                                llvm::ModuleAnalysisManager &MAM);             \
+                                                                               \
+  private:                                                                     \
+    WorkGroupConfig Config;                                                    \
+  }
 
 /// iss-prepare: readies the linked program for one kernel. Library
 /// functions lose `noinline optnone` (get_global_id ships with them), every
 /// function the kernel reaches is marked always_inline, other kernels and
 /// library functions become internal, and loads of _local_size_{x,y,z}
 /// become the compile-time local size.
-class KernelPreparePass : public llvm::PassInfoMixin<KernelPreparePass> {
-public:
-  explicit KernelPreparePass(WorkGroupConfig C) : Config(std::move(C)) {}
-  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
+ISS_KERNEL_PASS(KernelPreparePass);
 
-private:
-  WorkGroupConfig Config;
-};
+/// iss-barriers: barrier canonicalization (the pocl paper, section 4.3,
+/// Algorithm 1, step 1). Inlines everything into the kernel, so that every
+/// barrier it reaches is in its body; puts barriers around async copies
+/// (work-item 0 copies, DESIGN.md section 3); runs SROA; gives the kernel a
+/// single exit; adds the implicit barriers at entry and exit; isolates every
+/// barrier in a block of its own; puts loops in simplified form.
+ISS_KERNEL_PASS(CanonicalizeBarriersPass);
 
-/// iss-wi-loops: the work-group function for a kernel without barriers.
-/// Builds the subkernel __iss_sub_<kernel>_0(args, ctx) with one loop per
-/// work-item dimension around the inlined kernel body (the vectorized
-/// dimension innermost), replaces the work-item globals with the loop
-/// counters and the fields of the work-group context, gives every work-item
-/// its own copy of private arrays, marks the loops parallel
-/// (llvm.loop.parallel_accesses) and builds the per-launch selection
-/// function __iss_select_<kernel>.
-class WorkItemLoopsPass : public llvm::PassInfoMixin<WorkItemLoopsPass> {
-public:
-  explicit WorkItemLoopsPass(WorkGroupConfig C) : Config(std::move(C)) {}
-  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
+/// iss-loop-barriers: implicit barriers for loops (sections 4.5 and 4.6).
+/// Innermost loops without barriers whose trip count, and the path to
+/// them, are uniform get the loop barriers when Config.Horizontal is set, so
+/// that the work-item loop moves inside them (horizontal inner-loop
+/// parallelization); then every loop holding a barrier (a b-loop) gets
+/// barriers at the end of its preheader, after its header's phis and
+/// before its latch branch.
+ISS_KERNEL_PASS(ImplicitLoopBarriersPass);
 
-private:
-  WorkGroupConfig Config;
-};
+/// iss-cond-barriers: for each conditional barrier, a barrier at the start
+/// of the highest block that it post-dominates and that dominates it, in
+/// the same loop (section 4.4): the region before ends at the branch that
+/// decides, so only that small region needs its first work-item peeled.
+ISS_KERNEL_PASS(ImplicitConditionalBarriersPass);
+
+/// iss-context: the kernel variables of section 4.7. Private arrays get one
+/// copy per work-item. Values live across a barrier are recomputed after it
+/// when they are cheap functions of the work-item ids and arguments, kept
+/// in one scalar when uniform, and otherwise in a context array with one
+/// element per work-item, 64-byte aligned. Records the bytes per
+/// work-item in the module's !iss.context metadata.
+ISS_KERNEL_PASS(ContextArraysPass);
+
+/// iss-wi-loops: the work-group function __iss_sub_<kernel>_0(args, ctx).
+/// Each parallel region (from a barrier to the next ones, section 4.3) is
+/// copied into a work-item loop nest, the vectorized dimension innermost;
+/// a block reached from several barriers gets one copy per region, which is
+/// the tail replication of Algorithm 2. A region with several exit
+/// barriers runs the first work-item alone (peeling); the rest follow the
+/// exit it took, in a loop nest where the other exits are unreachable.
+/// Work-item globals become loop counters and fields of the work-group
+/// context; the loops are marked parallel (llvm.loop.parallel_accesses).
+/// Also builds the per-launch selection function __iss_select_<kernel>.
+ISS_KERNEL_PASS(WorkItemLoopsPass);
+
+#undef ISS_KERNEL_PASS
+
+/// The work-group passes in pipeline order, in the syntax of -passes.
+constexpr const char *WorkGroupPipeline =
+    "iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,"
+    "iss-context,iss-wi-loops";
+
+/// The linear local id of the calling work-item in loopOrder(), from loads
+/// of _local_id_{x,y,z} that iss-wi-loops replaces with the loop counters.
+llvm::Value *emitLinearLocalId(llvm::IRBuilderBase &B,
+                               const WorkGroupConfig &Config);
 
 /// The four analysis managers of the new pass manager, registered with a
 /// PassBuilder and cross-linked the way opt sets them up.

@@ -126,8 +126,13 @@ static bool optimize(Module &M, const WorkGroupConfig &Config,
       M.print(OS, nullptr);
   };
   Dump("linked");
+  // The work-group passes, in the order of WorkGroupPipeline.
   ModulePassManager Front;
   Front.addPass(KernelPreparePass(Config));
+  Front.addPass(CanonicalizeBarriersPass(Config));
+  Front.addPass(ImplicitLoopBarriersPass(Config));
+  Front.addPass(ImplicitConditionalBarriersPass(Config));
+  Front.addPass(ContextArraysPass(Config));
   Front.addPass(WorkItemLoopsPass(Config));
   Front.run(M, MAM);
   // The kernel library fixes the target CPU (its features); the cost models
@@ -278,6 +283,7 @@ static bool loadObject(const CachedKernel &CK, CompiledKernel &Out,
   for (size_t I = 0; I < Out.Subkernels.size(); ++I)
     Out.Launches[I] = 0;
   Out.ContextBytesPerWorkItem = CK.ContextBytesPerWorkItem;
+  Out.UniformContextBytes = CK.UniformContextBytes;
   return true;
 }
 
@@ -311,6 +317,14 @@ static bool compileKernel(const std::vector<uint8_t> &Binary,
         Out.Subkernels.push_back(
             {cast<MDString>(N->getOperand(1))->getString().str(),
              cast<MDString>(N->getOperand(2))->getString().str()});
+  if (NamedMDNode *NMD = M->getNamedMetadata("iss.context"))
+    for (MDNode *N : NMD->operands())
+      if (cast<MDString>(N->getOperand(0))->getString() == Config.Kernel) {
+        Out.ContextBytesPerWorkItem =
+            mdconst::extract<ConstantInt>(N->getOperand(1))->getZExtValue();
+        Out.UniformContextBytes =
+            mdconst::extract<ConstantInt>(N->getOperand(2))->getZExtValue();
+      }
   Out.SelectSymbol = "__iss_select_" + Config.Kernel;
   SmallVector<char, 0> Obj;
   if (!emitObject(*M, *TM, Obj, Error))
@@ -345,6 +359,7 @@ getCompiledKernel(const std::vector<uint8_t> &Binary, const std::string &Kernel,
   Config.IssMode = S.IssMode;
   Config.VectorWidth = S.VectorWidth ? S.VectorWidth : defaultVectorWidth();
   Config.ForceWidth = S.VectorWidth != 0;
+  Config.Horizontal = S.Horizontal;
 
   if (Config.IssMode != Mode::Scalar && Config.IssMode != Mode::Vec)
     // TODO(issue 5): input space splitting and scoring fill these modes.
@@ -357,7 +372,8 @@ getCompiledKernel(const std::vector<uint8_t> &Binary, const std::string &Kernel,
      << "; lib " << T.LibraryVariant << ' ' << kernelLibraryHash()
      << "; target " << T.Triple << ' ' << T.CPU << "; mode "
      << modeName(Config.IssMode) << "; width " << Config.VectorWidth
-     << (Config.ForceWidth ? " forced" : "") << "; dims " << S.DimsMask
+     << (Config.ForceWidth ? " forced" : "")
+     << (Config.Horizontal ? "; horizontal" : "") << "; dims " << S.DimsMask
      << "; local " << Config.LocalSize[0] << ',' << Config.LocalSize[1] << ','
      << Config.LocalSize[2] << "; kernel " << Kernel << "; program "
      << hashHex(StringRef(reinterpret_cast<const char *>(Binary.data()),
@@ -398,8 +414,10 @@ getCompiledKernel(const std::vector<uint8_t> &Binary, const std::string &Kernel,
            Kernel.c_str(), Config.LocalSize[0], Config.LocalSize[1],
            Config.LocalSize[2], Result->Mode.c_str(),
            FromCache ? "loaded from the cache" : "compiled", Ms);
-  debugLog(DbgLLVM, "kernel %s: context bytes per work-item: %zu",
-           Kernel.c_str(), Result->ContextBytesPerWorkItem);
+  debugLog(DbgLLVM,
+           "kernel %s: context bytes per work-item: %zu, uniform: %zu",
+           Kernel.c_str(), Result->ContextBytesPerWorkItem,
+           Result->UniformContextBytes);
   std::lock_guard<std::mutex> L(Mutex);
   Loaded[Key] = Result;
   return Result;

@@ -97,14 +97,6 @@ static BuildResult finishExecutable(std::unique_ptr<Module> M,
   }
   for (Function *K : kernelsOf(*M)) {
     KernelInfo Info = describeKernel(*K);
-    if (Info.HasBarriers) {
-      // TODO(issue 3): work-group barriers; until then never run them wrong.
-      R.Log += "error: kernel '" + Info.Name +
-               "' uses a work-group barrier; pocl-iss does not run kernels "
-               "with barriers yet\n";
-      R.Kernels.clear();
-      return R;
-    }
     R.Kernels.push_back(std::move(Info));
   }
   R.Binary = writeBinary(*M, BinaryKind::Executable);

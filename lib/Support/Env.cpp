@@ -150,6 +150,9 @@ static Settings readSettings() {
     if (const char *V = Get("POCL_ISS_STATS"))
       Err = parseBool("POCL_ISS_STATS", V, S.Stats);
   if (Err.empty())
+    if (const char *V = Get("POCL_ISS_HORIZONTAL"))
+      Err = parseBool("POCL_ISS_HORIZONTAL", V, S.Horizontal);
+  if (Err.empty())
     if (const char *V = Get("POCL_ISS_DIMS"))
       Err = parseDims(V, S.DimsMask);
   if (Err.empty())

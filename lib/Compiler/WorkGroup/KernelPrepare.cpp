@@ -43,6 +43,10 @@ static cl::opt<std::string> ModeName("iss-mode", cl::desc("POCL_ISS_MODE"),
 static cl::opt<unsigned> Width("iss-vector-width",
                                cl::desc("Force the vector width"),
                                cl::init(0));
+static cl::opt<bool>
+    HorizontalOpt("iss-horizontal",
+               cl::desc("Horizontal inner-loop parallelization"),
+               cl::init(true));
 
 WorkGroupConfig WorkGroupConfig::fromCommandLine() {
   WorkGroupConfig C;
@@ -55,7 +59,25 @@ WorkGroupConfig WorkGroupConfig::fromCommandLine() {
     C.VectorWidth = Width;
     C.ForceWidth = true;
   }
+  C.Horizontal = HorizontalOpt;
   return C;
+}
+
+unsigned WorkGroupConfig::vectorizedDim() const {
+  for (unsigned D = 0; D < 3; ++D)
+    if (LocalSize[D] >= VectorWidth)
+      return D;
+  return 0;
+}
+
+SmallVector<unsigned, 3> WorkGroupConfig::loopOrder() const {
+  unsigned VecDim = vectorizedDim();
+  SmallVector<unsigned, 3> Order;
+  for (int D = 2; D >= 0; --D)
+    if (unsigned(D) != VecDim)
+      Order.push_back(D);
+  Order.push_back(VecDim);
+  return Order;
 }
 
 /// The printf formatter is large and reads no work-item state: it stays a
@@ -96,6 +118,11 @@ PreservedAnalyses KernelPreparePass::run(Module &M, ModuleAnalysisManager &) {
       F.setLinkage(GlobalValue::InternalLinkage);
   }
   Kernel->setCallingConv(CallingConv::C);
+  // The uniformity analysis reads the local size from here.
+  Kernel->addFnAttr("iss-local-size",
+                    std::to_string(Config.LocalSize[0]) + "," +
+                        std::to_string(Config.LocalSize[1]) + "," +
+                        std::to_string(Config.LocalSize[2]));
   for (Function *F : Reached)
     for (User *U : F->users())
       if (auto *CB = dyn_cast<CallBase>(U))

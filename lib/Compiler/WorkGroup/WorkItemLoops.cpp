@@ -1,12 +1,24 @@
-//===- WorkItemLoops.cpp - Work-group functions for barrier-free kernels --===//
+//===- WorkItemLoops.cpp - Work-item loops around parallel regions --------===//
 // SPDX-License-Identifier: MIT
 //
-// iss-wi-loops (see Passes.h). For a kernel without barriers the whole
-// kernel is one parallel region (the pocl paper, section 4.2): the
-// work-group function runs it in a loop nest over the work-item dimensions.
-// The loops carry llvm.loop.parallel_accesses so that the loop vectorizer
-// needs no dependence checks; work-items are independent between barriers.
+// iss-wi-loops (see Passes.h), the pocl paper, sections 4.2 to 4.4. The
+// kernel arrives canonical (iss-barriers): barriers alone in their blocks,
+// one at the entry and one at the single exit, and every value that lives
+// across a barrier in a context slot (iss-context). A parallel region is
+// what a barrier reaches before the next barriers: the work-group function
+// runs it for every work-item in a loop nest, then goes on with the region
+// of the exit barrier taken.
 //
+// Each region gets its own copy of its blocks, so a block reachable from
+// two barriers is replicated (the tail replication of Algorithm 2) and
+// every region has a single entry. A region with several exit barriers,
+// the branch to a conditional barrier or a b-loop's test, runs its first
+// work-item alone: by the barrier semantics the others take the same exit,
+// so they run in a loop nest specialized for it, the other exits
+// unreachable and the branch gone (the peeling of section 4.4).
+//
+// The loops carry llvm.loop.parallel_accesses, so that the loop vectorizer
+// needs no dependence checks: work-items are independent between barriers.
 // The vectorized dimension is placed innermost: in `vec` mode the first
 // dimension with at least w work-items (the input-space-splitting paper,
 // section 6.3). The compiled kernel already has the shape the splitting
@@ -15,28 +27,26 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Barriers.h"
 #include "CompilerInternal.h"
 #include "Passes.h"
 
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
-#include "llvm/IR/ReplaceConstant.h"
 #include "llvm/IR/Module.h"
-#include "llvm/Transforms/Scalar/SROA.h"
+#include "llvm/IR/ReplaceConstant.h"
 #include "llvm/Transforms/Utils/Cloning.h"
+#include "llvm/Transforms/Utils/ValueMapper.h"
 
 using namespace llvm;
 
 #define DEBUG_TYPE "iss-wi-loops"
 
 namespace iss {
-
-/// Private arrays that SROA cannot break up get one copy per work-item; past
-/// this many bytes per work group they stay shared and their loops scalar.
-static const uint64_t MaxPrivatizedBytes = 4u << 20;
 
 namespace {
 
@@ -59,76 +69,76 @@ StructType *contextType(LLVMContext &C) {
   return StructType::get(C, {I64x3, I64x3, I64x3, I32, I32, Ptr, Ptr});
 }
 
-struct LoopInfoRec {
+const char *const DimNames[3] = {"x", "y", "z"};
+
+/// A parallel region: the blocks a barrier block reaches before the next
+/// barrier blocks, its exits.
+struct Region {
+  BasicBlock *Barrier = nullptr;
+  SmallVector<BasicBlock *, 16> Blocks; ///< the barrier's successor first
+  SmallVector<BasicBlock *, 2> Exits;   ///< in the order first reached
+};
+
+struct LoopRec {
   unsigned Dim;
   BasicBlock *Header;
   BasicBlock *Latch;
   PHINode *IV;
 };
 
+/// A work-item loop nest of the work-group function.
+struct Nest {
+  Value *Ids[3] = {nullptr, nullptr, nullptr};
+  BasicBlock *Body = nullptr;    ///< branches to the region's copy
+  BasicBlock *BodyEnd = nullptr; ///< where the region's copy ends
+  SmallVector<LoopRec, 3> Loops; ///< outermost first
+  SmallVector<BasicBlock *, 16> Blocks; ///< everything inside the loops
+};
+
 class WorkGroupBuilder {
 public:
-  WorkGroupBuilder(Module &M, Function &Kernel, const WorkGroupConfig &C,
-                   ModuleAnalysisManager &MAM)
-      : M(M), Ctx(M.getContext()), Kernel(Kernel), Config(C), MAM(MAM) {}
+  WorkGroupBuilder(Module &M, Function &Kernel, const WorkGroupConfig &C)
+      : M(M), Ctx(M.getContext()), Kernel(Kernel), Config(C) {}
 
   Function *build();
 
 private:
-  unsigned vectorizedDim() const;
-  void loadArguments(IRBuilder<> &B, Argument *Args,
-                     SmallVectorImpl<Value *> &CallArgs);
-  void replaceWorkItemGlobals(Function &WG, Value *CtxArg);
-  void privatizeAllocas(Function &WG, SmallPtrSetImpl<Value *> &Shared);
-  void markParallel(Function &WG, const SmallPtrSetImpl<Value *> &Shared);
+  void mapWorkGroupValues(IRBuilder<> &B, Argument *Args, Argument *CtxArg);
+  BasicBlock *regionStart(BasicBlock *Barrier);
+  Region formRegion(BasicBlock *Barrier) const;
+  void emitRegion(const Region &R, BasicBlock *Start);
+  Nest buildNest(BasicBlock *Pre, BasicBlock *After, bool SkipFirst);
+  void cloneRegion(const Region &R, Value *const Ids[3],
+                   function_ref<BasicBlock *(BasicBlock *)> ExitTarget,
+                   BasicBlock *From, SmallVectorImpl<BasicBlock *> &Out);
+  void markParallel(const Nest &N);
+  void emitSelection();
 
   Module &M;
   LLVMContext &Ctx;
   Function &Kernel;
   const WorkGroupConfig &Config;
-  ModuleAnalysisManager &MAM;
-  SmallVector<LoopInfoRec, 3> Loops; ///< outermost first
-  Value *LocalId[3] = {nullptr, nullptr, nullptr};
-  BasicBlock *BodyEntry = nullptr; ///< first block of the innermost body
-  SmallVector<BasicBlock *, 16> LoopBlocks;
+  Function *WG = nullptr;
+  BasicBlock *WGExit = nullptr;
+  /// What every region's copy maps: arguments, allocas, automatic locals.
+  SmallVector<std::pair<Value *, Value *>, 16> Common;
+  /// The work-item globals other than the local ids, read once per group.
+  DenseMap<const Value *, Value *> GroupValues;
+  const Value *LocalIdGlobals[3] = {nullptr, nullptr, nullptr};
+  DenseMap<BasicBlock *, BasicBlock *> Starts;
+  SmallVector<BasicBlock *, 8> Pending;
+  unsigned Regions = 0;
 };
 
 } // namespace
 
-unsigned WorkGroupBuilder::vectorizedDim() const {
-  for (unsigned D = 0; D < 3; ++D)
-    if (Config.LocalSize[D] >= Config.VectorWidth)
-      return D;
-  return 0;
-}
-
-/// Reads each kernel argument from its slot (WorkGroupABI.h): by-value
-/// aggregates are passed as the slot itself, everything else is loaded.
-void WorkGroupBuilder::loadArguments(IRBuilder<> &B, Argument *Args,
-                                     SmallVectorImpl<Value *> &CallArgs) {
-  Type *Ptr = PointerType::get(Ctx, 0);
-  for (Argument &A : Kernel.args()) {
-    Value *SlotAddr = B.CreateConstInBoundsGEP1_64(Ptr, Args, A.getArgNo());
-    Value *Slot = B.CreateLoad(Ptr, SlotAddr, "arg.slot");
-    if (A.hasByValAttr()) {
-      CallArgs.push_back(Slot);
-      continue;
-    }
-    LoadInst *V = B.CreateAlignedLoad(A.getType(), Slot, Align(1),
-                                      A.getName() + ".val");
-    CallArgs.push_back(V);
-  }
-}
-
 Function *WorkGroupBuilder::build() {
   Type *Ptr = PointerType::get(Ctx, 0);
-  Type *I64 = Type::getInt64Ty(Ctx);
-  Type *I32 = Type::getInt32Ty(Ctx);
   std::string KName = Kernel.getName().str();
   FunctionType *SubTy =
       FunctionType::get(Type::getVoidTy(Ctx), {Ptr, Ptr}, false);
-  Function *WG = Function::Create(SubTy, GlobalValue::ExternalLinkage,
-                                  "__iss_sub_" + KName + "_0", M);
+  WG = Function::Create(SubTy, GlobalValue::ExternalLinkage,
+                        "__iss_sub_" + KName + "_0", M);
   for (const char *A : {"target-cpu", "target-features", "tune-cpu",
                         "min-legal-vector-width", "denormal-fp-math",
                         "denormal-fp-math-f32", "no-trapping-math",
@@ -146,163 +156,71 @@ Function *WorkGroupBuilder::build() {
   CtxArg->addAttr(Attribute::NoAlias);
 
   BasicBlock *Entry = BasicBlock::Create(Ctx, "entry", WG);
+  WGExit = BasicBlock::Create(Ctx, "wg.exit", WG);
+  ReturnInst::Create(Ctx, WGExit);
   IRBuilder<> B(Entry);
-  SmallVector<Value *, 8> CallArgs;
-  loadArguments(B, Args, CallArgs);
+  mapWorkGroupValues(B, Args, CtxArg);
 
-  // Loop order: the vectorized dimension innermost, the others outside in
-  // z, y, x order; dimensions of size 1 get no loop.
-  unsigned VecDim = vectorizedDim();
-  SmallVector<unsigned, 3> Order;
-  for (int D = 2; D >= 0; --D)
-    if (unsigned(D) != VecDim)
-      Order.push_back(D);
-  Order.push_back(VecDim);
-
-  BasicBlock *Exit = BasicBlock::Create(Ctx, "wg.exit", WG);
-  BasicBlock *Pred = Entry;
-  for (unsigned D : Order) {
-    if (Config.LocalSize[D] <= 1) {
-      LocalId[D] = ConstantInt::get(I64, 0);
-      continue;
-    }
-    static const char *const Names[3] = {"x", "y", "z"};
-    std::string N = std::string("wi.") + Names[D];
-    BasicBlock *Header = BasicBlock::Create(Ctx, N + ".header", WG, Exit);
-    BranchInst::Create(Header, Pred);
-    PHINode *IV = PHINode::Create(I64, 2, std::string("local_id_") + Names[D],
-                                  Header);
-    IV->addIncoming(ConstantInt::get(I64, 0), Pred);
-    LocalId[D] = IV;
-    Loops.push_back({D, Header, nullptr, IV});
-    Pred = Header;
+  BasicBlock *EntryBarrier = Kernel.getEntryBlock().getSingleSuccessor();
+  assert(EntryBarrier && isBarrierBlock(*EntryBarrier) &&
+         "iss-wi-loops needs the canonical form of iss-barriers");
+  B.CreateBr(regionStart(EntryBarrier));
+  while (!Pending.empty()) {
+    BasicBlock *Barrier = Pending.pop_back_val();
+    emitRegion(formRegion(Barrier), Starts[Barrier]);
   }
-  // The body: a call to the kernel, inlined below.
-  BasicBlock *Body = BasicBlock::Create(Ctx, "wi.body", WG, Exit);
-  BranchInst::Create(Body, Pred);
-  B.SetInsertPoint(Body);
-  CallInst *Call = B.CreateCall(&Kernel, CallArgs);
-  Call->setCallingConv(Kernel.getCallingConv());
-  BodyEntry = Body;
-  // Latches, innermost first, each closing its loop.
-  BasicBlock *Inner = BasicBlock::Create(Ctx, "wi.body.end", WG, Exit);
-  B.CreateBr(Inner);
-  BasicBlock *Cur = Inner;
-  for (auto It = Loops.rbegin(); It != Loops.rend(); ++It) {
-    static const char *const Names[3] = {"x", "y", "z"};
-    BasicBlock *Latch = BasicBlock::Create(
-        Ctx, std::string("wi.") + Names[It->Dim] + ".latch", WG, Exit);
-    BranchInst::Create(Latch, Cur);
-    IRBuilder<> LB(Latch);
-    Value *Next = LB.CreateAdd(It->IV, ConstantInt::get(I64, 1),
-                               It->IV->getName() + ".next", true, true);
-    It->IV->addIncoming(Next, Latch);
-    Value *More = LB.CreateICmpULT(
-        Next, ConstantInt::get(I64, Config.LocalSize[It->Dim]));
-    BasicBlock *After = BasicBlock::Create(
-        Ctx, std::string("wi.") + Names[It->Dim] + ".done", WG, Exit);
-    LB.CreateCondBr(More, It->Header, After);
-    It->Latch = Latch;
-    Cur = After;
-  }
-  BranchInst::Create(Exit, Cur);
-  ReturnInst::Create(Ctx, Exit);
-
-  // Inline the kernel (and, through always_inline, what it calls).
-  InlineFunctionInfo IFI;
-  InlineResult IR = InlineFunction(*Call, IFI);
-  (void)IR;
-  assert(IR.isSuccess() && "the kernel could not be inlined");
-  // What the kernel called was marked always_inline by iss-prepare. One
-  // call at a time: inlining splits blocks under any iterator.
-  while (true) {
-    CallBase *Next = nullptr;
-    for (BasicBlock &BB : *WG) {
-      for (Instruction &I : BB)
-        if (auto *CB = dyn_cast<CallBase>(&I))
-          if (Function *F = CB->getCalledFunction())
-            if (!F->isDeclaration() &&
-                F->hasFnAttribute(Attribute::AlwaysInline)) {
-              Next = CB;
-              break;
-            }
-      if (Next)
-        break;
-    }
-    if (!Next)
-      break;
-    InlineFunctionInfo Info;
-    if (!InlineFunction(*Next, Info).isSuccess())
-      Next->getCalledFunction()->removeFnAttr(Attribute::AlwaysInline);
-  }
-
-  replaceWorkItemGlobals(*WG, CtxArg);
-
-  FunctionAnalysisManager &FAM =
-      MAM.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager();
-  FAM.invalidate(*WG, PreservedAnalyses::none());
-  PreservedAnalyses PA = SROAPass(SROAOptions::PreserveCFG).run(*WG, FAM);
-  FAM.invalidate(*WG, PA);
-  // The blocks of the loop nest: everything but the entry and the exit.
-  for (BasicBlock &BB : *WG)
-    if (&BB != Entry && &BB != Exit)
-      LoopBlocks.push_back(&BB);
-
-  SmallPtrSet<Value *, 8> Shared;
-  privatizeAllocas(*WG, Shared);
-  markParallel(*WG, Shared);
-
-  // The selection function: one subkernel for now, so always 0.
-  FunctionType *SelTy = FunctionType::get(I32, {Ptr, Ptr}, false);
-  Function *Sel = Function::Create(SelTy, GlobalValue::ExternalLinkage,
-                                   "__iss_select_" + KName, M);
-  Sel->addFnAttr(Attribute::NoUnwind);
-  IRBuilder<> SB(BasicBlock::Create(Ctx, "entry", Sel));
-  SB.CreateRet(ConstantInt::get(I32, 0));
-
-  // Describe the subkernels for the runtime (POCL_ISS_STATS) and the tests.
-  static const char *const DimNames[3] = {"x", "y", "z"};
-  std::string Desc = std::string(modeName(Config.IssMode)) + ":" +
-                     (Config.IssMode == Mode::Scalar ? "scalar"
-                                                     : DimNames[VecDim]);
-  NamedMDNode *NMD = M.getOrInsertNamedMetadata("iss.subkernels");
-  NMD->addOperand(MDNode::get(
-      Ctx, {MDString::get(Ctx, KName), MDString::get(Ctx, WG->getName()),
-            MDString::get(Ctx, Desc)}));
+  WGExit->moveAfter(&WG->back());
+  emitSelection();
   Kernel.setLinkage(GlobalValue::InternalLinkage);
   return WG;
 }
 
-void WorkGroupBuilder::replaceWorkItemGlobals(Function &WG, Value *CtxArg) {
+/// Reads the kernel arguments from their slots (WorkGroupABI.h; by-value
+/// aggregates are the slot itself), the work-group values from the
+/// context, the automatic __local variables from the trailing slots, and
+/// gives the kernel's allocas one home for all regions.
+void WorkGroupBuilder::mapWorkGroupValues(IRBuilder<> &B, Argument *Args,
+                                          Argument *CtxArg) {
+  Type *Ptr = PointerType::get(Ctx, 0);
+  Type *I64 = Type::getInt64Ty(Ctx);
+  for (Instruction &I : Kernel.getEntryBlock())
+    if (isa<AllocaInst>(I)) {
+      Instruction *C = I.clone();
+      C->setName(I.getName());
+      B.Insert(C);
+      Common.push_back({&I, C});
+    }
+  for (Argument &A : Kernel.args()) {
+    Value *SlotAddr = B.CreateConstInBoundsGEP1_64(Ptr, Args, A.getArgNo());
+    Value *Slot = B.CreateLoad(Ptr, SlotAddr, "arg.slot");
+    Value *V = A.hasByValAttr()
+                   ? Slot
+                   : B.CreateAlignedLoad(A.getType(), Slot, Align(1),
+                                         A.getName() + ".val");
+    Common.push_back({&A, V});
+  }
+
   StructType *CtxTy = contextType(Ctx);
-  IRBuilder<> B(&*WG.getEntryBlock().getFirstInsertionPt());
   auto Field = [&](unsigned F, unsigned Idx, Type *T, const Twine &Name) {
     Value *P = F <= CtxGlobalOffset
                    ? B.CreateConstInBoundsGEP2_32(CtxTy, CtxArg, 0, F)
                    : B.CreateStructGEP(CtxTy, CtxArg, F);
     if (F <= CtxGlobalOffset)
-      P = B.CreateConstInBoundsGEP1_64(Type::getInt64Ty(Ctx), P, Idx);
+      P = B.CreateConstInBoundsGEP1_64(I64, P, Idx);
     return B.CreateLoad(T, P, Name);
   };
-  Type *I64 = Type::getInt64Ty(Ctx);
-  Type *Ptr = PointerType::get(Ctx, 0);
   for (unsigned G = 0; G < 19; ++G) {
     GlobalVariable *GV = M.getGlobalVariable(WorkItemGlobals[G]);
     if (!GV)
       continue;
-    SmallVector<LoadInst *, 8> Loads;
-    for (User *U : GV->users())
-      if (auto *L = dyn_cast<LoadInst>(U))
-        if (L->getFunction() == &WG)
-          Loads.push_back(L);
-    if (Loads.empty())
-      continue;
-    Value *V = nullptr;
     unsigned Dim = G % 3;
     const char *Name = WorkItemGlobals[G] + 1;
-    if (G < 3)
-      V = LocalId[Dim];
-    else if (G < 6)
+    Value *V;
+    if (G < 3) {
+      LocalIdGlobals[Dim] = GV;
+      continue;
+    }
+    if (G < 6)
       V = ConstantInt::get(I64, Config.LocalSize[Dim]);
     else if (G < 9)
       V = Field(CtxGroupId, Dim, I64, Name);
@@ -318,102 +236,235 @@ void WorkGroupBuilder::replaceWorkItemGlobals(Function &WG, Value *CtxArg) {
       V = Field(CtxPrintfPosition, 0, Ptr, Name);
     else
       V = Field(CtxPrintfCapacity, 0, Type::getInt32Ty(Ctx), Name);
-    for (LoadInst *L : Loads) {
-      Value *R = V;
-      if (R->getType() != L->getType()) {
-        IRBuilder<> LB(L);
-        R = LB.CreateZExtOrTrunc(R, L->getType());
-      }
-      L->replaceAllUsesWith(R);
-      L->eraseFromParent();
-    }
+    GroupValues[GV] = V;
   }
-  // Function-scope __local variables come from the trailing argument slots.
-  Argument *Args = WG.getArg(0);
+
+  // Function-scope __local variables, in the order of
+  // KernelInfo::AutoLocals, which the device follows.
   unsigned Slot = Kernel.arg_size();
-  // The same order as KernelInfo::AutoLocals, which the device follows.
-  std::vector<GlobalVariable *> Locals = autoLocalsOf(Kernel);
-  for (GlobalVariable *GV : Locals) {
+  for (GlobalVariable *GV : autoLocalsOf(Kernel)) {
     Value *SlotAddr = B.CreateConstInBoundsGEP1_64(Ptr, Args, Slot++);
     Value *SlotPtr = B.CreateLoad(Ptr, SlotAddr, GV->getName() + ".slot");
     Value *Mem = B.CreateLoad(Ptr, SlotPtr, GV->getName());
     convertUsersOfConstantsToInstructions({GV});
-    for (User *U : make_early_inc_range(GV->users()))
-      if (auto *I = dyn_cast<Instruction>(U))
-        if (I->getFunction() == &WG)
-          I->replaceUsesOfWith(GV, Mem);
+    Common.push_back({GV, Mem});
   }
 }
 
-void WorkGroupBuilder::privatizeAllocas(Function &WG,
-                                        SmallPtrSetImpl<Value *> &Shared) {
-  const DataLayout &DL = M.getDataLayout();
-  uint64_t N = uint64_t(Config.LocalSize[0]) * Config.LocalSize[1] *
-               Config.LocalSize[2];
-  SmallVector<AllocaInst *, 8> Allocas;
-  for (Instruction &I : WG.getEntryBlock())
-    if (auto *A = dyn_cast<AllocaInst>(&I))
-      if (A->isStaticAlloca())
-        Allocas.push_back(A);
-  if (Allocas.empty() || N <= 1)
-    return;
-  uint64_t Total = 0;
-  for (AllocaInst *A : Allocas)
-    Total += DL.getTypeAllocSize(A->getAllocatedType()) * N;
-  if (Total > MaxPrivatizedBytes) {
-    for (AllocaInst *A : Allocas)
-      Shared.insert(A);
+BasicBlock *WorkGroupBuilder::regionStart(BasicBlock *Barrier) {
+  auto It = Starts.find(Barrier);
+  if (It != Starts.end())
+    return It->second;
+  BasicBlock *Start = WGExit;
+  if (!isa<ReturnInst>(Barrier->getTerminator())) {
+    Start = BasicBlock::Create(Ctx, "region" + Twine(Regions++), WG, WGExit);
+    Pending.push_back(Barrier);
+  }
+  Starts[Barrier] = Start;
+  return Start;
+}
+
+Region WorkGroupBuilder::formRegion(BasicBlock *Barrier) const {
+  Region R;
+  R.Barrier = Barrier;
+  SmallVector<BasicBlock *, 16> Stack = {Barrier->getSingleSuccessor()};
+  DenseSet<BasicBlock *> Seen;
+  while (!Stack.empty()) {
+    BasicBlock *BB = Stack.pop_back_val();
+    if (!Seen.insert(BB).second)
+      continue;
+    if (isBarrierBlock(*BB)) {
+      R.Exits.push_back(BB);
+      continue;
+    }
+    R.Blocks.push_back(BB);
+    Instruction *T = BB->getTerminator();
+    for (unsigned I = T->getNumSuccessors(); I-- > 0;)
+      Stack.push_back(T->getSuccessor(I));
+  }
+  return R;
+}
+
+void WorkGroupBuilder::emitRegion(const Region &R, BasicBlock *Start) {
+  if (R.Blocks.empty()) {
+    BranchInst::Create(regionStart(R.Exits.front()), Start);
     return;
   }
-  // The linear local id, computed where every work-item's body begins.
-  IRBuilder<> B(&*BodyEntry->getFirstInsertionPt());
+  Value *Zero = ConstantInt::get(Type::getInt64Ty(Ctx), 0);
+  Value *const First[3] = {Zero, Zero, Zero};
+  SmallVector<BasicBlock *, 16> Unused;
+  if (R.Exits.size() == 1 || Config.workItems() == 1) {
+    if (Config.workItems() == 1) {
+      cloneRegion(
+          R, First, [&](BasicBlock *E) { return regionStart(E); }, Start,
+          Unused);
+      return;
+    }
+    Nest N = buildNest(Start, regionStart(R.Exits.front()), false);
+    cloneRegion(
+        R, N.Ids, [&](BasicBlock *) { return N.BodyEnd; }, N.Body, N.Blocks);
+    markParallel(N);
+    return;
+  }
+  // The first work-item picks the exit; the others follow it.
+  DenseMap<BasicBlock *, BasicBlock *> Follow;
+  for (BasicBlock *E : R.Exits)
+    Follow[E] = BasicBlock::Create(Ctx, Start->getName() + ".follow", WG,
+                                   WGExit);
+  cloneRegion(
+      R, First, [&](BasicBlock *E) { return Follow[E]; }, Start, Unused);
+  for (BasicBlock *Taken : R.Exits) {
+    Nest N = buildNest(Follow[Taken], regionStart(Taken), true);
+    BasicBlock *Unreachable =
+        BasicBlock::Create(Ctx, "wi.unreachable", WG, WGExit);
+    new UnreachableInst(Ctx, Unreachable);
+    cloneRegion(
+        R, N.Ids,
+        [&](BasicBlock *E) { return E == Taken ? N.BodyEnd : Unreachable; },
+        N.Body, N.Blocks);
+    markParallel(N);
+  }
+}
+
+/// A loop per dimension with more than one work-item, the vectorized one
+/// innermost, from \p Pre to \p After. With \p SkipFirst the nest leaves
+/// out work-item (0,0,0), which a peeled copy has run.
+Nest WorkGroupBuilder::buildNest(BasicBlock *Pre, BasicBlock *After,
+                                 bool SkipFirst) {
   Type *I64 = Type::getInt64Ty(Ctx);
-  Value *Lin = B.CreateAdd(
-      B.CreateMul(B.CreateAdd(B.CreateMul(LocalId[2],
-                                          ConstantInt::get(I64, Config.LocalSize[1])),
-                              LocalId[1]),
-                  ConstantInt::get(I64, Config.LocalSize[0])),
-      LocalId[0], "wi.linear_id");
-  for (AllocaInst *A : Allocas) {
-    Type *T = A->getAllocatedType();
-    if (A->isArrayAllocation())
-      T = ArrayType::get(T, cast<ConstantInt>(A->getArraySize())->getZExtValue());
-    IRBuilder<> AB(A);
-    AllocaInst *Copies =
-        AB.CreateAlloca(ArrayType::get(T, N), nullptr, A->getName() + ".wi");
-    Copies->setAlignment(std::max(A->getAlign(), Align(64)));
-    Value *Mine = B.CreateInBoundsGEP(ArrayType::get(T, N), Copies,
-                                      {ConstantInt::get(I64, 0), Lin},
-                                      A->getName() + ".mine");
-    for (User *U : make_early_inc_range(A->users()))
-      if (auto *II = dyn_cast<IntrinsicInst>(U))
-        if (II->isLifetimeStartOrEnd()) {
-          II->eraseFromParent();
-          continue;
-        }
-    A->replaceAllUsesWith(Mine);
-    A->eraseFromParent();
+  Nest N;
+  BasicBlock *Pred = Pre;
+  for (unsigned D : Config.loopOrder()) {
+    if (Config.LocalSize[D] <= 1) {
+      N.Ids[D] = ConstantInt::get(I64, 0);
+      continue;
+    }
+    std::string Name = std::string("wi.") + DimNames[D];
+    BasicBlock *Header = BasicBlock::Create(Ctx, Name + ".header", WG, WGExit);
+    BranchInst::Create(Header, Pred);
+    PHINode *IV = PHINode::Create(
+        I64, 2, std::string("local_id_") + DimNames[D], Header);
+    N.Ids[D] = IV;
+    N.Loops.push_back({D, Header, nullptr, IV});
+    N.Blocks.push_back(Header);
+    Pred = Header;
   }
+  for (LoopRec &L : N.Loops) {
+    BasicBlock *From = L.Header->getSinglePredecessor();
+    Value *Start = ConstantInt::get(I64, 0);
+    if (SkipFirst && &L == &N.Loops.back()) {
+      // The innermost loop starts at 1 when all outer counters are 0.
+      IRBuilder<> B(From->getTerminator());
+      Value *AllZero = B.getTrue();
+      for (LoopRec &Outer : N.Loops)
+        if (&Outer != &L)
+          AllZero = B.CreateAnd(AllZero, B.CreateICmpEQ(Outer.IV, B.getInt64(0)));
+      Start = B.CreateZExt(AllZero, I64, "wi.first");
+    }
+    L.IV->addIncoming(Start, From);
+  }
+  N.Body = BasicBlock::Create(Ctx, "wi.body", WG, WGExit);
+  BranchInst::Create(N.Body, Pred);
+  N.BodyEnd = BasicBlock::Create(Ctx, "wi.body.end", WG, WGExit);
+  N.Blocks.push_back(N.Body);
+  N.Blocks.push_back(N.BodyEnd);
+  BasicBlock *Cur = N.BodyEnd;
+  for (auto It = N.Loops.rbegin(); It != N.Loops.rend(); ++It) {
+    std::string Name = std::string("wi.") + DimNames[It->Dim];
+    BasicBlock *Latch = BasicBlock::Create(Ctx, Name + ".latch", WG, WGExit);
+    BranchInst::Create(Latch, Cur);
+    IRBuilder<> LB(Latch);
+    Value *Next = LB.CreateAdd(It->IV, ConstantInt::get(I64, 1),
+                               It->IV->getName() + ".next", true, true);
+    It->IV->addIncoming(Next, Latch);
+    Value *More =
+        LB.CreateICmpULT(Next, ConstantInt::get(I64, Config.LocalSize[It->Dim]));
+    BasicBlock *Done = BasicBlock::Create(Ctx, Name + ".done", WG, WGExit);
+    LB.CreateCondBr(More, It->Header, Done);
+    It->Latch = Latch;
+    N.Blocks.push_back(Latch);
+    Cur = Done;
+    if (std::next(It) != N.Loops.rend())
+      N.Blocks.push_back(Done);
+  }
+  BranchInst::Create(After, Cur);
+  return N;
 }
 
-void WorkGroupBuilder::markParallel(Function &WG,
-                                    const SmallPtrSetImpl<Value *> &Shared) {
+/// Copies \p R's blocks into the work-group function, entered from
+/// \p From, with the work-item ids \p Ids; a branch to an exit barrier E
+/// goes to ExitTarget(E).
+void WorkGroupBuilder::cloneRegion(
+    const Region &R, Value *const Ids[3],
+    function_ref<BasicBlock *(BasicBlock *)> ExitTarget, BasicBlock *From,
+    SmallVectorImpl<BasicBlock *> &Out) {
+  ValueToValueMapTy VMap;
+  for (auto &[Old, New] : Common)
+    VMap[Old] = New;
+  for (BasicBlock *E : R.Exits)
+    VMap[E] = ExitTarget(E);
+  DenseSet<BasicBlock *> InRegion(R.Blocks.begin(), R.Blocks.end());
+  SmallVector<BasicBlock *, 16> Copies;
+  for (BasicBlock *BB : R.Blocks) {
+    BasicBlock *C = CloneBasicBlock(BB, VMap, "", WG);
+    C->setName(BB->getName());
+    C->moveBefore(WGExit);
+    VMap[BB] = C;
+    Copies.push_back(C);
+  }
+  for (BasicBlock *C : Copies) {
+    // Edges from outside the region belong to other regions' copies.
+    for (PHINode &P : C->phis())
+      for (unsigned I = P.getNumIncomingValues(); I-- > 0;)
+        if (!InRegion.count(P.getIncomingBlock(I)))
+          P.removeIncomingValue(I, false);
+    for (Instruction &I : *C)
+      RemapInstruction(&I, VMap,
+                       RF_IgnoreMissingLocals | RF_NoModuleLevelChanges);
+  }
+  for (BasicBlock *C : Copies)
+    for (Instruction &I : make_early_inc_range(*C)) {
+      auto *L = dyn_cast<LoadInst>(&I);
+      if (!L)
+        continue;
+      const Value *P = L->getPointerOperand();
+      Value *V = GroupValues.lookup(P);
+      for (unsigned D = 0; D < 3; ++D)
+        if (P == LocalIdGlobals[D])
+          V = Ids[D];
+      if (!V)
+        continue;
+      if (V->getType() != L->getType()) {
+        IRBuilder<> B(L);
+        V = B.CreateZExtOrTrunc(V, L->getType());
+      }
+      L->replaceAllUsesWith(V);
+      L->eraseFromParent();
+    }
+  BranchInst::Create(Copies.front(), From);
+  Out.append(Copies.begin(), Copies.end());
+}
+
+void WorkGroupBuilder::markParallel(const Nest &N) {
   MDNode *Group = MDNode::getDistinct(Ctx, {});
-  for (BasicBlock *BB : LoopBlocks)
+  for (BasicBlock *BB : N.Blocks)
     for (Instruction &I : *BB) {
       if (!I.mayReadOrWriteMemory())
         continue;
       if (auto *II = dyn_cast<IntrinsicInst>(&I))
         if (II->isLifetimeStartOrEnd() || II->isAssumeLikeIntrinsic())
           continue;
-      Value *Ptr = getLoadStorePointerOperand(&I);
-      if (Ptr && Shared.count(getUnderlyingObject(Ptr)))
-        continue;
+      // Private arrays too large to copy per work-item are shared.
+      if (Value *Ptr = getLoadStorePointerOperand(&I))
+        if (auto *A = dyn_cast<AllocaInst>(getUnderlyingObject(Ptr)))
+          if (A->getMetadata("iss.shared"))
+            continue;
       I.setMetadata(LLVMContext::MD_access_group, Group);
     }
   bool Scalar = Config.IssMode == Mode::Scalar;
-  for (LoopInfoRec &L : Loops) {
-    bool Innermost = &L == &Loops.back();
+  Type *I32 = Type::getInt32Ty(Ctx);
+  for (const LoopRec &L : N.Loops) {
+    bool Innermost = &L == &N.Loops.back();
     SmallVector<Metadata *, 4> Ops;
     Ops.push_back(nullptr); // self reference
     Ops.push_back(MDNode::get(
@@ -422,7 +473,6 @@ void WorkGroupBuilder::markParallel(Function &WG,
       Ops.push_back(MDNode::get(
           Ctx, {MDString::get(Ctx, Name), ConstantAsMetadata::get(V)}));
     };
-    Type *I32 = Type::getInt32Ty(Ctx);
     if (Scalar) {
       Flag("llvm.loop.vectorize.width", ConstantInt::get(I32, 1));
       Flag("llvm.loop.interleave.count", ConstantInt::get(I32, 1));
@@ -438,12 +488,33 @@ void WorkGroupBuilder::markParallel(Function &WG,
   }
 }
 
-PreservedAnalyses WorkItemLoopsPass::run(Module &M,
-                                         ModuleAnalysisManager &MAM) {
+/// The selection function (one subkernel for now, so always 0) and the
+/// description of the subkernels for the runtime (POCL_ISS_STATS).
+void WorkGroupBuilder::emitSelection() {
+  Type *Ptr = PointerType::get(Ctx, 0);
+  Type *I32 = Type::getInt32Ty(Ctx);
+  std::string KName = Kernel.getName().str();
+  FunctionType *SelTy = FunctionType::get(I32, {Ptr, Ptr}, false);
+  Function *Sel = Function::Create(SelTy, GlobalValue::ExternalLinkage,
+                                   "__iss_select_" + KName, M);
+  Sel->addFnAttr(Attribute::NoUnwind);
+  IRBuilder<> SB(BasicBlock::Create(Ctx, "entry", Sel));
+  SB.CreateRet(ConstantInt::get(I32, 0));
+  std::string Desc = std::string(modeName(Config.IssMode)) + ":" +
+                     (Config.IssMode == Mode::Scalar
+                          ? "scalar"
+                          : DimNames[Config.vectorizedDim()]);
+  NamedMDNode *NMD = M.getOrInsertNamedMetadata("iss.subkernels");
+  NMD->addOperand(MDNode::get(
+      Ctx, {MDString::get(Ctx, KName), MDString::get(Ctx, WG->getName()),
+            MDString::get(Ctx, Desc)}));
+}
+
+PreservedAnalyses WorkItemLoopsPass::run(Module &M, ModuleAnalysisManager &) {
   Function *Kernel = M.getFunction(Config.Kernel);
   if (!Kernel || Kernel->isDeclaration())
     return PreservedAnalyses::all();
-  WorkGroupBuilder(M, *Kernel, Config, MAM).build();
+  WorkGroupBuilder(M, *Kernel, Config).build();
   return PreservedAnalyses::none();
 }
 

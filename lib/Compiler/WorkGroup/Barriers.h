@@ -1,0 +1,58 @@
+//===- Barriers.h - Work-group barriers in a kernel's IR --------*- C++ -*-===//
+// SPDX-License-Identifier: MIT
+//
+// Helpers the work-group passes share. A barrier is a call to pocl.barrier
+// (DESIGN.md section 3). After iss-barriers every barrier sits alone in a
+// block of its own, a barrier block, whose successor has no phis: parallel
+// regions start at the successor and end at the next barrier blocks (the
+// pocl paper, section 4.3).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef POCL_ISS_COMPILER_WORKGROUP_BARRIERS_H
+#define POCL_ISS_COMPILER_WORKGROUP_BARRIERS_H
+
+#include "llvm/ADT/SmallVector.h"
+
+namespace llvm {
+class BasicBlock;
+class CallInst;
+class Function;
+class Instruction;
+class Module;
+} // namespace llvm
+
+namespace iss {
+
+/// The name of the library's work-group barrier.
+constexpr const char *BarrierName = "pocl.barrier";
+
+/// True for a call to pocl.barrier.
+bool isBarrier(const llvm::Instruction &I);
+
+/// True for a block that holds a barrier and its terminator only.
+bool isBarrierBlock(const llvm::BasicBlock &BB);
+
+/// The barrier blocks of \p F, in layout order.
+llvm::SmallVector<llvm::BasicBlock *, 8> barrierBlocks(llvm::Function &F);
+
+/// True when the barrier blocks of \p F are more than the implicit ones at
+/// the entry and the exit.
+bool hasExplicitBarriers(llvm::Function &F);
+
+/// Gives the barrier call \p Barrier a block of its own, ended by a branch
+/// to a new block that has no phis (or by the return of the exit barrier).
+/// Returns the barrier block.
+llvm::BasicBlock *isolateBarrier(llvm::CallInst *Barrier);
+
+/// Inserts an isolated barrier before \p Before, unless a barrier already
+/// precedes it with nothing in between. Returns true if one was inserted.
+bool insertBarrier(llvm::Instruction *Before);
+
+/// Inlines, one call at a time, every call in \p F to a defined function
+/// marked always_inline (iss-prepare marks everything a kernel reaches).
+void inlineAlwaysInlineCalls(llvm::Function &F);
+
+} // namespace iss
+
+#endif // POCL_ISS_COMPILER_WORKGROUP_BARRIERS_H

@@ -1,0 +1,366 @@
+//===- ContextArrays.cpp - Kernel variables across parallel regions -------===//
+// SPDX-License-Identifier: MIT
+//
+// iss-context (see Passes.h), the pocl paper, section 4.7. Runs on the
+// kernel once its barriers are final; iss-wi-loops then copies each
+// parallel region into a work-item loop, where a value computed in another
+// region is gone. So a value live at a barrier is, in order of preference:
+//  - recomputed where it is used, when it is a small expression of the
+//    work-item globals (ids, group ids, sizes), the arguments and
+//    constants: no context at all (get_local_id, get_global_id);
+//  - kept in one scalar when uniform (Uniformity.h): every work-item stores
+//    the same value;
+//  - kept in a context array with one element per work-item, in the order
+//    of the work-item loops and 64-byte aligned, so that the innermost loop
+//    reads and writes it with full vectors.
+// Only the uses that a barrier separates from the definition load it; the
+// others keep the value. The sum of the context arrays' element sizes is
+// the context bytes per work-item that POCL_DEBUG=llvm reports.
+//
+// Private arrays that SROA could not split get one copy per work-item,
+// addressed by the linear local id at each use, so that no private address
+// lives across a barrier.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Barriers.h"
+#include "Passes.h"
+#include "Uniformity.h"
+
+#include "llvm/ADT/BitVector.h"
+#include "llvm/ADT/PostOrderIterator.h"
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/PostDominators.h"
+#include "llvm/Analysis/ValueTracking.h"
+#include "llvm/IR/CFG.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/Debug.h"
+
+using namespace llvm;
+
+#define DEBUG_TYPE "iss-context"
+
+namespace iss {
+
+/// Private arrays that SROA cannot break up get one copy per work-item; past
+/// this many bytes per work group they stay shared and their loops scalar.
+static const uint64_t MaxPrivatizedBytes = 4u << 20;
+
+/// The largest expression recomputed after a barrier instead of saved.
+static const unsigned MaxRematInstructions = 12;
+
+/// Context arrays are aligned for the widest vector loads (AVX-512).
+static const Align ContextAlign(64);
+
+Value *emitLinearLocalId(IRBuilderBase &B, const WorkGroupConfig &Config) {
+  static const char *const Names[3] = {"_local_id_x", "_local_id_y",
+                                       "_local_id_z"};
+  Module *M = B.GetInsertBlock()->getModule();
+  Type *I64 = B.getInt64Ty();
+  Value *Lin = nullptr;
+  for (unsigned D : Config.loopOrder()) {
+    if (Config.LocalSize[D] <= 1)
+      continue;
+    Value *Id = B.CreateLoad(I64, M->getOrInsertGlobal(Names[D], I64),
+                             "local_id");
+    Lin = Lin ? B.CreateAdd(B.CreateMul(Lin, B.getInt64(Config.LocalSize[D]),
+                                        "", true, true),
+                            Id, "wi.linear_id", true, true)
+              : Id;
+  }
+  return Lin ? Lin : B.getInt64(0);
+}
+
+static bool isWorkItemGlobalLoad(const Value *V) {
+  const auto *L = dyn_cast<LoadInst>(V);
+  if (!L || L->isVolatile())
+    return false;
+  const Value *P = L->getPointerOperand()->stripPointerCasts();
+  for (const char *Name : WorkItemGlobals)
+    if (P->getName() == Name && isa<GlobalVariable>(P))
+      return true;
+  return false;
+}
+
+/// Whether \p V can be recomputed anywhere from work-item globals,
+/// arguments and constants, within \p Budget instructions.
+static bool canRecompute(Value *V, unsigned &Budget) {
+  if (isa<Constant>(V) || isa<Argument>(V))
+    return true;
+  auto *I = dyn_cast<Instruction>(V);
+  if (!I || Budget == 0)
+    return false;
+  --Budget;
+  if (isWorkItemGlobalLoad(I))
+    return true;
+  if (isa<PHINode>(I) || isa<AllocaInst>(I) || isa<CallBase>(I) ||
+      I->mayReadOrWriteMemory() || !isSafeToSpeculativelyExecute(I))
+    return false;
+  for (Value *Op : I->operands())
+    if (!canRecompute(Op, Budget))
+      return false;
+  return true;
+}
+
+static Value *recompute(Value *V, Instruction *At,
+                        DenseMap<Value *, Value *> &Done) {
+  auto *I = dyn_cast<Instruction>(V);
+  if (!I)
+    return V;
+  if (Value *D = Done.lookup(V))
+    return D;
+  Instruction *C = I->clone();
+  C->setName(I->getName() + ".re");
+  for (Use &Op : C->operands())
+    Op.set(recompute(Op.get(), At, Done));
+  C->insertBefore(At);
+  Done[V] = C;
+  return C;
+}
+
+/// Where a use is read: before its user, or at the end of the incoming
+/// block for a phi.
+static Instruction *usePoint(const Use &U) {
+  auto *UI = cast<Instruction>(U.getUser());
+  if (auto *P = dyn_cast<PHINode>(UI))
+    return P->getIncomingBlock(U)->getTerminator();
+  return UI;
+}
+
+/// Whether a path from a barrier reaches \p At without passing through
+/// \p V's definition: only such uses read \p V from the context.
+static bool barrierSeparates(Instruction *V, Instruction *At) {
+  BasicBlock *Def = V->getParent();
+  BasicBlock *UseBB = At->getParent();
+  if (UseBB == Def && (isa<PHINode>(V) || V->comesBefore(At)))
+    return false;
+  SmallVector<BasicBlock *, 16> Work(pred_begin(UseBB), pred_end(UseBB));
+  SmallPtrSet<BasicBlock *, 16> Seen;
+  while (!Work.empty()) {
+    BasicBlock *B = Work.pop_back_val();
+    if (B == Def || !Seen.insert(B).second)
+      continue;
+    if (isBarrierBlock(*B))
+      return true;
+    Work.append(pred_begin(B), pred_end(B));
+  }
+  return false;
+}
+
+namespace {
+
+class ContextBuilder {
+public:
+  ContextBuilder(Function &K, const WorkGroupConfig &Config)
+      : K(K), Config(Config), DL(K.getParent()->getDataLayout()),
+        N(Config.workItems()) {}
+
+  void privatizeAllocas();
+  void saveValuesAcrossBarriers(const WorkItemUniformity &U);
+
+  uint64_t BytesPerWorkItem = 0;
+  uint64_t UniformBytes = 0;
+
+private:
+  SmallVector<Instruction *, 16> valuesLiveAtBarriers();
+  AllocaInst *createSlot(Type *T, const Twine &Name);
+  Value *slotAddress(AllocaInst *Slot, bool PerWorkItem, Instruction *At);
+
+  Function &K;
+  const WorkGroupConfig &Config;
+  const DataLayout &DL;
+  uint64_t N;
+};
+
+} // namespace
+
+AllocaInst *ContextBuilder::createSlot(Type *T, const Twine &Name) {
+  BasicBlock &Entry = K.getEntryBlock();
+  auto *A = new AllocaInst(T, DL.getAllocaAddrSpace(), Name,
+                           Entry.getFirstNonPHIOrDbgOrAlloca());
+  A->setAlignment(std::max(ContextAlign, DL.getPrefTypeAlign(T)));
+  return A;
+}
+
+Value *ContextBuilder::slotAddress(AllocaInst *Slot, bool PerWorkItem,
+                                   Instruction *At) {
+  if (!PerWorkItem)
+    return Slot;
+  IRBuilder<> B(At);
+  return B.CreateInBoundsGEP(Slot->getAllocatedType(), Slot,
+                             {B.getInt64(0), emitLinearLocalId(B, Config)},
+                             Slot->getName() + ".mine");
+}
+
+void ContextBuilder::privatizeAllocas() {
+  SmallVector<AllocaInst *, 8> Allocas;
+  for (Instruction &I : K.getEntryBlock())
+    if (auto *A = dyn_cast<AllocaInst>(&I))
+      if (A->isStaticAlloca())
+        Allocas.push_back(A);
+  if (Allocas.empty() || N <= 1)
+    return;
+  uint64_t Total = 0;
+  for (AllocaInst *A : Allocas)
+    Total += *A->getAllocationSize(DL) * N;
+  if (Total > MaxPrivatizedBytes) {
+    // TODO(issue 3): such arrays are shared by the work-items; correct only
+    // while no work-item loop interleaves their uses.
+    MDNode *Shared = MDNode::get(K.getContext(), {});
+    for (AllocaInst *A : Allocas)
+      A->setMetadata("iss.shared", Shared);
+    return;
+  }
+  for (AllocaInst *A : Allocas) {
+    Type *T = A->getAllocatedType();
+    if (A->isArrayAllocation())
+      T = ArrayType::get(
+          T, cast<ConstantInt>(A->getArraySize())->getZExtValue());
+    AllocaInst *Copies = createSlot(ArrayType::get(T, N), A->getName() + ".wi");
+    Copies->setAlignment(std::max(Copies->getAlign(), A->getAlign()));
+    for (Use &U : make_early_inc_range(A->uses())) {
+      if (auto *II = dyn_cast<IntrinsicInst>(U.getUser()))
+        if (II->isLifetimeStartOrEnd()) {
+          II->eraseFromParent();
+          continue;
+        }
+      U.set(slotAddress(Copies, true, usePoint(U)));
+    }
+    A->eraseFromParent();
+  }
+}
+
+/// The instructions live at the start of some barrier block: a backward
+/// liveness analysis over the kernel's blocks.
+SmallVector<Instruction *, 16> ContextBuilder::valuesLiveAtBarriers() {
+  DenseMap<Instruction *, unsigned> Index;
+  SmallVector<Instruction *, 64> Values;
+  BasicBlock *Entry = &K.getEntryBlock();
+  for (BasicBlock &BB : K)
+    for (Instruction &I : BB)
+      if (!I.getType()->isVoidTy() && !(&BB == Entry && isa<AllocaInst>(I))) {
+        Index[&I] = Values.size();
+        Values.push_back(&I);
+      }
+  unsigned NV = Values.size();
+  DenseMap<BasicBlock *, BitVector> Gen, Kill, LiveIn;
+  for (BasicBlock &BB : K) {
+    BitVector G(NV), D(NV);
+    for (Instruction &I : BB) {
+      if (auto It = Index.find(&I); It != Index.end())
+        D.set(It->second);
+      if (isa<PHINode>(I))
+        continue;
+      for (Value *Op : I.operands())
+        if (auto *OI = dyn_cast<Instruction>(Op))
+          if (OI->getParent() != &BB)
+            if (auto It = Index.find(OI); It != Index.end())
+              G.set(It->second);
+    }
+    Gen[&BB] = std::move(G);
+    Kill[&BB] = std::move(D);
+    LiveIn[&BB] = BitVector(NV);
+  }
+  ReversePostOrderTraversal<Function *> RPOT(&K);
+  SmallVector<BasicBlock *, 32> PostOrder(RPOT.begin(), RPOT.end());
+  std::reverse(PostOrder.begin(), PostOrder.end());
+  bool Changed = true;
+  while (Changed) {
+    Changed = false;
+    for (BasicBlock *BB : PostOrder) {
+      BitVector Out(NV);
+      for (BasicBlock *S : successors(BB)) {
+        Out |= LiveIn[S];
+        for (PHINode &P : S->phis())
+          if (auto *OI =
+                  dyn_cast<Instruction>(P.getIncomingValueForBlock(BB)))
+            if (auto It = Index.find(OI); It != Index.end())
+              Out.set(It->second);
+      }
+      Out.reset(Kill[BB]);
+      Out |= Gen[BB];
+      if (Out != LiveIn[BB]) {
+        LiveIn[BB] = std::move(Out);
+        Changed = true;
+      }
+    }
+  }
+  BitVector Crossing(NV);
+  for (BasicBlock *B : barrierBlocks(K))
+    Crossing |= LiveIn[B];
+  SmallVector<Instruction *, 16> Result;
+  for (unsigned I : Crossing.set_bits())
+    Result.push_back(Values[I]);
+  return Result;
+}
+
+void ContextBuilder::saveValuesAcrossBarriers(const WorkItemUniformity &U) {
+  for (Instruction *V : valuesLiveAtBarriers()) {
+    SmallVector<Use *, 8> Separated;
+    for (Use &Use : V->uses())
+      if (barrierSeparates(V, usePoint(Use)))
+        Separated.push_back(&Use);
+    if (Separated.empty())
+      continue;
+    unsigned Budget = MaxRematInstructions;
+    if (canRecompute(V, Budget)) {
+      LLVM_DEBUG(dbgs() << "iss-context: recomputed:" << *V << "\n");
+      for (Use *Use : Separated) {
+        DenseMap<Value *, Value *> Done;
+        Use->set(recompute(V, usePoint(*Use), Done));
+      }
+      continue;
+    }
+    bool PerWorkItem = !U.isUniform(V);
+    Type *T = V->getType();
+    uint64_t Bytes = DL.getTypeAllocSize(T);
+    AllocaInst *Slot =
+        PerWorkItem ? createSlot(ArrayType::get(T, N), V->getName() + ".ctx")
+                    : createSlot(T, V->getName() + ".uniform");
+    (PerWorkItem ? BytesPerWorkItem : UniformBytes) += Bytes;
+    LLVM_DEBUG(dbgs() << "iss-context: " << Bytes << " bytes "
+                      << (PerWorkItem ? "per work-item" : "uniform") << ":"
+                      << *V << "\n");
+    Instruction *After = isa<PHINode>(V)
+                             ? &*V->getParent()->getFirstInsertionPt()
+                             : V->getNextNode();
+    new StoreInst(V, slotAddress(Slot, PerWorkItem, After), After);
+    for (Use *Use : Separated) {
+      Instruction *At = usePoint(*Use);
+      Use->set(new LoadInst(T, slotAddress(Slot, PerWorkItem, At),
+                            V->getName() + ".reload", At));
+    }
+  }
+}
+
+PreservedAnalyses ContextArraysPass::run(Module &M,
+                                         ModuleAnalysisManager &MAM) {
+  Function *K = M.getFunction(Config.Kernel);
+  if (!K || K->isDeclaration())
+    return PreservedAnalyses::all();
+  FunctionAnalysisManager &FAM =
+      MAM.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager();
+  ContextBuilder CB(*K, Config);
+  CB.privatizeAllocas();
+  FAM.invalidate(*K, PreservedAnalyses::none());
+  {
+    WorkItemUniformity U(*K, FAM.getResult<PostDominatorTreeAnalysis>(*K),
+                         FAM.getResult<LoopAnalysis>(*K));
+    CB.saveValuesAcrossBarriers(U);
+  }
+  FAM.invalidate(*K, PreservedAnalyses::none());
+
+  LLVMContext &C = M.getContext();
+  Type *I64 = Type::getInt64Ty(C);
+  M.getOrInsertNamedMetadata("iss.context")
+      ->addOperand(MDNode::get(
+          C, {MDString::get(C, Config.Kernel),
+              ConstantAsMetadata::get(
+                  ConstantInt::get(I64, CB.BytesPerWorkItem)),
+              ConstantAsMetadata::get(ConstantInt::get(I64, CB.UniformBytes))}));
+  return PreservedAnalyses::none();
+}
+
+} // namespace iss

@@ -1,0 +1,168 @@
+//===- Uniformity.cpp - Which values are the same for every work-item -----===//
+// SPDX-License-Identifier: MIT
+//
+// WorkItemUniformity (see Uniformity.h), the pocl paper, section 4.6: a
+// forward propagation of divergence from its roots to a fixed point.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Uniformity.h"
+
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/PostDominators.h"
+#include "llvm/IR/Function.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace llvm;
+
+namespace iss {
+
+AnalysisKey WorkItemUniformityAnalysis::Key;
+
+/// The local size from the kernel's "iss-local-size" attribute ("x,y,z");
+/// 0 where unknown, which makes that dimension's local id divergent.
+static void localSizeOf(const Function &F, unsigned Size[3]) {
+  Size[0] = Size[1] = Size[2] = 0;
+  StringRef S = F.getFnAttribute("iss-local-size").getValueAsString();
+  for (unsigned D = 0; D < 3 && !S.empty(); ++D) {
+    auto [Head, Tail] = S.split(',');
+    Head.getAsInteger(10, Size[D]);
+    S = Tail;
+  }
+}
+
+/// Whether \p I starts divergence by itself, whatever its operands.
+static bool isDivergenceRoot(const Instruction &I, const unsigned Size[3]) {
+  static const char *const LocalIds[3] = {"_local_id_x", "_local_id_y",
+                                          "_local_id_z"};
+  if (isa<AllocaInst>(I) || isa<AtomicRMWInst>(I) || isa<AtomicCmpXchgInst>(I))
+    return true;
+  if (const auto *L = dyn_cast<LoadInst>(&I)) {
+    if (L->isVolatile() || L->isAtomic())
+      return true;
+    if (const auto *GV = dyn_cast<GlobalVariable>(
+            L->getPointerOperand()->stripPointerCasts()))
+      for (unsigned D = 0; D < 3; ++D)
+        if (GV->getName() == LocalIds[D])
+          return Size[D] != 1;
+    return false;
+  }
+  if (const auto *CB = dyn_cast<CallBase>(&I))
+    return !CB->getType()->isVoidTy() &&
+           (CB->isInlineAsm() || !CB->onlyReadsMemory());
+  return false;
+}
+
+WorkItemUniformity::WorkItemUniformity(Function &F,
+                                       const PostDominatorTree &PDT,
+                                       const LoopInfo &LI)
+    : F(F), PDT(PDT), LI(LI) {
+  unsigned Size[3];
+  localSizeOf(F, Size);
+  for (BasicBlock &BB : F)
+    for (Instruction &I : BB)
+      if (isDivergenceRoot(I, Size))
+        markDivergent(&I);
+  while (!Work.empty()) {
+    const Value *V = Work.pop_back_val();
+    for (const User *U : V->users()) {
+      const auto *I = dyn_cast<Instruction>(U);
+      if (!I)
+        continue;
+      if (isa<BranchInst>(I) || isa<SwitchInst>(I))
+        divergentBranch(I);
+      else if (!I->getType()->isVoidTy())
+        markDivergent(I);
+    }
+  }
+}
+
+void WorkItemUniformity::markDivergent(const Value *V) {
+  if (Divergent.insert(V).second)
+    Work.push_back(V);
+}
+
+void WorkItemUniformity::divergentBranch(const Instruction *Term) {
+  if (!DivergentBranches.insert(Term).second)
+    return;
+  const BasicBlock *X = Term->getParent();
+  const DomTreeNodeBase<BasicBlock> *N = PDT.getNode(X);
+  const BasicBlock *Join =
+      N && N->getIDom() ? N->getIDom()->getBlock() : nullptr;
+  // The blocks between the branch and its join run for some work-items
+  // only; phis there and at the join merge values of different paths.
+  SmallVector<const BasicBlock *, 16> Stack(succ_begin(X), succ_end(X));
+  DenseSet<const BasicBlock *> Seen;
+  while (!Stack.empty()) {
+    const BasicBlock *B = Stack.pop_back_val();
+    if (B == Join || !Seen.insert(B).second)
+      continue;
+    DivergentBlocks.insert(B);
+    for (const PHINode &P : B->phis())
+      markDivergent(&P);
+    for (const BasicBlock *S : successors(B))
+      Stack.push_back(S);
+  }
+  if (Join)
+    for (const PHINode &P : Join->phis())
+      markDivergent(&P);
+  // Temporal divergence: work-items leave the loop after different
+  // numbers of iterations, so what the loop computes differs after it.
+  for (const Loop *L = LI.getLoopFor(X); L; L = L->getParentLoop()) {
+    if (Join && L->contains(Join))
+      break;
+    for (const BasicBlock *B : L->blocks())
+      for (const Instruction &I : *B)
+        for (const User *U : I.users())
+          if (const auto *UI = dyn_cast<Instruction>(U))
+            if (!L->contains(UI->getParent())) {
+              markDivergent(&I);
+              break;
+            }
+  }
+}
+
+bool WorkItemUniformity::isUniformLoop(const Loop &L) const {
+  if (!isUniformBlock(L.getHeader()))
+    return false;
+  SmallVector<BasicBlock *, 4> Exiting;
+  L.getExitingBlocks(Exiting);
+  for (BasicBlock *E : Exiting)
+    if (!isUniformBlock(E) || DivergentBranches.count(E->getTerminator()))
+      return false;
+  return true;
+}
+
+void WorkItemUniformity::print(raw_ostream &OS) const {
+  OS << "Work-item uniformity of '" << F.getName() << "':\n";
+  for (const BasicBlock &BB : F) {
+    OS << "block ";
+    BB.printAsOperand(OS, false);
+    OS << (isUniformBlock(&BB) ? ": uniform\n" : ": divergent\n");
+    for (const Instruction &I : BB)
+      if (!I.getType()->isVoidTy())
+        OS << (isUniform(&I) ? "  uniform:  " : "  divergent:") << I << "\n";
+  }
+  for (const Loop *L : LI.getLoopsInPreorder()) {
+    OS << "loop ";
+    L->getHeader()->printAsOperand(OS, false);
+    OS << (isUniformLoop(*L) ? ": uniform\n" : ": divergent\n");
+  }
+}
+
+WorkItemUniformity
+WorkItemUniformityAnalysis::run(Function &F, FunctionAnalysisManager &FAM) {
+  return WorkItemUniformity(F, FAM.getResult<PostDominatorTreeAnalysis>(F),
+                            FAM.getResult<LoopAnalysis>(F));
+}
+
+PreservedAnalyses
+WorkItemUniformityPrinterPass::run(Function &F, FunctionAnalysisManager &FAM) {
+  if (!F.isDeclaration() && F.hasFnAttribute("iss-local-size"))
+    FAM.getResult<WorkItemUniformityAnalysis>(F).print(OS);
+  return PreservedAnalyses::all();
+}
+
+} // namespace iss
