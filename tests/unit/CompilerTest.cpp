@@ -173,11 +173,45 @@ TEST(Compiler, BuildErrorsGoToTheLog) {
   EXPECT_TRUE(O.InvalidOptions);
 }
 
-TEST(Compiler, BarriersAreRefusedForNow) {
-  BuildResult R = buildProgram(
-      "__kernel void k(__global int *a) { a[0] = 1; barrier(CLK_GLOBAL_MEM_FENCE); }", "");
-  EXPECT_FALSE(R.Success);
-  EXPECT_NE(R.Log.find("barrier"), std::string::npos) << R.Log;
+TEST(Compiler, BarrierReductionWithoutContext) {
+  // A tree reduction: the loop's counter is uniform (one scalar for the
+  // group) and the local id is recomputed after each barrier, so no value
+  // needs a context array (the pocl paper, section 4.7).
+  const char *Src = R"(
+    __kernel void red(__global const int *in, __global int *out) {
+      __local int tmp[255];
+      size_t l = get_local_id(0);
+      tmp[l] = in[get_global_id(0)];
+      barrier(CLK_LOCAL_MEM_FENCE);
+      for (uint n = get_local_size(0); n > 1; n = (n + 1) / 2) {
+        uint h = (n + 1) / 2;
+        if (l + h < n) tmp[l] += tmp[l + h];
+        barrier(CLK_LOCAL_MEM_FENCE);
+      }
+      if (l == 0) out[get_group_id(0)] = tmp[0];
+    })";
+  BuildResult R = buildProgram(Src, "");
+  ASSERT_TRUE(R.Success) << R.Log;
+  EXPECT_TRUE(R.Kernels[0].HasBarriers);
+  size_t Local[3] = {255, 1, 1};
+  std::string Error;
+  auto CK = getCompiledKernel(R.Binary, "red", Local, Error);
+  ASSERT_TRUE(CK) << Error;
+  EXPECT_EQ(CK->ContextBytesPerWorkItem, 0u);
+  EXPECT_GT(CK->UniformContextBytes, 0u);
+  std::vector<int> In(255 * 3), Out(3), LocalMem(255);
+  for (size_t I = 0; I < In.size(); ++I)
+    In[I] = int(I * 7 % 31) - 11;
+  int *PI = In.data(), *PO = Out.data(), *PL = LocalMem.data();
+  std::vector<void *> Slots = {&PI, &PO, &PL};
+  size_t G[3] = {In.size(), 1, 1}, O[3] = {0, 0, 0};
+  launch(*CK, Slots, G, O, 1);
+  for (int Grp = 0; Grp < 3; ++Grp) {
+    int Sum = 0;
+    for (int I = 0; I < 255; ++I)
+      Sum += In[Grp * 255 + I];
+    EXPECT_EQ(Out[Grp], Sum) << Grp;
+  }
 }
 
 TEST(Compiler, BinaryRoundTripAndDamage) {
