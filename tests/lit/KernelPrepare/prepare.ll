@@ -1,7 +1,8 @@
 ; iss-prepare: library functions lose noinline/optnone (pocl ships
 ; get_global_id with them), what the kernel reaches becomes always_inline,
 ; the printf formatter stays out of line, everything but the kernel becomes
-; internal, and _local_size_* loads become the compile-time local size.
+; internal, _local_size_* loads become the compile-time local size and the
+; kernel gets the "iss-local-size" attribute.
 ;
 ; RUN: pocl-iss-opt -passes=iss-prepare -iss-kernel=k -iss-local-size=32,2,1 -S %s | FileCheck %s
 ; RUN: pocl-iss-opt -passes=iss-prepare -iss-kernel=absent -iss-local-size=32,2,1 -S %s | FileCheck %s --check-prefix=ABSENT
@@ -46,13 +47,16 @@ attributes #0 = { noinline optnone }
 ; CHECK: define internal i64 @_Z13get_global_idj(i32 %d) #[[INL:[0-9]+]]
 ; CHECK: define internal i32 @__pocl_printf_format_full(ptr %f) #[[NOINL:[0-9]+]]
 ; CHECK: define internal i32 @unused(i32 %x) {
-; CHECK: define void @k(ptr %a) #[[INL]]
+; CHECK: define void @k(ptr %a) #[[KATTR:[0-9]+]]
 ; CHECK: call i64 @_Z13get_global_idj(i32 0)
 ; CHECK-NOT: load i64, ptr @_local_size
 ; CHECK: %s = add i64 32, 2
 ; CHECK: define internal spir_kernel void @other
 ; CHECK-DAG: attributes #[[INL]] = { alwaysinline }
 ; CHECK-DAG: attributes #[[NOINL]] = { noinline }
+; The kernel is always_inline too, and carries the local size for the
+; uniformity analysis.
+; CHECK-DAG: attributes #[[KATTR]] = { alwaysinline "iss-local-size"="32,2,1" }
 
 ; ABSENT: define i64 @_Z13get_global_idj(i32 %d) #0
 ; ABSENT: attributes #0 = { noinline optnone }

@@ -8,9 +8,9 @@
 ;   a[get_global_id(0)] *= s;
 ; }
 ;
-; RUN: pocl-iss-opt -passes=iss-prepare,iss-wi-loops -iss-kernel=k -iss-local-size=16,1,1 -iss-mode=vec -S %s | FileCheck %s
-; RUN: pocl-iss-opt -passes=iss-prepare,iss-wi-loops -iss-kernel=k -iss-local-size=16,1,1 -iss-mode=scalar -S %s | FileCheck %s --check-prefix=SCALAR
-; RUN: pocl-iss-opt -passes=iss-prepare,iss-wi-loops -iss-kernel=other -iss-local-size=16,1,1 -S %s | FileCheck %s --check-prefix=NONE
+; RUN: pocl-iss-opt -passes=iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,iss-context,iss-wi-loops -iss-kernel=k -iss-local-size=16,1,1 -iss-mode=vec -S %s | FileCheck %s
+; RUN: pocl-iss-opt -passes=iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,iss-context,iss-wi-loops -iss-kernel=k -iss-local-size=16,1,1 -iss-mode=scalar -S %s | FileCheck %s --check-prefix=SCALAR
+; RUN: pocl-iss-opt -passes=iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,iss-context,iss-wi-loops -iss-kernel=other -iss-local-size=16,1,1 -S %s | FileCheck %s --check-prefix=NONE
 
 target triple = "x86_64-pc-linux-gnu"
 
@@ -35,27 +35,41 @@ entry:
   ret void
 }
 
+; The kernel has only the implicit entry and exit barriers: one region, one
+; loop nest, and no barrier call left in the work-group function.
 ; CHECK-LABEL: define void @__iss_sub_k_0(ptr noalias %args, ptr noalias %ctx)
-; CHECK: %group_id_x = load i64
-; CHECK: %global_offset_x = load i64
+; CHECK-NOT: call void @pocl.barrier
 ; CHECK: %a.val = load ptr, ptr %arg.slot
 ; CHECK: %s.val = load float, ptr %arg.slot{{[0-9]+}}
+; CHECK: %group_id_x = load i64
+; CHECK: %global_offset_x = load i64
 ; CHECK: wi.x.header:
-; CHECK-NEXT: %local_id_x = phi i64 [ 0, %entry ], [ %local_id_x.next, %wi.x.latch ]
-; CHECK: mul i64 %group_id_x, 16
-; CHECK: load float, ptr %{{.*}}, !llvm.access.group ![[GROUP:[0-9]+]]
-; CHECK: store float %{{.*}}, !llvm.access.group ![[GROUP]]
+; CHECK-NEXT: %local_id_x = phi i64 [ 0, %{{.*}} ], [ %local_id_x.next, %wi.x.latch ]
 ; CHECK: wi.x.latch:
-; CHECK: %local_id_x.next = add nuw nsw i64 %local_id_x, 1
-; CHECK: icmp ult i64 %local_id_x.next, 16
-; CHECK: br i1 %{{.*}}, label %wi.x.header, label %wi.x.done, !llvm.loop ![[LOOP:[0-9]+]]
+; CHECK-NEXT: %local_id_x.next = add nuw nsw i64 %local_id_x, 1
+; CHECK-NEXT: %[[MORE:.*]] = icmp ult i64 %local_id_x.next, 16
+; CHECK-NEXT: br i1 %[[MORE]], label %wi.x.header, label %wi.x.done, !llvm.loop ![[LOOP:[0-9]+]]
+; CHECK-NOT: wi.x.header:
+; The region's copy: the work-item globals are the counter and the
+; context's fields, the local size a constant.
+; CHECK: %[[BASE:.*]] = mul i64 %group_id_x, 16
+; CHECK: %[[G0:.*]] = add i64 %[[BASE]], %local_id_x
+; CHECK: %[[G:.*]] = add i64 %[[G0]], %global_offset_x
+; CHECK: %[[P:.*]] = getelementptr inbounds float, ptr %a.val, i64 %[[G]]
+; CHECK: %[[V:.*]] = load float, ptr %[[P]], align 4, !llvm.access.group ![[GROUP:[0-9]+]]
+; CHECK: %[[M:.*]] = fmul float %[[V]], %s.val
+; CHECK: store float %[[M]], ptr %[[P]], align 4, !llvm.access.group ![[GROUP]]
+; CHECK-NOT: call void @pocl.barrier
+; CHECK-NOT: @_local_id_x
+; CHECK: ret void
+; CHECK-NEXT: }
 ; CHECK-LABEL: define i32 @__iss_select_k(ptr %0, ptr %1)
 ; CHECK-NEXT: entry:
 ; CHECK-NEXT: ret i32 0
 ; CHECK: !iss.subkernels = !{![[SUB:[0-9]+]]}
-; CHECK: ![[SUB]] = !{!"k", !"__iss_sub_k_0", !"vec:x"}
-; CHECK: ![[LOOP]] = distinct !{![[LOOP]], ![[PAR:[0-9]+]]}
-; CHECK: ![[PAR]] = !{!"llvm.loop.parallel_accesses", ![[GROUP]]}
+; CHECK-DAG: ![[SUB]] = !{!"k", !"__iss_sub_k_0", !"vec:x"}
+; CHECK-DAG: ![[LOOP]] = distinct !{![[LOOP]], ![[PAR:[0-9]+]]}
+; CHECK-DAG: ![[PAR]] = !{!"llvm.loop.parallel_accesses", ![[GROUP]]}
 ; CHECK-NOT: llvm.loop.vectorize
 
 ; SCALAR-LABEL: define void @__iss_sub_k_0

@@ -7,8 +7,8 @@
 ;   a[get_local_id(2) * 64 + get_local_id(1) * 8 + get_local_id(0)] = 1;
 ; }
 ;
-; RUN: pocl-iss-opt -passes=iss-prepare,iss-wi-loops -iss-kernel=k -iss-local-size=1,8,4 -iss-vector-width=8 -S %s | FileCheck %s --check-prefix=Y
-; RUN: pocl-iss-opt -passes=iss-prepare,iss-wi-loops -iss-kernel=k -iss-local-size=32,4,1 -iss-vector-width=8 -S %s | FileCheck %s --check-prefix=X
+; RUN: pocl-iss-opt -passes=iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,iss-context,iss-wi-loops -iss-kernel=k -iss-local-size=1,8,4 -iss-vector-width=8 -S %s | FileCheck %s --check-prefix=Y
+; RUN: pocl-iss-opt -passes=iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,iss-context,iss-wi-loops -iss-kernel=k -iss-local-size=32,4,1 -iss-vector-width=8 -S %s | FileCheck %s --check-prefix=X
 
 target triple = "x86_64-pc-linux-gnu"
 
@@ -33,15 +33,21 @@ entry:
 ; Y-LABEL: define void @__iss_sub_k_0
 ; Y-NOT: wi.x.header
 ; Y: wi.z.header:
+; Y-NEXT: %local_id_z = phi i64
 ; Y: wi.y.header:
+; Y-NEXT: %local_id_y = phi i64
+; Y-NOT: wi.x.header
+; Y: wi.y.latch:
+; Y: icmp ult i64 %local_id_y.next, 8
+; Y: br i1 %{{.*}}, label %wi.y.header, label %wi.y.done, !llvm.loop ![[INNER:[0-9]+]]
+; Y: wi.z.latch:
+; Y: icmp ult i64 %local_id_z.next, 4
+; Y: br i1 %{{.*}}, label %wi.z.header, label %wi.z.done, !llvm.loop ![[OUTER:[0-9]+]]
 ; Y-NOT: wi.x.header
 ; Y: mul i64 %local_id_z, 64
 ; Y: mul i64 %local_id_y, 8
+; The x local id is the constant 0.
 ; Y: add i64 %{{.*}}, 0
-; Y: wi.y.latch:
-; Y: br i1 %{{.*}}, label %wi.y.header, label %wi.y.done, !llvm.loop ![[INNER:[0-9]+]]
-; Y: wi.z.latch:
-; Y: br i1 %{{.*}}, label %wi.z.header, label %wi.z.done, !llvm.loop ![[OUTER:[0-9]+]]
 ; Y: !{!"k", !"__iss_sub_k_0", !"vec:y"}
 ; Y-DAG: ![[INNER]] = distinct !{![[INNER]], !{{[0-9]+}}, ![[W:[0-9]+]]}
 ; Y-DAG: ![[W]] = !{!"llvm.loop.vectorize.width", i32 8}

@@ -8,7 +8,7 @@
 ;   ... tmp[k] = ...; scratch[lid] = tmp[idx[i]]; ...
 ; }
 ;
-; RUN: pocl-iss-opt -passes=iss-prepare,iss-wi-loops -iss-kernel=k -iss-local-size=8,2,1 -S %s | FileCheck %s
+; RUN: pocl-iss-opt -passes=iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,iss-context,iss-wi-loops -iss-kernel=k -iss-local-size=8,2,1 -S %s | FileCheck %s
 
 target triple = "x86_64-pc-linux-gnu"
 
@@ -37,17 +37,29 @@ entry:
   ret void
 }
 
+; iss-context replaces the array with its per-work-item copies.
+; CHECK-LABEL: define internal void @k(
+; CHECK-NOT: alloca [16 x i32]
+; CHECK: %tmp.wi = alloca [16 x [16 x i32]], align 64
+; CHECK-NOT: alloca [16 x i32]
 ; CHECK-LABEL: define void @__iss_sub_k_0
+; CHECK: %[[COPIES:.*]] = alloca [16 x [16 x i32]], align 64
 ; CHECK: %[[SLOT:.*]] = getelementptr inbounds ptr, ptr %args, i64 2
 ; CHECK: %k.scratch.slot = load ptr, ptr %[[SLOT]]
 ; CHECK: %k.scratch = load ptr, ptr %k.scratch.slot
-; CHECK: %tmp.i.wi = alloca [16 x [16 x i32]], align 64
-; CHECK: wi.body:
-; CHECK: %[[ROW:.*]] = mul i64 %{{.*}}, 8
-; CHECK: %wi.linear_id = add i64 %[[ROW]], %local_id_x
-; CHECK: %tmp.i.mine = getelementptr inbounds [16 x [16 x i32]], ptr %tmp.i.wi, i64 0, i64 %wi.linear_id
-; CHECK: getelementptr inbounds [16 x i32], ptr %tmp.i.mine, i64 0, i64 %local_id_x
+; CHECK: wi.y.header:
+; CHECK: wi.x.header:
+; Each use of tmp addresses the copy of the calling work-item.
+; CHECK: %[[ROW:.*]] = mul nuw nsw i64 %local_id_y, 8
+; CHECK: %[[LIN:.*]] = add nuw nsw i64 %[[ROW]], %local_id_x
+; CHECK: %[[MINE:.*]] = getelementptr inbounds [16 x [16 x i32]], ptr %[[COPIES]], i64 0, i64 %[[LIN]]
+; CHECK: getelementptr inbounds [16 x i32], ptr %[[MINE]], i64 0, i64 %local_id_x
+; CHECK: %[[ROW2:.*]] = mul nuw nsw i64 %local_id_y, 8
+; CHECK: %[[LIN2:.*]] = add nuw nsw i64 %[[ROW2]], %local_id_x
+; CHECK: %[[MINE2:.*]] = getelementptr inbounds [16 x [16 x i32]], ptr %[[COPIES]], i64 0, i64 %[[LIN2]]
+; CHECK: getelementptr inbounds [16 x i32], ptr %[[MINE2]], i64 0, i64 %ii
 ; CHECK: getelementptr inbounds [64 x i32], ptr %k.scratch, i64 0, i64 %local_id_x
 ; The load from the constant table folds to its value.
 ; CHECK: add i32 %{{.*}}, 2
 ; CHECK-NOT: alloca [16 x i32]
+; CHECK: ret void
