@@ -126,6 +126,14 @@ constexpr const char *WorkGroupPipeline =
     "iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,"
     "iss-context,iss-wi-loops";
 
+/// The kernel \p C names, or null when \p M does not define it (the passes
+/// then leave \p M alone).
+llvm::Function *kernelToProcess(llvm::Module &M, const WorkGroupConfig &C);
+
+/// The function analyses of \p M's functions.
+llvm::FunctionAnalysisManager &functionAnalyses(llvm::Module &M,
+                                                llvm::ModuleAnalysisManager &MAM);
+
 /// The linear local id of the calling work-item in loopOrder(), from loads
 /// of _local_id_{x,y,z} that iss-wi-loops replaces with the loop counters.
 llvm::Value *emitLinearLocalId(llvm::IRBuilderBase &B,

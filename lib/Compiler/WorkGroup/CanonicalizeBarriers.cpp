@@ -84,14 +84,13 @@ static ReturnInst *unifyReturns(Function &K) {
 
 PreservedAnalyses CanonicalizeBarriersPass::run(Module &M,
                                                 ModuleAnalysisManager &MAM) {
-  Function *K = M.getFunction(Config.Kernel);
-  if (!K || K->isDeclaration())
+  Function *K = kernelToProcess(M, Config);
+  if (!K)
     return PreservedAnalyses::all();
   flatten(M, *K);
   removeUnreachableBlocks(*K);
 
-  FunctionAnalysisManager &FAM =
-      MAM.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager();
+  FunctionAnalysisManager &FAM = functionAnalyses(M, MAM);
   FAM.invalidate(*K, PreservedAnalyses::none());
   // SROA, and a first clean-up: each value left is one that may have to be
   // saved across a barrier (the library's get_global_id, say, is a switch

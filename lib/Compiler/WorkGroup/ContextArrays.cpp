@@ -337,11 +337,10 @@ void ContextBuilder::saveValuesAcrossBarriers(const WorkItemUniformity &U) {
 
 PreservedAnalyses ContextArraysPass::run(Module &M,
                                          ModuleAnalysisManager &MAM) {
-  Function *K = M.getFunction(Config.Kernel);
-  if (!K || K->isDeclaration())
+  Function *K = kernelToProcess(M, Config);
+  if (!K)
     return PreservedAnalyses::all();
-  FunctionAnalysisManager &FAM =
-      MAM.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager();
+  FunctionAnalysisManager &FAM = functionAnalyses(M, MAM);
   ContextBuilder CB(*K, Config);
   CB.privatizeAllocas();
   FAM.invalidate(*K, PreservedAnalyses::none());

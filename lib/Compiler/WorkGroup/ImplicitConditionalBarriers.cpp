@@ -29,11 +29,10 @@ namespace iss {
 
 PreservedAnalyses
 ImplicitConditionalBarriersPass::run(Module &M, ModuleAnalysisManager &MAM) {
-  Function *K = M.getFunction(Config.Kernel);
-  if (!K || K->isDeclaration())
+  Function *K = kernelToProcess(M, Config);
+  if (!K)
     return PreservedAnalyses::all();
-  FunctionAnalysisManager &FAM =
-      MAM.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager();
+  FunctionAnalysisManager &FAM = functionAnalyses(M, MAM);
   DominatorTree &DT = FAM.getResult<DominatorTreeAnalysis>(*K);
   PostDominatorTree &PDT = FAM.getResult<PostDominatorTreeAnalysis>(*K);
   LoopInfo &LI = FAM.getResult<LoopAnalysis>(*K);

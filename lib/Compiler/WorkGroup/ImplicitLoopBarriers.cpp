@@ -55,11 +55,10 @@ static bool isLockStep(const Loop &L, const WorkItemUniformity &U) {
 
 PreservedAnalyses ImplicitLoopBarriersPass::run(Module &M,
                                                 ModuleAnalysisManager &MAM) {
-  Function *K = M.getFunction(Config.Kernel);
-  if (!K || K->isDeclaration())
+  Function *K = kernelToProcess(M, Config);
+  if (!K)
     return PreservedAnalyses::all();
-  FunctionAnalysisManager &FAM =
-      MAM.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager();
+  FunctionAnalysisManager &FAM = functionAnalyses(M, MAM);
   LoopInfo &LI = FAM.getResult<LoopAnalysis>(*K);
   WorkItemUniformity U(*K, FAM.getResult<PostDominatorTreeAnalysis>(*K), LI);
 

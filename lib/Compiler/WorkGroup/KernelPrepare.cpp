@@ -63,6 +63,16 @@ WorkGroupConfig WorkGroupConfig::fromCommandLine() {
   return C;
 }
 
+Function *kernelToProcess(Module &M, const WorkGroupConfig &C) {
+  Function *K = M.getFunction(C.Kernel);
+  return K && !K->isDeclaration() ? K : nullptr;
+}
+
+FunctionAnalysisManager &functionAnalyses(Module &M,
+                                          ModuleAnalysisManager &MAM) {
+  return MAM.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager();
+}
+
 unsigned WorkGroupConfig::vectorizedDim() const {
   for (unsigned D = 0; D < 3; ++D)
     if (LocalSize[D] >= VectorWidth)
@@ -87,8 +97,8 @@ static bool keepOutOfLine(const Function &F) {
 }
 
 PreservedAnalyses KernelPreparePass::run(Module &M, ModuleAnalysisManager &) {
-  Function *Kernel = M.getFunction(Config.Kernel);
-  if (!Kernel || Kernel->isDeclaration())
+  Function *Kernel = kernelToProcess(M, Config);
+  if (!Kernel)
     return PreservedAnalyses::all();
 
   // Everything the kernel reaches gets inlined.

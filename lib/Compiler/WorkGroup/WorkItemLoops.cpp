@@ -186,8 +186,7 @@ void WorkGroupBuilder::mapWorkGroupValues(IRBuilder<> &B, Argument *Args,
   for (Instruction &I : Kernel.getEntryBlock())
     if (isa<AllocaInst>(I)) {
       Instruction *C = I.clone();
-      C->setName(I.getName());
-      B.Insert(C);
+      B.Insert(C, I.getName());
       Common.push_back({&I, C});
     }
   for (Argument &A : Kernel.args()) {
@@ -355,10 +354,14 @@ Nest WorkGroupBuilder::buildNest(BasicBlock *Pre, BasicBlock *After,
     if (SkipFirst && &L == &N.Loops.back()) {
       // The innermost loop starts at 1 when all outer counters are 0.
       IRBuilder<> B(From->getTerminator());
-      Value *AllZero = B.getTrue();
+      Value *AllZero = nullptr;
       for (LoopRec &Outer : N.Loops)
-        if (&Outer != &L)
-          AllZero = B.CreateAnd(AllZero, B.CreateICmpEQ(Outer.IV, B.getInt64(0)));
+        if (&Outer != &L) {
+          Value *IsZero = B.CreateICmpEQ(Outer.IV, B.getInt64(0));
+          AllZero = AllZero ? B.CreateAnd(AllZero, IsZero) : IsZero;
+        }
+      if (!AllZero)
+        AllZero = B.getTrue();
       Start = B.CreateZExt(AllZero, I64, "wi.first");
     }
     L.IV->addIncoming(Start, From);
@@ -454,7 +457,9 @@ void WorkGroupBuilder::markParallel(const Nest &N) {
       if (auto *II = dyn_cast<IntrinsicInst>(&I))
         if (II->isLifetimeStartOrEnd() || II->isAssumeLikeIntrinsic())
           continue;
-      // Private arrays too large to copy per work-item are shared.
+      // Private arrays too large to copy per work-item are shared. (The
+      // scalar slots of uniform values stay in the group: every work-item
+      // stores the same value there, so the order does not matter.)
       if (Value *Ptr = getLoadStorePointerOperand(&I))
         if (auto *A = dyn_cast<AllocaInst>(getUnderlyingObject(Ptr)))
           if (A->getMetadata("iss.shared"))
@@ -511,8 +516,8 @@ void WorkGroupBuilder::emitSelection() {
 }
 
 PreservedAnalyses WorkItemLoopsPass::run(Module &M, ModuleAnalysisManager &) {
-  Function *Kernel = M.getFunction(Config.Kernel);
-  if (!Kernel || Kernel->isDeclaration())
+  Function *Kernel = kernelToProcess(M, Config);
+  if (!Kernel)
     return PreservedAnalyses::all();
   WorkGroupBuilder(M, *Kernel, Config).build();
   return PreservedAnalyses::none();

@@ -54,7 +54,7 @@ declare void @pocl.barrier() noduplicate
 ; CHECK-NEXT: br label %[[H2:[a-z0-9.]+]]
 ; Work-item 0 evaluates the test, the counter from its uniform slot.
 ; CHECK: [[TEST]]:
-; CHECK-NEXT: %[[I0:.*]] = load i32, ptr %[[ISLOT:[0-9]+]]
+; CHECK-NEXT: %[[I0:.*]] = load i32, ptr %[[ISLOT:[a-z0-9.]+]]
 ; CHECK-NEXT: %[[C0:.*]] = icmp slt i32 %[[I0]], %n.val
 ; CHECK-NEXT: br i1 %[[C0]], label %[[F1]], label %[[F2]]
 ; Into the body: the others from 1, the exit unreachable for them.
