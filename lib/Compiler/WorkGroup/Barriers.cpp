@@ -26,7 +26,9 @@ bool isBarrier(const Instruction &I) {
 
 bool isBarrierBlock(const BasicBlock &BB) {
   const Instruction &First = BB.front();
-  return isBarrier(First) && First.getNextNode() == BB.getTerminator();
+  const Instruction *T = BB.getTerminator();
+  return isBarrier(First) && First.getNextNode() == T &&
+         (isa<ReturnInst>(T) || T->getNumSuccessors() == 1);
 }
 
 SmallVector<BasicBlock *, 8> barrierBlocks(Function &F) {
@@ -50,7 +52,7 @@ BasicBlock *isolateBarrier(CallInst *Barrier) {
   if (isBarrierBlock(*BB) && !BB->isEntryBlock()) {
     BasicBlock *Succ = BB->getSingleSuccessor();
     if (!Succ || (Succ->getSinglePredecessor() == BB && Succ->phis().empty()))
-      return BB;
+      return BB; // the exit barrier, or one isolated already
   }
   if (&BB->front() != Barrier || BB->isEntryBlock())
     BB = BB->splitBasicBlock(Barrier, BB->getName() + ".barrier");

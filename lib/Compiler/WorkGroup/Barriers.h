@@ -30,7 +30,8 @@ constexpr const char *BarrierName = "pocl.barrier";
 /// True for a call to pocl.barrier.
 bool isBarrier(const llvm::Instruction &I);
 
-/// True for a block that holds a barrier and its terminator only.
+/// True for a block that holds a barrier and its terminator only, a return
+/// or an unconditional branch.
 bool isBarrierBlock(const llvm::BasicBlock &BB);
 
 /// The barrier blocks of \p F, in layout order.

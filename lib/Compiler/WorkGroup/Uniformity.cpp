@@ -33,17 +33,40 @@ static void localSizeOf(const Function &F, unsigned Size[3]) {
   }
 }
 
+/// A private variable only ever loaded and stored, by address: its loads
+/// are uniform while every store to it is, in a uniformly executed block
+/// (each work-item then holds the same sequence of values in its copy).
+static bool isTrackedPrivate(const AllocaInst &A) {
+  for (const User *U : A.users()) {
+    if (const auto *L = dyn_cast<LoadInst>(U))
+      if (L->getPointerOperand() == &A)
+        continue;
+    if (const auto *S = dyn_cast<StoreInst>(U))
+      if (S->getPointerOperand() == &A && S->getValueOperand() != &A)
+        continue;
+    if (const auto *II = dyn_cast<IntrinsicInst>(U))
+      if (II->isLifetimeStartOrEnd())
+        continue;
+    return false;
+  }
+  return true;
+}
+
 /// Whether \p I starts divergence by itself, whatever its operands.
 static bool isDivergenceRoot(const Instruction &I, const unsigned Size[3]) {
   static const char *const LocalIds[3] = {"_local_id_x", "_local_id_y",
                                           "_local_id_z"};
-  if (isa<AllocaInst>(I) || isa<AtomicRMWInst>(I) || isa<AtomicCmpXchgInst>(I))
+  if (const auto *A = dyn_cast<AllocaInst>(&I))
+    return !isTrackedPrivate(*A);
+  if (isa<AtomicRMWInst>(I) || isa<AtomicCmpXchgInst>(I))
     return true;
   if (const auto *L = dyn_cast<LoadInst>(&I)) {
+    const Value *P = L->getPointerOperand()->stripPointerCasts();
+    if (const auto *A = dyn_cast<AllocaInst>(P))
+      return !isTrackedPrivate(*A);
     if (L->isVolatile() || L->isAtomic())
       return true;
-    if (const auto *GV = dyn_cast<GlobalVariable>(
-            L->getPointerOperand()->stripPointerCasts()))
+    if (const auto *GV = dyn_cast<GlobalVariable>(P))
       for (unsigned D = 0; D < 3; ++D)
         if (GV->getName() == LocalIds[D])
           return Size[D] != 1;
@@ -61,20 +84,45 @@ WorkItemUniformity::WorkItemUniformity(Function &F,
     : F(F), PDT(PDT), LI(LI) {
   unsigned Size[3];
   localSizeOf(F, Size);
+  SmallVector<const AllocaInst *, 8> Tracked;
   for (BasicBlock &BB : F)
-    for (Instruction &I : BB)
+    for (Instruction &I : BB) {
       if (isDivergenceRoot(I, Size))
         markDivergent(&I);
-  while (!Work.empty()) {
-    const Value *V = Work.pop_back_val();
-    for (const User *U : V->users()) {
-      const auto *I = dyn_cast<Instruction>(U);
-      if (!I)
+      else if (const auto *A = dyn_cast<AllocaInst>(&I))
+        Tracked.push_back(A);
+    }
+  bool Changed = true;
+  while (Changed) {
+    while (!Work.empty()) {
+      const Value *V = Work.pop_back_val();
+      for (const User *U : V->users()) {
+        const auto *I = dyn_cast<Instruction>(U);
+        if (!I)
+          continue;
+        if (isa<BranchInst>(I) || isa<SwitchInst>(I))
+          divergentBranch(I);
+        else if (!I->getType()->isVoidTy())
+          markDivergent(I);
+      }
+    }
+    // A private variable stored a divergent value, or stored by some
+    // work-items only, makes its loads divergent.
+    Changed = false;
+    for (const AllocaInst *A : Tracked) {
+      if (Divergent.count(A))
         continue;
-      if (isa<BranchInst>(I) || isa<SwitchInst>(I))
-        divergentBranch(I);
-      else if (!I->getType()->isVoidTy())
-        markDivergent(I);
+      for (const User *U : A->users())
+        if (const auto *S = dyn_cast<StoreInst>(U))
+          if (Divergent.count(S->getValueOperand()) ||
+              DivergentBlocks.count(S->getParent())) {
+            Divergent.insert(A);
+            for (const User *L : A->users())
+              if (isa<LoadInst>(L))
+                markDivergent(L);
+            Changed = true;
+            break;
+          }
     }
   }
 }

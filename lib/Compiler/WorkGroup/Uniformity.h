@@ -9,8 +9,9 @@
 // of uniform values in the context (iss-context) rest on it.
 //
 // The roots of divergence are the local ids of dimensions with more than one
-// work-item, private memory (allocas), atomic and volatile accesses and
-// calls that write memory; it spreads through operands, and through control
+// work-item, private memory whose address escapes, atomic and volatile
+// accesses and calls that write memory; a private variable only loaded and
+// stored is uniform while all its stores are; it spreads through operands, and through control
 // flow: a divergent branch makes the blocks up to its immediate
 // post-dominator divergent, the phis there too, and, when it leaves a loop,
 // every value of the loop used outside it (temporal divergence). A load
