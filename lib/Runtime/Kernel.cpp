@@ -102,6 +102,17 @@ CL_API_ENTRY cl_int CL_API_CALL clReleaseKernel(cl_kernel K) {
   return CL_SUCCESS;
 }
 
+/// Whether \p Type is a 3-component vector type of OpenCL C ("float3").
+static bool isThreeVector(const std::string &Type) {
+  static const char *const Scalars[] = {"char",  "uchar", "short", "ushort",
+                                        "int",   "uint",  "long",  "ulong",
+                                        "half",  "float", "double"};
+  for (const char *S : Scalars)
+    if (Type == std::string(S) + "3")
+      return true;
+  return false;
+}
+
 CL_API_ENTRY cl_int CL_API_CALL clSetKernelArg(cl_kernel K, cl_uint Index,
                                                size_t Size, const void *Value) {
   if (!isValid(K))
@@ -136,11 +147,14 @@ CL_API_ENTRY cl_int CL_API_CALL clSetKernelArg(cl_kernel K, cl_uint Index,
   case ArgKind::Value:
     if (!Value)
       return ISS_ERR(CL_INVALID_ARG_VALUE, "a by-value argument needs a value");
-    // A.Size is OpenCL C's sizeof (a float3 is 16 bytes).
-    if (Size != A.Size)
+    // A.Size is OpenCL C's sizeof (a float3 is 16 bytes). Like pocl, a
+    // 3-component vector also takes its three elements alone (12 bytes for
+    // a float3); the fourth, padding, is then zero.
+    if (Size != A.Size && !(isThreeVector(A.TypeName) && Size * 4 == A.Size * 3))
       return ISS_ERR(CL_INVALID_ARG_SIZE, "size differs from the type's");
     V.Bytes.assign(static_cast<const unsigned char *>(Value),
                    static_cast<const unsigned char *>(Value) + Size);
+    V.Bytes.resize(A.Size, 0);
     break;
   case ArgKind::Image:
     return ISS_ERR(CL_INVALID_MEM_OBJECT, "images are not supported");

@@ -195,6 +195,12 @@ CLT_TEST(setArgErrors) {
   Kernel V = E.kernel(P, "volatile_arg");
   cl_float3 F3 = {{1, 2, 3}};
   CL_CHECK(clSetKernelArg(V, 1, sizeof(F3), &F3));
+  // As on pocl, also its three elements alone (pocl's regression test
+  // vector_kernel_arguments passes 12 bytes), but no other size.
+  CL_CHECK(clSetKernelArg(V, 1, 3 * sizeof(cl_float), &F3));
+  if (E.IsPoclIss)
+    CLT_EXPECT_ERR(CL_INVALID_ARG_SIZE,
+                   clSetKernelArg(V, 1, 2 * sizeof(cl_float), &F3));
   if (E.IsPoclIss) {
     // A handle of another kind is not a memory object.
     cl_mem NotMem = reinterpret_cast<cl_mem>(K.get());
