@@ -206,8 +206,10 @@ void ContextBuilder::privatizeAllocas() {
   for (AllocaInst *A : Allocas)
     Total += *A->getAllocationSize(DL) * N;
   if (Total > MaxPrivatizedBytes) {
-    // TODO(issue 3): such arrays are shared by the work-items; correct only
-    // while no work-item loop interleaves their uses.
+    // Past the limit the work-items share one copy: correct while each
+    // work-item's uses of the array lie within one parallel region (work-
+    // items run one after the other there; the accesses stay out of the
+    // parallel access group), not when the array lives across a barrier.
     MDNode *Shared = MDNode::get(K.getContext(), {});
     for (AllocaInst *A : Allocas)
       A->setMetadata("iss.shared", Shared);
