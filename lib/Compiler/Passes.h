@@ -121,11 +121,6 @@ ISS_KERNEL_PASS(WorkItemLoopsPass);
 
 #undef ISS_KERNEL_PASS
 
-/// The work-group passes in pipeline order, in the syntax of -passes.
-constexpr const char *WorkGroupPipeline =
-    "iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,"
-    "iss-context,iss-wi-loops";
-
 /// The kernel \p C names, or null when \p M does not define it (the passes
 /// then leave \p M alone).
 llvm::Function *kernelToProcess(llvm::Module &M, const WorkGroupConfig &C);

@@ -126,7 +126,8 @@ static bool optimize(Module &M, const WorkGroupConfig &Config,
       M.print(OS, nullptr);
   };
   Dump("linked");
-  // The work-group passes, in the order of WorkGroupPipeline.
+  // The work-group passes; pocl-iss-opt and the lit tests run the same
+  // chain as -passes=iss-prepare,iss-barriers,...,iss-wi-loops.
   ModulePassManager Front;
   Front.addPass(KernelPreparePass(Config));
   Front.addPass(CanonicalizeBarriersPass(Config));
