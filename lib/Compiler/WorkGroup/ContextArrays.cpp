@@ -165,6 +165,8 @@ public:
 
 private:
   SmallVector<Instruction *, 16> valuesLiveAtBarriers();
+  void findRegions();
+  bool shareRegion(const BasicBlock *A, const BasicBlock *B) const;
   AllocaInst *createSlot(Type *T, const Twine &Name);
   Value *slotAddress(AllocaInst *Slot, bool PerWorkItem, Instruction *At);
 
@@ -172,6 +174,10 @@ private:
   const WorkGroupConfig &Config;
   const DataLayout &DL;
   uint64_t N;
+  /// Per block, the parallel regions it is part of: bit I for the region
+  /// that the I-th barrier block starts (a block reachable from several
+  /// barriers is in several regions, each of which gets a copy).
+  DenseMap<const BasicBlock *, BitVector> RegionsOf;
 };
 
 } // namespace
@@ -232,6 +238,32 @@ void ContextBuilder::privatizeAllocas() {
     }
     A->eraseFromParent();
   }
+}
+
+void ContextBuilder::findRegions() {
+  SmallVector<BasicBlock *, 8> Barriers = barrierBlocks(K);
+  for (unsigned I = 0; I < Barriers.size(); ++I) {
+    SmallVector<BasicBlock *, 16> Work(successors(Barriers[I]));
+    while (!Work.empty()) {
+      BasicBlock *BB = Work.pop_back_val();
+      if (isBarrierBlock(*BB))
+        continue;
+      BitVector &In = RegionsOf[BB];
+      if (In.empty())
+        In.resize(Barriers.size());
+      if (In.test(I))
+        continue;
+      In.set(I);
+      Work.append(succ_begin(BB), succ_end(BB));
+    }
+  }
+}
+
+bool ContextBuilder::shareRegion(const BasicBlock *A,
+                                 const BasicBlock *B) const {
+  auto IA = RegionsOf.find(A), IB = RegionsOf.find(B);
+  return IA != RegionsOf.end() && IB != RegionsOf.end() &&
+         IA->second.anyCommon(IB->second);
 }
 
 /// The instructions live at the start of some barrier block: a backward
@@ -299,6 +331,7 @@ SmallVector<Instruction *, 16> ContextBuilder::valuesLiveAtBarriers() {
 }
 
 void ContextBuilder::saveValuesAcrossBarriers(const WorkItemUniformity &U) {
+  findRegions();
   for (Instruction *V : valuesLiveAtBarriers()) {
     SmallVector<Use *, 8> Separated;
     for (Use &Use : V->uses())
@@ -315,7 +348,20 @@ void ContextBuilder::saveValuesAcrossBarriers(const WorkItemUniformity &U) {
       }
       continue;
     }
-    bool PerWorkItem = !U.isUniform(V);
+    Instruction *After = isa<PHINode>(V)
+                             ? &*V->getParent()->getFirstInsertionPt()
+                             : V->getNextNode();
+    // One scalar serves a uniform value only when no region both stores
+    // and reloads it: the work-items of a region run one after the other,
+    // so a reload there would see the value that an earlier work-item
+    // stored in this round, not the one of the previous region (a tree
+    // reduction's `active = h` at the end of a barrier loop, where the
+    // phi of h is stored in the region that reloads h for active).
+    bool PerWorkItem = !U.isUniform(V) ||
+                       any_of(Separated, [&](const Use *Use) {
+                         return shareRegion(After->getParent(),
+                                            usePoint(*Use)->getParent());
+                       });
     Type *T = V->getType();
     uint64_t Bytes = DL.getTypeAllocSize(T);
     AllocaInst *Slot =
@@ -325,9 +371,6 @@ void ContextBuilder::saveValuesAcrossBarriers(const WorkItemUniformity &U) {
     LLVM_DEBUG(dbgs() << "iss-context: " << Bytes << " bytes "
                       << (PerWorkItem ? "per work-item" : "uniform") << ":"
                       << *V << "\n");
-    Instruction *After = isa<PHINode>(V)
-                             ? &*V->getParent()->getFirstInsertionPt()
-                             : V->getNextNode();
     new StoreInst(V, slotAddress(Slot, PerWorkItem, After), After);
     for (Use *Use : Separated) {
       Instruction *At = usePoint(*Use);
