@@ -119,6 +119,10 @@ struct CompiledKernel {
   size_t ContextBytesPerWorkItem = 0;
   /// Bytes of uniform values kept once per work-group.
   size_t UniformContextBytes = 0;
+  /// Scratch memory each thread needs to run a work group
+  /// (iss_wg_context::scratch): private and context arrays too big for
+  /// its stack.
+  size_t ScratchBytes = 0;
 };
 
 /// Compiles (or loads from the on-disk cache) the work-group functions of

@@ -3,7 +3,7 @@
 //
 // The binary interface between the pthread device and the work-group
 // functions the kernel compiler generates. Plain C layout: the compiler
-// builds the same struct type in IR (lib/Compiler/WorkGroup/WorkGroupGen.cpp)
+// builds the same struct type in IR (lib/Compiler/WorkGroup/WorkItemLoops.cpp)
 // and the field order below must not change without changing it there.
 //
 // A compiled kernel has several subkernels (one per vectorized work-item
@@ -31,6 +31,10 @@ typedef struct iss_wg_context {
   uint32_t printf_buffer_capacity;
   char *printf_buffer;
   uint32_t *printf_buffer_position;
+  /// The calling thread's scratch memory, 64-byte aligned, of at least
+  /// CompiledKernel::ScratchBytes: private and context arrays too big for
+  /// its stack. Each thread runs one work group at a time in it.
+  char *scratch;
 } iss_wg_context;
 
 /// Runs every work-item of the work group \p ctx->group_id.

@@ -90,7 +90,8 @@ bool readCachedKernel(const std::string &Dir, const std::string &Key,
     } else if (L.rfind("ctx ", 0) == 0) {
       char *End = nullptr;
       K.ContextBytesPerWorkItem = std::strtoull(L.c_str() + 4, &End, 10);
-      K.UniformContextBytes = std::strtoull(End, nullptr, 10);
+      K.UniformContextBytes = std::strtoull(End, &End, 10);
+      K.ScratchBytes = std::strtoull(End, nullptr, 10);
     } else if (L.rfind("obj ", 0) == 0) {
       char Sum[64] = {0};
       unsigned long long Size = 0;
@@ -132,7 +133,7 @@ void writeCachedKernel(const std::string &Dir, const std::string &Key,
       OutF << "sub " << Sym << "\t" << Desc << "\n";
     OutF << "select " << K.SelectSymbol << "\n";
     OutF << "ctx " << K.ContextBytesPerWorkItem << " "
-         << K.UniformContextBytes << "\n";
+         << K.UniformContextBytes << " " << K.ScratchBytes << "\n";
     OutF << "obj " << K.Object.size() << " "
          << hashHex(llvm::StringRef(K.Object.data(), K.Object.size())) << "\n";
     OutF.write(K.Object.data(), K.Object.size());

@@ -21,6 +21,7 @@ struct CachedKernel {
   std::string SelectSymbol;
   size_t ContextBytesPerWorkItem = 0;
   size_t UniformContextBytes = 0;
+  size_t ScratchBytes = 0;
   std::vector<char> Object; ///< ELF relocatable object
 };
 

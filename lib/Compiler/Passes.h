@@ -150,6 +150,11 @@ void registerIssPasses(llvm::PassBuilder &PB);
 /// The names of the 19 work-item globals of pocl's kernel library.
 extern const char *const WorkItemGlobals[19];
 
+/// The global iss-context reads the work group's scratch memory from, for
+/// private arrays and context arrays too big for the worker's stack;
+/// iss-wi-loops replaces its loads by the context's `scratch` field.
+extern const char *const ScratchGlobal;
+
 } // namespace iss
 
 #endif // POCL_ISS_COMPILER_PASSES_H

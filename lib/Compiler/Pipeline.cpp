@@ -175,7 +175,10 @@ static bool optimize(Module &M, const WorkGroupConfig &Config,
 
   // Every read of a work-item global must have been replaced in the
   // work-group function; one left over would read garbage at run time.
-  for (const char *Name : WorkItemGlobals)
+  SmallVector<const char *, 20> Globals(std::begin(WorkItemGlobals),
+                                        std::end(WorkItemGlobals));
+  Globals.push_back(ScratchGlobal);
+  for (const char *Name : Globals)
     if (GlobalVariable *G = M.getGlobalVariable(Name))
       for (User *U : G->users())
         if (auto *I = dyn_cast<Instruction>(U))
@@ -285,6 +288,7 @@ static bool loadObject(const CachedKernel &CK, CompiledKernel &Out,
     Out.Launches[I] = 0;
   Out.ContextBytesPerWorkItem = CK.ContextBytesPerWorkItem;
   Out.UniformContextBytes = CK.UniformContextBytes;
+  Out.ScratchBytes = CK.ScratchBytes;
   return true;
 }
 
@@ -325,6 +329,8 @@ static bool compileKernel(const std::vector<uint8_t> &Binary,
             mdconst::extract<ConstantInt>(N->getOperand(1))->getZExtValue();
         Out.UniformContextBytes =
             mdconst::extract<ConstantInt>(N->getOperand(2))->getZExtValue();
+        Out.ScratchBytes =
+            mdconst::extract<ConstantInt>(N->getOperand(3))->getZExtValue();
       }
   Out.SelectSymbol = "__iss_select_" + Config.Kernel;
   SmallVector<char, 0> Obj;
@@ -416,9 +422,10 @@ getCompiledKernel(const std::vector<uint8_t> &Binary, const std::string &Kernel,
            Config.LocalSize[2], Result->Mode.c_str(),
            FromCache ? "loaded from the cache" : "compiled", Ms);
   debugLog(DbgLLVM,
-           "kernel %s: context bytes per work-item: %zu, uniform: %zu",
+           "kernel %s: context bytes per work-item: %zu, uniform: %zu, "
+           "scratch per work group: %zu",
            Kernel.c_str(), Result->ContextBytesPerWorkItem,
-           Result->UniformContextBytes);
+           Result->UniformContextBytes, Result->ScratchBytes);
   std::lock_guard<std::mutex> L(Mutex);
   Loaded[Key] = Result;
   return Result;

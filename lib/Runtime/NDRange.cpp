@@ -228,6 +228,14 @@ static cl_int enqueueKernel(const char *Func, cl_command_queue Q, cl_kernel K,
     }
     Keep->Compiled = Slot;
   }
+  // Private and context arrays beyond the stack live in scratch memory,
+  // one work group's worth per thread: refuse what the host cannot hold
+  // rather than share it.
+  WorkerPool *Pool = &D->pool();
+  if (Keep->Compiled->ScratchBytes > D->GlobalMemSize / Pool->size())
+    return apiError(Func, CL_OUT_OF_RESOURCES,
+                    "the kernel's private memory per work group exceeds the "
+                    "device's memory");
   Launch->Kernel = Keep->Compiled.get();
   Launch->WorkDim = Dims;
   for (int I = 0; I < 3; ++I) {
@@ -236,11 +244,10 @@ static cl_int enqueueKernel(const char *Func, cl_command_queue Q, cl_kernel K,
   }
   debugLog(DbgDevice, "%s: %s global %zux%zux%zu local %zux%zux%zu", Func,
            K->Info.Name.c_str(), G[0], G[1], G[2], L[0], L[1], L[2]);
-  WorkerPool *Pool = &D->pool();
   return enqueueCommand(Q, Type, NumWait, Wait, Event, false,
                         [Pool, Launch, Keep] {
-                          Pool->run(*Launch);
-                          return CL_SUCCESS;
+                          return Pool->run(*Launch) ? CL_SUCCESS
+                                                    : CL_OUT_OF_RESOURCES;
                         });
 }
 

@@ -21,6 +21,12 @@
 // addressed by the linear local id at each use, so that no private address
 // lives across a barrier.
 //
+// All of this lives on the worker's stack while it fits in a budget; past
+// it, the largest slots move to the work group's scratch memory, which the
+// device allocates per worker thread (iss_wg_context::scratch), so that
+// nothing private is ever shared and no stack overflows, whatever the
+// local size and the array sizes.
+//
 //===----------------------------------------------------------------------===//
 
 #include "Barriers.h"
@@ -44,9 +50,13 @@ using namespace llvm;
 
 namespace iss {
 
-/// Private arrays that SROA cannot break up get one copy per work-item; past
-/// this many bytes per work group they stay shared and their loops scalar.
-static const uint64_t MaxPrivatizedBytes = 4u << 20;
+const char *const ScratchGlobal = "_iss_scratch";
+
+/// The bytes of slots (private copies, context arrays, uniform values)
+/// kept on the stack of a worker thread (WorkerStackSize, 16 MiB, in
+/// lib/Device/Pthread/Thread.h); the rest goes to scratch memory. Stack
+/// slots are allocas: LLVM knows they alias nothing and promotes scalars.
+static const uint64_t StackSlotBudget = 2u << 20;
 
 /// The largest expression recomputed after a barrier instead of saved.
 static const unsigned MaxRematInstructions = 12;
@@ -159,9 +169,12 @@ public:
 
   void privatizeAllocas();
   void saveValuesAcrossBarriers(const WorkItemUniformity &U);
+  void moveSlotsToScratch();
 
   uint64_t BytesPerWorkItem = 0;
   uint64_t UniformBytes = 0;
+  /// Scratch memory the work group needs, in bytes.
+  uint64_t ScratchBytes = 0;
 
 private:
   SmallVector<Instruction *, 16> valuesLiveAtBarriers();
@@ -208,19 +221,6 @@ void ContextBuilder::privatizeAllocas() {
         Allocas.push_back(A);
   if (Allocas.empty() || N <= 1)
     return;
-  uint64_t Total = 0;
-  for (AllocaInst *A : Allocas)
-    Total += *A->getAllocationSize(DL) * N;
-  if (Total > MaxPrivatizedBytes) {
-    // Past the limit the work-items share one copy: correct while each
-    // work-item's uses of the array lie within one parallel region (work-
-    // items run one after the other there; the accesses stay out of the
-    // parallel access group), not when the array lives across a barrier.
-    MDNode *Shared = MDNode::get(K.getContext(), {});
-    for (AllocaInst *A : Allocas)
-      A->setMetadata("iss.shared", Shared);
-    return;
-  }
   for (AllocaInst *A : Allocas) {
     Type *T = A->getAllocatedType();
     if (A->isArrayAllocation())
@@ -380,6 +380,53 @@ void ContextBuilder::saveValuesAcrossBarriers(const WorkItemUniformity &U) {
   }
 }
 
+void ContextBuilder::moveSlotsToScratch() {
+  SmallVector<AllocaInst *, 16> Slots;
+  uint64_t StackBytes = 0;
+  for (Instruction &I : K.getEntryBlock())
+    if (auto *A = dyn_cast<AllocaInst>(&I))
+      if (std::optional<TypeSize> Size = A->getAllocationSize(DL)) {
+        Slots.push_back(A);
+        StackBytes += Size->getFixedValue();
+      }
+  if (StackBytes <= StackSlotBudget)
+    return;
+  // The largest slots leave first: the fewest accesses pay for the
+  // indirection, and the small scalars stay promotable.
+  llvm::stable_sort(Slots, [&](AllocaInst *A, AllocaInst *B) {
+    return A->getAllocationSize(DL)->getFixedValue() >
+           B->getAllocationSize(DL)->getFixedValue();
+  });
+  Module &M = *K.getParent();
+  Type *Ptr = PointerType::get(K.getContext(), 0);
+  GlobalVariable *Base = cast<GlobalVariable>(M.getOrInsertGlobal(
+      ScratchGlobal, Ptr));
+  for (AllocaInst *A : Slots) {
+    if (StackBytes <= StackSlotBudget)
+      break;
+    uint64_t Size = A->getAllocationSize(DL)->getFixedValue();
+    uint64_t Offset = alignTo(ScratchBytes, std::max(ContextAlign, A->getAlign()));
+    ScratchBytes = Offset + Size;
+    StackBytes -= Size;
+    LLVM_DEBUG(dbgs() << "iss-context: " << Size << " bytes at scratch offset "
+                      << Offset << ":" << *A << "\n");
+    // iss-wi-loops keeps the entry block's allocas only: the address is
+    // computed where it is used.
+    for (Use &U : make_early_inc_range(A->uses())) {
+      if (auto *II = dyn_cast<IntrinsicInst>(U.getUser()))
+        if (II->isLifetimeStartOrEnd()) {
+          II->eraseFromParent();
+          continue;
+        }
+      IRBuilder<> B(usePoint(U));
+      Value *Mem = B.CreateLoad(Ptr, Base, "scratch");
+      U.set(B.CreateInBoundsGEP(B.getInt8Ty(), Mem, B.getInt64(Offset),
+                                A->getName() + ".scratch"));
+    }
+    A->eraseFromParent();
+  }
+}
+
 PreservedAnalyses ContextArraysPass::run(Module &M,
                                          ModuleAnalysisManager &MAM) {
   Function *K = kernelToProcess(M, Config);
@@ -394,6 +441,7 @@ PreservedAnalyses ContextArraysPass::run(Module &M,
                          FAM.getResult<LoopAnalysis>(*K));
     CB.saveValuesAcrossBarriers(U);
   }
+  CB.moveSlotsToScratch();
   FAM.invalidate(*K, PreservedAnalyses::none());
 
   LLVMContext &C = M.getContext();
@@ -403,7 +451,9 @@ PreservedAnalyses ContextArraysPass::run(Module &M,
           C, {MDString::get(C, Config.Kernel),
               ConstantAsMetadata::get(
                   ConstantInt::get(I64, CB.BytesPerWorkItem)),
-              ConstantAsMetadata::get(ConstantInt::get(I64, CB.UniformBytes))}));
+              ConstantAsMetadata::get(ConstantInt::get(I64, CB.UniformBytes)),
+              ConstantAsMetadata::get(
+                  ConstantInt::get(I64, CB.ScratchBytes))}));
   return PreservedAnalyses::none();
 }
 

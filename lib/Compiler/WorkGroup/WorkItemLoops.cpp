@@ -59,14 +59,15 @@ enum CtxField {
   CtxWorkDim = 3,
   CtxPrintfCapacity = 4,
   CtxPrintfBuffer = 5,
-  CtxPrintfPosition = 6
+  CtxPrintfPosition = 6,
+  CtxScratch = 7
 };
 
 StructType *contextType(LLVMContext &C) {
   Type *I64x3 = ArrayType::get(Type::getInt64Ty(C), 3);
   Type *I32 = Type::getInt32Ty(C);
   Type *Ptr = PointerType::get(C, 0);
-  return StructType::get(C, {I64x3, I64x3, I64x3, I32, I32, Ptr, Ptr});
+  return StructType::get(C, {I64x3, I64x3, I64x3, I32, I32, Ptr, Ptr, Ptr});
 }
 
 const char *const DimNames[3] = {"x", "y", "z"};
@@ -237,6 +238,8 @@ void WorkGroupBuilder::mapWorkGroupValues(IRBuilder<> &B, Argument *Args,
       V = Field(CtxPrintfCapacity, 0, Type::getInt32Ty(Ctx), Name);
     GroupValues[GV] = V;
   }
+  if (GlobalVariable *GV = M.getGlobalVariable(ScratchGlobal))
+    GroupValues[GV] = Field(CtxScratch, 0, Ptr, "scratch");
 
   // Function-scope __local variables, in the order of
   // KernelInfo::AutoLocals, which the device follows.
@@ -457,13 +460,9 @@ void WorkGroupBuilder::markParallel(const Nest &N) {
       if (auto *II = dyn_cast<IntrinsicInst>(&I))
         if (II->isLifetimeStartOrEnd() || II->isAssumeLikeIntrinsic())
           continue;
-      // Private arrays too large to copy per work-item are shared. (The
-      // scalar slots of uniform values stay in the group: every work-item
-      // stores the same value there, so the order does not matter.)
-      if (Value *Ptr = getLoadStorePointerOperand(&I))
-        if (auto *A = dyn_cast<AllocaInst>(getUnderlyingObject(Ptr)))
-          if (A->getMetadata("iss.shared"))
-            continue;
+      // The scalar slots of uniform values stay in the group: every
+      // work-item stores the same value there, and iss-context never
+      // reloads one in the region that stores it.
       I.setMetadata(LLVMContext::MD_access_group, Group);
     }
   bool Scalar = Config.IssMode == Mode::Scalar;

@@ -86,6 +86,7 @@ iss_wg_context WorkerPool::prepare(unsigned Index) {
   Ctx.printf_buffer = P.PrintfBuffer.get();
   Ctx.printf_buffer_capacity = PrintfCapacity;
   Ctx.printf_buffer_position = &P.PrintfPosition;
+  Ctx.scratch = P.Scratch.get();
   return Ctx;
 }
 
@@ -108,8 +109,25 @@ void WorkerPool::work(unsigned Index) {
   }
 }
 
-void WorkerPool::run(const KernelLaunch &KL) {
+bool WorkerPool::reserveScratch(size_t Bytes) {
+  Bytes = (Bytes + 63) / 64 * 64;
+  for (Participant &P : Parts)
+    if (P.ScratchBytes < Bytes) {
+      P.Scratch.reset(static_cast<char *>(std::aligned_alloc(64, Bytes)));
+      P.ScratchBytes = P.Scratch ? Bytes : 0;
+      if (!P.Scratch)
+        return false;
+    }
+  return true;
+}
+
+bool WorkerPool::run(const KernelLaunch &KL) {
   const CompiledKernel &K = *KL.Kernel;
+  if (K.ScratchBytes && !reserveScratch(K.ScratchBytes)) {
+    debugLog(DbgDevice, "%s: no memory for %zu bytes of scratch per thread",
+             K.KernelName.c_str(), K.ScratchBytes);
+    return false;
+  }
   Launch = &KL;
   TotalGroups = KL.NumGroups[0] * KL.NumGroups[1] * KL.NumGroups[2];
 
@@ -162,6 +180,7 @@ void WorkerPool::run(const KernelLaunch &KL) {
   if (Any)
     std::fflush(stdout);
   Launch = nullptr;
+  return true;
 }
 
 } // namespace iss

@@ -9,7 +9,8 @@
 // group), then hands out work groups in chunks from an atomic counter.
 //
 // Every participant owns its local memory (for __local arguments and the
-// automatic __local variables, 64-byte aligned), its copy of the argument
+// automatic __local variables, 64-byte aligned), its scratch memory (for
+// private arrays too big for its stack), its copy of the argument
 // slots pointing there, its iss_wg_context and its printf buffer; printf
 // output is written to stdout in participant order once the launch is over.
 //
@@ -55,8 +56,9 @@ public:
              size_t PrintfBytes);
   unsigned size() const { return NumThreads; }
   /// Runs \p L on the calling thread and the workers; returns when every
-  /// work group is done and printf output is flushed.
-  void run(const KernelLaunch &L);
+  /// work group is done and printf output is flushed. False, with nothing
+  /// run, when the scratch memory the kernel needs cannot be allocated.
+  bool run(const KernelLaunch &L);
 
 private:
   struct Participant {
@@ -65,12 +67,17 @@ private:
     uint32_t PrintfPosition = 0;
     std::vector<void *> Slots;
     std::vector<void *> LocalPtrs;
+    /// iss_wg_context::scratch, grown to the largest kernel's need.
+    std::unique_ptr<char, void (*)(void *)> Scratch{nullptr, std::free};
+    size_t ScratchBytes = 0;
   };
   void workerMain(unsigned Index);
   void work(unsigned Index);
   /// Points participant \p Index's argument slots at its own local memory
   /// and returns the work-group context of the current launch for it.
   iss_wg_context prepare(unsigned Index);
+  /// Gives every participant at least \p Bytes of scratch memory.
+  bool reserveScratch(size_t Bytes);
 
   unsigned NumThreads;
   size_t LocalMemBytes;

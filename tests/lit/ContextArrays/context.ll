@@ -108,10 +108,10 @@ declare void @pocl.barrier() noduplicate
 ; CHECK-NOT: .ctx
 ; CHECK-NOT: .uniform
 ; CHECK: !iss.context = !{![[C:[0-9]+]]}
-; CHECK: ![[C]] = !{!"k", i64 4, i64 4}
+; CHECK: ![[C]] = !{!"k", i64 4, i64 4, i64 0}
 
 ; NONE-LABEL: define void @nobarrier(
 ; NONE-NOT: alloca
 ; NONE-NOT: .reload
 ; NONE: ret void
-; NONE: ![[C:[0-9]+]] = !{!"nobarrier", i64 0, i64 0}
+; NONE: ![[C:[0-9]+]] = !{!"nobarrier", i64 0, i64 0, i64 0}

@@ -55,7 +55,7 @@ target triple = "x86_64-pc-linux-gnu"
 ; CHECK-NEXT: %h.ctx.mine{{[0-9]*}} = getelementptr inbounds [16 x i32], ptr %h.ctx, i64 0, i64 %local_id
 ; CHECK-NEXT: %h.reload{{[0-9]*}} = load i32, ptr %h.ctx.mine
 ; CHECK: !iss.context = !{![[CTX:[0-9]+]]}
-; CHECK: ![[CTX]] = !{!"tree", i64 4, i64 8}
+; CHECK: ![[CTX]] = !{!"tree", i64 4, i64 8, i64 0}
 define spir_kernel void @tree(ptr %in, ptr %out, ptr addrspace(3) %p) {
 entry:
   %l = load i64, ptr @_local_id_x
@@ -113,7 +113,7 @@ exit:
 ; FIB-DAG: %f2.uniform = alloca i32, align 64
 ; FIB-DAG: %r.next.uniform = alloca i32, align 64
 ; FIB-NOT: %f1.uniform
-; FIB: ![[CTX:[0-9]+]] = !{!"fib", i64 4, i64 {{[0-9]+}}}
+; FIB: ![[CTX:[0-9]+]] = !{!"fib", i64 4, i64 {{[0-9]+}}, i64 0}
 define spir_kernel void @fib(ptr %out, i32 %rounds) {
 entry:
   %l = load i64, ptr @_local_id_x
@@ -143,7 +143,7 @@ done:
 ; NONE-LABEL: define void @counted(
 ; NONE-NOT: .ctx = alloca
 ; NONE: %r.uniform = alloca i32
-; NONE: ![[CTX:[0-9]+]] = !{!"counted", i64 0, i64 {{[1-9][0-9]*}}}
+; NONE: ![[CTX:[0-9]+]] = !{!"counted", i64 0, i64 {{[1-9][0-9]*}}, i64 0}
 define spir_kernel void @counted(ptr %out, i32 %rounds) {
 entry:
   %l = load i64, ptr @_local_id_x
