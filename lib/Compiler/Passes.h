@@ -119,6 +119,14 @@ ISS_KERNEL_PASS(ContextArraysPass);
 /// Also builds the per-launch selection function __iss_select_<kernel>.
 ISS_KERNEL_PASS(WorkItemLoopsPass);
 
+/// iss-hoist-uniform: after iss-wi-loops, calls of functions that touch no
+/// memory (iss-prepare left them out of line, InlineLateAttr) are hoisted
+/// out of the work-item loops when their arguments are the same for every
+/// work-item (LICM on the subkernels), so that a uniform pow() before a
+/// divergent branch runs once per work group, not once per work-item; then
+/// those functions become always_inline for O3.
+ISS_KERNEL_PASS(HoistUniformCallsPass);
+
 #undef ISS_KERNEL_PASS
 
 /// The kernel \p C names, or null when \p M does not define it (the passes
@@ -149,6 +157,10 @@ void registerIssPasses(llvm::PassBuilder &PB);
 
 /// The names of the 19 work-item globals of pocl's kernel library.
 extern const char *const WorkItemGlobals[19];
+
+/// The attribute iss-prepare gives the functions inlined only after the
+/// work-item loops exist (see HoistUniformCallsPass).
+extern const char *const InlineLateAttr;
 
 /// The global iss-context reads the work group's scratch memory from, for
 /// private arrays and context arrays too big for the worker's stack;

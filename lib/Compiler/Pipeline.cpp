@@ -127,7 +127,7 @@ static bool optimize(Module &M, const WorkGroupConfig &Config,
   };
   Dump("linked");
   // The work-group passes; pocl-iss-opt and the lit tests run the same
-  // chain as -passes=iss-prepare,iss-barriers,...,iss-wi-loops.
+  // chain as -passes=iss-prepare,iss-barriers,...,iss-hoist-uniform.
   ModulePassManager Front;
   Front.addPass(KernelPreparePass(Config));
   Front.addPass(CanonicalizeBarriersPass(Config));
@@ -135,6 +135,7 @@ static bool optimize(Module &M, const WorkGroupConfig &Config,
   Front.addPass(ImplicitConditionalBarriersPass(Config));
   Front.addPass(ContextArraysPass(Config));
   Front.addPass(WorkItemLoopsPass(Config));
+  Front.addPass(HoistUniformCallsPass(Config));
   Front.run(M, MAM);
   // The kernel library fixes the target CPU (its features); the cost models
   // are tuned for the CPU we run on: on AMD Zen, say, gathers are slow and

@@ -4,7 +4,10 @@
 // iss-prepare (see Passes.h). pocl inlines everything into the kernel (the
 // pocl paper, section 8): the work-item globals must all be read inside the
 // work-group function so that they can be replaced there, and calls left in
-// a work-item loop keep the loop vectorizer from doing its job.
+// a work-item loop keep the loop vectorizer from doing its job. Functions
+// that touch no memory are the exception: they stay calls until the
+// work-item loops exist, so that a call with uniform arguments is hoisted
+// out of them (iss-hoist-uniform), and are inlined then.
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,6 +18,7 @@
 #include "llvm/IR/Module.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Transforms/IPO/FunctionAttrs.h"
 
 #include <set>
 
@@ -23,6 +27,8 @@ using namespace llvm;
 #define DEBUG_TYPE "iss-prepare"
 
 namespace iss {
+
+const char *const InlineLateAttr = "iss-inline-late";
 
 const char *const WorkItemGlobals[19] = {
     "_local_id_x",      "_local_id_y",       "_local_id_z",
@@ -96,7 +102,19 @@ static bool keepOutOfLine(const Function &F) {
   return F.getName().starts_with("__pocl_printf");
 }
 
-PreservedAnalyses KernelPreparePass::run(Module &M, ModuleAnalysisManager &) {
+/// Whether a call of \p F stays a call through the work-group passes and is
+/// inlined only after iss-hoist-uniform: a function that touches no memory
+/// (so reaches no barrier, work-item global or printf buffer) and always
+/// returns, a math builtin, say. A work-item loop then holds a call that
+/// LICM can hoist when its arguments are uniform, instead of the builtin's
+/// inlined control flow, which no pass hoists.
+static bool inlineLate(const Function &F) {
+  return F.doesNotAccessMemory() && F.doesNotThrow() && F.willReturn() &&
+         !F.isVarArg();
+}
+
+PreservedAnalyses KernelPreparePass::run(Module &M,
+                                         ModuleAnalysisManager &MAM) {
   Function *Kernel = kernelToProcess(M, Config);
   if (!Kernel)
     return PreservedAnalyses::all();
@@ -120,23 +138,51 @@ PreservedAnalyses KernelPreparePass::run(Module &M, ModuleAnalysisManager &) {
       continue;
     F.removeFnAttr(Attribute::OptimizeNone);
     F.removeFnAttr(Attribute::NoInline);
-    if (keepOutOfLine(F))
+  }
+  // What each function reads and writes, whether it returns: LLVM's own
+  // inference, bottom-up over the call graph.
+  ModulePassManager Attrs;
+  Attrs.addPass(
+      createModuleToPostOrderCGSCCPassAdaptor(PostOrderFunctionAttrsPass()));
+  Attrs.run(M, MAM);
+  for (Function &F : M) {
+    if (F.isDeclaration())
+      continue;
+    if (keepOutOfLine(F)) {
       F.addFnAttr(Attribute::NoInline);
-    else if (Reached.count(&F))
-      F.addFnAttr(Attribute::AlwaysInline);
+    } else if (Reached.count(&F)) {
+      if (&F != Kernel && inlineLate(F)) {
+        // Not convergent either: it holds no barrier.
+        F.removeFnAttr(Attribute::Convergent);
+        F.addFnAttr(InlineLateAttr);
+      } else {
+        F.addFnAttr(Attribute::AlwaysInline);
+      }
+    }
     if (&F != Kernel)
       F.setLinkage(GlobalValue::InternalLinkage);
   }
+  for (Function *F : Reached)
+    if (F->hasFnAttribute(InlineLateAttr))
+      for (User *U : F->users())
+        if (auto *CB = dyn_cast<CallBase>(U))
+          CB->removeFnAttr(Attribute::Convergent);
   Kernel->setCallingConv(CallingConv::C);
   // The uniformity analysis reads the local size from here.
   Kernel->addFnAttr("iss-local-size",
                     std::to_string(Config.LocalSize[0]) + "," +
                         std::to_string(Config.LocalSize[1]) + "," +
                         std::to_string(Config.LocalSize[2]));
-  for (Function *F : Reached)
+  // Calls and callees agree on the C convention (the library's spir_func
+  // and the fastcc of its internal helpers): a call that stays a call
+  // through the work-group passes must match its callee.
+  for (Function *F : Reached) {
+    if (!F->isIntrinsic())
+      F->setCallingConv(CallingConv::C);
     for (User *U : F->users())
       if (auto *CB = dyn_cast<CallBase>(U))
         CB->setCallingConv(CallingConv::C);
+  }
 
   // The local size is a constant of this compilation.
   static const char *const Sizes[3] = {"_local_size_x", "_local_size_y",
