@@ -165,6 +165,68 @@ kernel void nestedTree(global const uint *in, global uint *out,
 }
 )CLC";
 
+/// The same shapes in two dimensions and with vector and conditionally
+/// updated state: a tree reduction over a 2D group with a private active
+/// size, a float4 pair swapped in a barrier loop, and a uniform value
+/// updated under a uniform condition between barriers.
+static const char *MoreStateSource = R"CLC(
+kernel void tree2d(global const uint *in, global uint *out, local uint *p) {
+  uint w = get_local_size(0), h = get_local_size(1);
+  uint t = get_local_id(1) * w + get_local_id(0);
+  p[t] = in[get_global_id(1) * get_global_size(0) + get_global_id(0)];
+  uint active = w * h;
+  uint step = (active + 1) / 2;
+  while (active > 1) {
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (t + step < active)
+      p[t] += p[t + step];
+    active = step;
+    step = (step + 1) / 2;
+  }
+  if (t == 0)
+    out[get_group_id(1) * get_num_groups(0) + get_group_id(0)] = p[0];
+}
+
+kernel void swapVectors(global const float *in, global float *out,
+                        local float *p, int rounds) {
+  uint t = get_local_id(0), n = get_local_size(0);
+  p[t] = in[get_global_id(0)];
+  float4 a = (float4)(1.0f, 2.0f, 3.0f, 4.0f);
+  float4 b = (float4)(0.5f, 0.25f, 0.125f, 2.0f);
+  for (int r = 0; r < rounds; ++r) {
+    barrier(CLK_LOCAL_MEM_FENCE);
+    float v = p[(t + 1) % n] * a.x + b.w;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    p[t] = v;
+    float4 c = a;
+    a = b;
+    b = c + (float4)(1.0f);
+  }
+  out[get_global_id(0)] = p[t] + a.x + a.y * 2.0f + b.z * 3.0f + b.w;
+}
+
+kernel void conditionalState(global const uint *in, global uint *out,
+                             local uint *p, uint rounds, uint flags) {
+  uint t = get_local_id(0), n = get_local_size(0);
+  p[t] = in[get_global_id(0)];
+  uint s = 1, k = 2;
+  for (uint r = 0; r < rounds; ++r) {
+    barrier(CLK_LOCAL_MEM_FENCE);
+    uint v = p[(t + k) % n] + s;
+    if ((flags >> r) & 1) {
+      uint old = s;
+      s = k * 3u;
+      k = old + 1u;
+    } else {
+      k = k + s;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    p[t] = v;
+  }
+  out[get_global_id(0)] = p[t] * 7u + s * 3u + k;
+}
+)CLC";
+
 /// Private arrays: filled and summed in loops (no barrier), and kept across
 /// a barrier, where each work-item must keep its own copy.
 static const char *PrivateSource = R"CLC(
@@ -329,6 +391,102 @@ TEST_CASE(treeReductionInOuterLoop) {
       expectEqual(E.read<cl_uint>(DOut, N), Want,
                   "nestedTree local " + std::to_string(LS) + " reps " +
                       std::to_string(Reps));
+    }
+  }
+}
+
+TEST_CASE(treeReductionIn2DGroups) {
+  Program P = E.build(MoreStateSource);
+  Kernel K = E.kernel(P, "tree2d");
+  size_t Max = maxLocalSize1D(E, K);
+  for (auto [LX, LY] : {std::pair<size_t, size_t>{16, 16}, {7, 5}, {1, 9},
+                        {32, 3}, {64, 16}}) {
+    if (LX * LY > Max)
+      continue;
+    const size_t GX = LX * 3, GY = LY * 2;
+    auto In = randomVector<cl_uint>(GX * GY, 0, 1 << 16, 700 + LX);
+    Mem DIn = E.input(In), DOut = E.output<cl_uint>(6);
+    setArgs(K, DIn, DOut);
+    setLocalArg(K, 2, LX * LY * sizeof(cl_uint));
+    const size_t G[2] = {GX, GY}, L[2] = {LX, LY};
+    E.run(K, 2, G, L);
+    std::vector<cl_uint> Want(6, 0);
+    for (size_t Y = 0; Y < GY; ++Y)
+      for (size_t X = 0; X < GX; ++X)
+        Want[(Y / LY) * 3 + X / LX] += In[Y * GX + X];
+    expectEqual(E.read<cl_uint>(DOut, 6), Want,
+                "tree2d local " + std::to_string(LX) + "x" +
+                    std::to_string(LY));
+  }
+}
+
+TEST_CASE(vectorAndConditionalState) {
+  Program P = E.build(MoreStateSource);
+  Kernel KV = E.kernel(P, "swapVectors");
+  Kernel KC = E.kernel(P, "conditionalState");
+  for (size_t LS : reductionSizes(E, KV)) {
+    const size_t N = LS * 3;
+    auto InF = randomVector<float>(N, -1.f, 1.f, 800 + LS);
+    Mem DInF = E.input(InF), DOutF = E.output<float>(N);
+    for (int Rounds : {0, 1, 4}) {
+      setArgs(KV, DInF, DOutF);
+      setLocalArg(KV, 2, LS * sizeof(float));
+      setArg(KV, 3, Rounds);
+      E.run1(KV, N, LS);
+      std::vector<float> Want(N);
+      for (size_t Base = 0; Base < N; Base += LS) {
+        std::vector<float> X(InF.begin() + Base, InF.begin() + Base + LS);
+        float A[4] = {1, 2, 3, 4}, B[4] = {0.5f, 0.25f, 0.125f, 2};
+        for (int R = 0; R < Rounds; ++R) {
+          std::vector<float> Y(LS);
+          for (size_t T = 0; T < LS; ++T)
+            Y[T] = X[(T + 1) % LS] * A[0] + B[3];
+          X = Y;
+          for (int C = 0; C < 4; ++C) {
+            float Old = A[C];
+            A[C] = B[C];
+            B[C] = Old + 1.0f;
+          }
+        }
+        for (size_t T = 0; T < LS; ++T)
+          Want[Base + T] = X[T] + A[0] + A[1] * 2.0f + B[2] * 3.0f + B[3];
+      }
+      expectNear(E.read<float>(DOutF, N), Want, 1e-4, 1e-4,
+                 "swapVectors local " + std::to_string(LS) + " rounds " +
+                     std::to_string(Rounds));
+    }
+    auto In = randomVector<cl_uint>(N, 0, 1 << 16, 900 + LS);
+    Mem DIn = E.input(In), DOut = E.output<cl_uint>(N);
+    for (cl_uint Flags : {0u, 0x5u, 0xffu}) {
+      const cl_uint Rounds = 6;
+      setArgs(KC, DIn, DOut);
+      setLocalArg(KC, 2, LS * sizeof(cl_uint));
+      setArg(KC, 3, Rounds);
+      setArg(KC, 4, Flags);
+      E.run1(KC, N, LS);
+      std::vector<cl_uint> Want(N);
+      for (size_t Base = 0; Base < N; Base += LS) {
+        std::vector<cl_uint> X(In.begin() + Base, In.begin() + Base + LS);
+        cl_uint S = 1, K = 2;
+        for (cl_uint R = 0; R < Rounds; ++R) {
+          std::vector<cl_uint> Y(LS);
+          for (size_t T = 0; T < LS; ++T)
+            Y[T] = X[(T + K) % LS] + S;
+          if ((Flags >> R) & 1) {
+            cl_uint Old = S;
+            S = K * 3u;
+            K = Old + 1u;
+          } else {
+            K = K + S;
+          }
+          X = Y;
+        }
+        for (size_t T = 0; T < LS; ++T)
+          Want[Base + T] = X[T] * 7u + S * 3u + K;
+      }
+      expectEqual(E.read<cl_uint>(DOut, N), Want,
+                  "conditionalState local " + std::to_string(LS) +
+                      " flags " + std::to_string(Flags));
     }
   }
 }
