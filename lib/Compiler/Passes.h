@@ -124,7 +124,7 @@ ISS_KERNEL_PASS(WorkItemLoopsPass);
 /// out of the work-item loops when their arguments are the same for every
 /// work-item (LICM on the subkernels), so that a uniform pow() before a
 /// divergent branch runs once per work group, not once per work-item; then
-/// those functions become always_inline for O3.
+/// every call of those functions is inlined.
 ISS_KERNEL_PASS(HoistUniformCallsPass);
 
 #undef ISS_KERNEL_PASS

@@ -11,16 +11,16 @@
 // functions that touch no memory out of line (InlineLateAttr); here, with
 // the work-item loops built, LICM hoists each such call whose arguments are
 // loop invariant out of as many work-item loops as it can (it executes on
-// every iteration and cannot trap or fail to return), and then the
-// functions are marked always_inline for the O3 pipeline, which inlines
-// the calls that stayed in the loops so that the loop vectorizer sees
-// their bodies.
+// every iteration and cannot trap or fail to return), and then every call
+// of them is inlined, hoisted or not, so that what follows (the
+// Scalarizer, the loop vectorizer) sees the builtins' bodies as before.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Passes.h"
 
 #include "llvm/IR/Module.h"
+#include "llvm/Transforms/IPO/AlwaysInliner.h"
 #include "llvm/Transforms/Scalar/LICM.h"
 #include "llvm/Transforms/Scalar/LoopPassManager.h"
 #include "llvm/Transforms/Utils/LCSSA.h"
@@ -56,6 +56,7 @@ PreservedAnalyses HoistUniformCallsPass::run(Module &M,
     F->removeFnAttr(InlineLateAttr);
     F->addFnAttr(Attribute::AlwaysInline);
   }
+  AlwaysInlinerPass(/*InsertLifetimeIntrinsics=*/false).run(M, MAM);
   return PreservedAnalyses::none();
 }
 

@@ -2,8 +2,8 @@
 ; (iss-prepare keeps it out of line) whose arguments are the same for every
 ; work-item runs once per work group: LICM hoists it out of the work-item
 ; loop, even in front of a per-work-item early return. A call whose
-; argument depends on the work-item stays in the loop. Afterwards the
-; functions are always_inline, so that O3 inlines what stayed.
+; argument depends on the work-item stays in the loop. Afterwards every
+; call is inlined: the hoisted one in front of the loop, the other inside.
 ;
 ; __kernel void k(__global float *y, float r, float e, int n) {
 ;   float s = powlike(r, e);        // uniform
@@ -66,13 +66,13 @@ attributes #0 = { convergent }
 
 ; CHECK-LABEL: define void @__iss_sub_k_0(
 ; CHECK: region0:
-; CHECK-NEXT: %s = call float @powlike(float %r.val, float %e.val)
+; CHECK-NEXT: %neg.i{{[0-9]*}} = fcmp olt float %r.val, 0.000000e+00
 ; CHECK: wi.x.header:
-; CHECK-NOT: call float @powlike(float %r.val
-; CHECK: %t = call float @powlike(float %gf, float %e.val)
-; CHECK-NOT: call float @powlike(float %r.val
+; CHECK-NOT: fcmp olt float %r.val
+; CHECK: %neg.i{{[0-9]*}} = fcmp olt float %gf, 0.000000e+00
+; CHECK-NOT: fcmp olt float %r.val
 ; CHECK: wg.exit:
-; CHECK: attributes #{{[0-9]+}} = { alwaysinline {{.*}}memory(none) }
+; CHECK-NOT: call float @powlike
 
 ; LOOP-LABEL: define void @__iss_sub_k_0(
 ; LOOP: wi.x.header:
