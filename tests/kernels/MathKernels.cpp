@@ -51,6 +51,21 @@ __kernel void k_divergent(__global const float *X, __global float *Y) {
   else
     Y[I] = sin(V);
 }
+
+// Builtins with arguments every work-item shares, before a tail guard and
+// under it: computed once per work group (iss-hoist-uniform), the same
+// results; with N = 0 no work-item gets past the guard.
+__kernel void k_uniform(__global const float *X, __global float *Y,
+                        float R, float E, int N) {
+  float P = pow(R, E);
+  float A = atan2(R, E);
+  int G = get_global_id(0);
+  if (G >= N)
+    return;
+  float Q = exp(E * 0.25f);
+  float V = X[G];
+  Y[G] = V > 0.0f ? V * P + A : V * Q - sin(R);
+}
 )CLC";
 
 struct MathCase {
@@ -203,6 +218,31 @@ TEST_CASE(divergentBuiltinCalls) {
                          : (V > 0 ? std::log(V) : std::sin(V));
   }
   expectUlp(Got, Want, 4, X, "divergent exp/log/sin");
+}
+
+TEST_CASE(uniformBuiltinCalls) {
+  Program P = E.build(MathSource);
+  Kernel K = E.kernel(P, "k_uniform");
+  const size_t Local = 64, Global = Local * 9;
+  auto X = randomVector<float>(Global, -2.f, 2.f, 46);
+  Mem DX = E.input(X), DY = E.output<float>(Global);
+  const float R = 1.5f, Ex = 2.25f;
+  for (int N : {int(Global) - 5, 100, 0}) {
+    std::vector<float> Init(Global, -7.f);
+    CL_CHECK(clEnqueueWriteBuffer(E.Q, DY, CL_TRUE, 0,
+                                  Global * sizeof(float), Init.data(), 0,
+                                  nullptr, nullptr));
+    setArgs(K, DX, DY, R, Ex, N);
+    E.run1(K, Global, Local);
+    auto Got = E.read<float>(DY, Global);
+    std::vector<double> Want(Global, -7.0);
+    double Pw = std::pow(double(R), double(Ex)), A = std::atan2(R, Ex);
+    double Q = std::exp(double(Ex * 0.25f)), S = std::sin(double(R));
+    for (int G = 0; G < N; ++G)
+      Want[G] = X[G] > 0 ? X[G] * Pw + A : X[G] * Q - S;
+    expectNear(Got, std::vector<float>(Want.begin(), Want.end()), 1e-5, 1e-5,
+               "uniform builtins, n " + std::to_string(N));
+  }
 }
 
 KERNEL_TEST_MAIN()
