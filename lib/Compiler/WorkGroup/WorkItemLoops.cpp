@@ -30,6 +30,7 @@
 #include "Barriers.h"
 #include "CompilerInternal.h"
 #include "Passes.h"
+#include "Splitting/SplitPlan.h"
 
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/Analysis/ValueTracking.h"
@@ -85,6 +86,11 @@ struct LoopRec {
   BasicBlock *Header;
   BasicBlock *Latch;
   PHINode *IV;
+  /// What the loop vectorizer may do with it: an outer work-item loop, the
+  /// innermost one of an unsplit nest, or a loop of a split range (the
+  /// loop over the w work-items of a tile, the loop over tiles around it,
+  /// a scalar range).
+  enum RoleKind { Outer, Innermost, Tile, Tiles, Scalar } Role = Outer;
 };
 
 /// A work-item loop nest of the work-group function.
@@ -98,8 +104,10 @@ struct Nest {
 
 class WorkGroupBuilder {
 public:
-  WorkGroupBuilder(Module &M, Function &Kernel, const WorkGroupConfig &C)
-      : M(M), Ctx(M.getContext()), Kernel(Kernel), Config(C) {}
+  WorkGroupBuilder(Module &M, Function &Kernel, const WorkGroupConfig &C,
+                   SplitPlanner PlanFor = nullptr)
+      : M(M), Ctx(M.getContext()), Kernel(Kernel), Config(C),
+        PlanFor(std::move(PlanFor)) {}
 
   Function *build();
 
@@ -108,10 +116,18 @@ private:
   BasicBlock *regionStart(BasicBlock *Barrier);
   Region formRegion(BasicBlock *Barrier) const;
   void emitRegion(const Region &R, BasicBlock *Start);
-  Nest buildNest(BasicBlock *Pre, BasicBlock *After, bool SkipFirst);
+  Nest buildNest(BasicBlock *Pre, BasicBlock *After, bool SkipFirst,
+                 bool OuterOnly = false);
+  bool emitSplitRegion(const Region &R, BasicBlock *Start, SplitPlan &Plan);
+  LoopRec buildRangeLoop(BasicBlock *Pre, BasicBlock *After, Value *Begin,
+                         Value *End, bool WholeTiles, Value *Ids[3],
+                         BasicBlock *&Body, BasicBlock *&BodyEnd,
+                         SmallVectorImpl<LoopRec> &Loops,
+                         SmallVectorImpl<BasicBlock *> &Blocks);
   void cloneRegion(const Region &R, Value *const Ids[3],
                    function_ref<BasicBlock *(BasicBlock *)> ExitTarget,
-                   BasicBlock *From, SmallVectorImpl<BasicBlock *> &Out);
+                   BasicBlock *From, SmallVectorImpl<BasicBlock *> &Out,
+                   ValueToValueMapTy *VMapOut = nullptr);
   void markParallel(const Nest &N);
   void emitSelection();
 
@@ -119,6 +135,8 @@ private:
   LLVMContext &Ctx;
   Function &Kernel;
   const WorkGroupConfig &Config;
+  /// The split of each region, in the split modes; null otherwise.
+  SplitPlanner PlanFor;
   Function *WG = nullptr;
   BasicBlock *WGExit = nullptr;
   /// What every region's copy maps: arguments, allocas, automatic locals.
@@ -302,6 +320,10 @@ void WorkGroupBuilder::emitRegion(const Region &R, BasicBlock *Start) {
           Unused);
       return;
     }
+    if (PlanFor)
+      if (std::unique_ptr<SplitPlan> Plan = PlanFor(R.Barrier))
+        if (emitSplitRegion(R, Start, *Plan))
+          return;
     Nest N = buildNest(Start, regionStart(R.Exits.front()), false);
     cloneRegion(
         R, N.Ids, [&](BasicBlock *) { return N.BodyEnd; }, N.Body, N.Blocks);
@@ -332,11 +354,14 @@ void WorkGroupBuilder::emitRegion(const Region &R, BasicBlock *Start) {
 /// innermost, from \p Pre to \p After. With \p SkipFirst the nest leaves
 /// out work-item (0,0,0), which a peeled copy has run.
 Nest WorkGroupBuilder::buildNest(BasicBlock *Pre, BasicBlock *After,
-                                 bool SkipFirst) {
+                                 bool SkipFirst, bool OuterOnly) {
   Type *I64 = Type::getInt64Ty(Ctx);
   Nest N;
   BasicBlock *Pred = Pre;
+  unsigned VecDim = Config.vectorizedDim();
   for (unsigned D : Config.loopOrder()) {
+    if (OuterOnly && D == VecDim)
+      continue;
     if (Config.LocalSize[D] <= 1) {
       N.Ids[D] = ConstantInt::get(I64, 0);
       continue;
@@ -351,6 +376,8 @@ Nest WorkGroupBuilder::buildNest(BasicBlock *Pre, BasicBlock *After,
     N.Blocks.push_back(Header);
     Pred = Header;
   }
+  if (!N.Loops.empty() && !OuterOnly)
+    N.Loops.back().Role = LoopRec::Innermost;
   for (LoopRec &L : N.Loops) {
     BasicBlock *From = L.Header->getSinglePredecessor();
     Value *Start = ConstantInt::get(I64, 0);
@@ -397,14 +424,134 @@ Nest WorkGroupBuilder::buildNest(BasicBlock *Pre, BasicBlock *After,
   return N;
 }
 
+/// A region split by \p Plan: the outer work-item loops as usual, and
+/// inside them, instead of one loop over the vectorized id, one loop per
+/// range of the plan, each with its own specialised copy of the region.
+bool WorkGroupBuilder::emitSplitRegion(const Region &R, BasicBlock *Start,
+                                       SplitPlan &Plan) {
+  unsigned D = Config.vectorizedDim();
+  ArrayRef<unsigned> RangePieces = Plan.rangePieces();
+  if (Config.LocalSize[D] <= 1 || RangePieces.empty())
+    return false;
+  Nest N = buildNest(Start, regionStart(R.Exits.front()), false,
+                     /*OuterOnly=*/true);
+  IRBuilder<> B(N.Body);
+  auto MapKernelValue = [&](Value *V) -> Value * {
+    for (auto &[Old, New] : Common)
+      if (Old == V)
+        return New;
+    return GroupValues.lookup(V);
+  };
+  SmallVector<std::pair<Value *, Value *>, 8> Bounds;
+  Plan.emitBounds(B, N.Ids, MapKernelValue, Bounds);
+  assert(Bounds.size() == RangePieces.size() && "a bound per range");
+  BasicBlock *Cur = N.Body;
+  for (unsigned I = 0; I < RangePieces.size(); ++I) {
+    unsigned Piece = RangePieces[I];
+    BasicBlock *Next =
+        I + 1 < RangePieces.size()
+            ? BasicBlock::Create(Ctx, "wi.range" + Twine(I + 1), WG, WGExit)
+            : N.BodyEnd;
+    if (Next != N.BodyEnd)
+      N.Blocks.push_back(Next);
+    Value *Ids[3] = {N.Ids[0], N.Ids[1], N.Ids[2]};
+    BasicBlock *Body, *BodyEnd;
+    buildRangeLoop(Cur, Next, Bounds[I].first, Bounds[I].second,
+                   Plan.pieces()[Piece].WholeTiles, Ids, Body, BodyEnd,
+                   N.Loops, N.Blocks);
+    ValueToValueMapTy VMap;
+    cloneRegion(
+        R, Ids, [&](BasicBlock *) { return BodyEnd; }, Body, N.Blocks, &VMap);
+    Plan.specialize(Piece, VMap, Ids);
+    Cur = Next;
+  }
+  markParallel(N);
+  return true;
+}
+
+/// The loop of one range [Begin, End) of the vectorized id, from \p Pre to
+/// \p After: over whole tiles, a loop over the tiles around a loop of w
+/// work-items; otherwise a plain scalar loop. Sets the vectorized id in
+/// \p Ids and returns the blocks where the region's copy goes.
+LoopRec WorkGroupBuilder::buildRangeLoop(
+    BasicBlock *Pre, BasicBlock *After, Value *Begin, Value *End,
+    bool WholeTiles, Value *Ids[3], BasicBlock *&Body, BasicBlock *&BodyEnd,
+    SmallVectorImpl<LoopRec> &Loops, SmallVectorImpl<BasicBlock *> &Blocks) {
+  unsigned D = Config.vectorizedDim();
+  std::string Name = std::string("wi.") + DimNames[D];
+  Type *I64 = Type::getInt64Ty(Ctx);
+  auto NewBlock = [&](const Twine &Suffix) {
+    BasicBlock *BB = BasicBlock::Create(Ctx, Name + Suffix, WG, WGExit);
+    Blocks.push_back(BB);
+    return BB;
+  };
+  IRBuilder<> B(Pre);
+  Body = NewBlock(".body");
+  BodyEnd = NewBlock(".body.end");
+  if (!WholeTiles) {
+    BasicBlock *Header = NewBlock(".range.header");
+    BasicBlock *Latch = NewBlock(".range.latch");
+    B.CreateCondBr(B.CreateICmpULT(Begin, End), Header, After);
+    IRBuilder<> HB(Header);
+    PHINode *IV = HB.CreatePHI(I64, 2, std::string("local_id_") + DimNames[D]);
+    IV->addIncoming(Begin, Pre);
+    HB.CreateBr(Body);
+    BranchInst::Create(Latch, BodyEnd);
+    IRBuilder<> LB(Latch);
+    Value *Next = LB.CreateAdd(IV, LB.getInt64(1), IV->getName() + ".next",
+                               true, true);
+    IV->addIncoming(Next, Latch);
+    LB.CreateCondBr(LB.CreateICmpULT(Next, End), Header, After);
+    Ids[D] = IV;
+    LoopRec L = {D, Header, Latch, IV, LoopRec::Scalar};
+    Loops.push_back(L);
+    return L;
+  }
+  uint64_t W = Config.VectorWidth;
+  BasicBlock *TilesHeader = NewBlock(".tiles.header");
+  BasicBlock *TileHeader = NewBlock(".tile.header");
+  BasicBlock *TileLatch = NewBlock(".tile.latch");
+  BasicBlock *TilesLatch = NewBlock(".tiles.latch");
+  Value *First = B.CreateUDiv(Begin, B.getInt64(W), "wi.tiles.first", true);
+  Value *Last = B.CreateUDiv(End, B.getInt64(W), "wi.tiles.end", true);
+  B.CreateCondBr(B.CreateICmpULT(First, Last), TilesHeader, After);
+  IRBuilder<> TB(TilesHeader);
+  PHINode *T = TB.CreatePHI(I64, 2, "wi.tile");
+  T->addIncoming(First, Pre);
+  Value *Base = TB.CreateMul(T, TB.getInt64(W), "wi.tile.base", true, true);
+  TB.CreateBr(TileHeader);
+  IRBuilder<> IB(TileHeader);
+  PHINode *J = IB.CreatePHI(I64, 2, "wi.lane");
+  J->addIncoming(IB.getInt64(0), TilesHeader);
+  Value *X = IB.CreateAdd(Base, J, std::string("local_id_") + DimNames[D],
+                          true, true);
+  IB.CreateBr(Body);
+  BranchInst::Create(TileLatch, BodyEnd);
+  IRBuilder<> JL(TileLatch);
+  Value *JNext = JL.CreateAdd(J, JL.getInt64(1), "wi.lane.next", true, true);
+  J->addIncoming(JNext, TileLatch);
+  JL.CreateCondBr(JL.CreateICmpULT(JNext, JL.getInt64(W)), TileHeader,
+                  TilesLatch);
+  IRBuilder<> TL(TilesLatch);
+  Value *TNext = TL.CreateAdd(T, TL.getInt64(1), "wi.tile.next", true, true);
+  T->addIncoming(TNext, TilesLatch);
+  TL.CreateCondBr(TL.CreateICmpULT(TNext, Last), TilesHeader, After);
+  Ids[D] = X;
+  Loops.push_back({D, TilesHeader, TilesLatch, T, LoopRec::Tiles});
+  LoopRec Tile = {D, TileHeader, TileLatch, J, LoopRec::Tile};
+  Loops.push_back(Tile);
+  return Tile;
+}
+
 /// Copies \p R's blocks into the work-group function, entered from
 /// \p From, with the work-item ids \p Ids; a branch to an exit barrier E
 /// goes to ExitTarget(E).
 void WorkGroupBuilder::cloneRegion(
     const Region &R, Value *const Ids[3],
     function_ref<BasicBlock *(BasicBlock *)> ExitTarget, BasicBlock *From,
-    SmallVectorImpl<BasicBlock *> &Out) {
-  ValueToValueMapTy VMap;
+    SmallVectorImpl<BasicBlock *> &Out, ValueToValueMapTy *VMapOut) {
+  ValueToValueMapTy LocalVMap;
+  ValueToValueMapTy &VMap = VMapOut ? *VMapOut : LocalVMap;
   for (auto &[Old, New] : Common)
     VMap[Old] = New;
   for (BasicBlock *E : R.Exits)
@@ -468,7 +615,8 @@ void WorkGroupBuilder::markParallel(const Nest &N) {
   bool Scalar = Config.IssMode == Mode::Scalar;
   Type *I32 = Type::getInt32Ty(Ctx);
   for (const LoopRec &L : N.Loops) {
-    bool Innermost = &L == &N.Loops.back();
+    bool Innermost =
+        L.Role == LoopRec::Innermost || L.Role == LoopRec::Tile;
     SmallVector<Metadata *, 4> Ops;
     Ops.push_back(nullptr); // self reference
     Ops.push_back(MDNode::get(
@@ -477,7 +625,9 @@ void WorkGroupBuilder::markParallel(const Nest &N) {
       Ops.push_back(MDNode::get(
           Ctx, {MDString::get(Ctx, Name), ConstantAsMetadata::get(V)}));
     };
-    if (Scalar) {
+    if (Scalar || L.Role == LoopRec::Scalar || L.Role == LoopRec::Tiles) {
+      // Partial tiles and the loop over whole tiles stay scalar: the tile
+      // loop inside is the one for vectors.
       Flag("llvm.loop.vectorize.width", ConstantInt::get(I32, 1));
       Flag("llvm.loop.interleave.count", ConstantInt::get(I32, 1));
     } else if (Innermost && Config.ForceWidth) {

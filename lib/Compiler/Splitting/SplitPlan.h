@@ -1,0 +1,89 @@
+//===- SplitPlan.h - How iss-wi-loops runs a split region -------*- C++ -*-===//
+// SPDX-License-Identifier: MIT
+//
+// The interface between the work-item loops (WorkGroup/WorkItemLoops.cpp)
+// and input space splitting (the input-space-splitting paper, sections 3
+// and 5; DESIGN.md section 6, "Split"). For a parallel region, a plan cuts
+// the vectorized work-item loop into consecutive ranges of the vectorized
+// id, whose bounds are computed per work group (and per outer work-item
+// ids) from the parameters; each range runs its own copy of the region's
+// body, specialised to the piece of the work-item space it covers.
+//
+// iss-wi-loops builds the loops: a range of a piece made of whole tiles is
+// a loop over tiles around a loop of exactly w work-items, which the loop
+// vectorizer turns into straight vector code (no epilogue, no runtime
+// checks: the loops are parallel); any other range is a scalar loop. The
+// plan computes the bounds and specialises each copy; it knows nothing of
+// how the loops are built.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef POCL_ISS_COMPILER_SPLITTING_SPLITPLAN_H
+#define POCL_ISS_COMPILER_SPLITTING_SPLITPLAN_H
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Transforms/Utils/ValueMapper.h"
+
+#include <functional>
+#include <memory>
+#include <string>
+
+namespace llvm {
+class BasicBlock;
+class IRBuilderBase;
+class Value;
+} // namespace llvm
+
+namespace iss {
+
+/// A piece of a region's work-item space and how its range runs.
+struct SplitPieceInfo {
+  /// Its ranges hold whole tiles of w work-items (their bounds are
+  /// multiples of w) and its copy is meant for vector code.
+  bool WholeTiles = false;
+  /// For POCL_ISS_STATS and remarks: "interior", "border", ...
+  std::string Name;
+};
+
+/// How one parallel region is split. Made per region by the splitter;
+/// iss-wi-loops calls it while it builds the region's loops.
+class SplitPlan {
+public:
+  virtual ~SplitPlan();
+
+  /// The pieces; ranges refer to them by index.
+  virtual llvm::ArrayRef<SplitPieceInfo> pieces() const = 0;
+  /// The piece of each range, in the order of the vectorized id.
+  virtual llvm::ArrayRef<unsigned> rangePieces() const = 0;
+
+  /// Emits, at \p B (inside the outer work-item loops, once per outer
+  /// ids), the bounds [Begin_i, End_i) of every range as i64 values in
+  /// 0..L_d, Begin_0 = 0, End_i = Begin_i+1 and End_last = L_d; the bounds
+  /// of a range of whole tiles are multiples of w. \p OuterIds holds the
+  /// ids of the dimensions other than the vectorized one (that one is
+  /// null); \p MapKernelValue maps a value of the kernel (an argument, a
+  /// work-item global) to its value in the work-group function, or null.
+  /// The planner hands out only plans whose bounds it can emit.
+  virtual void emitBounds(
+      llvm::IRBuilderBase &B, llvm::Value *const OuterIds[3],
+      llvm::function_ref<llvm::Value *(llvm::Value *)> MapKernelValue,
+      llvm::SmallVectorImpl<std::pair<llvm::Value *, llvm::Value *>>
+          &Bounds) = 0;
+
+  /// Specialises the copy of the region's body that runs piece \p Piece:
+  /// \p VMap maps the kernel's blocks and values to the copy's; \p Ids are
+  /// the copy's work-item ids.
+  virtual void specialize(unsigned Piece, llvm::ValueToValueMapTy &VMap,
+                          llvm::Value *const Ids[3]) = 0;
+};
+
+/// The plan for the region a barrier block starts, or null to run it
+/// unsplit.
+using SplitPlanner =
+    std::function<std::unique_ptr<SplitPlan>(llvm::BasicBlock *Barrier)>;
+
+} // namespace iss
+
+#endif // POCL_ISS_COMPILER_SPLITTING_SPLITPLAN_H
