@@ -224,9 +224,15 @@ static bool emitObject(Module &M, TargetMachine &TM, SmallVectorImpl<char> &Obj,
 
 /// The process's JIT: each compiled kernel gets its own JITDylib so that
 /// kernels of the same name from different programs never clash.
+///
+/// Never destroyed, like the worker pool: an application may return from
+/// main while a kernel still runs, and the worker threads keep executing
+/// code that lives in the JIT's memory until the process is gone. Destroying
+/// the JIT among the static destructors unmapped that code under them
+/// (issue 12); the operating system reclaims it at exit instead.
 static orc::LLJIT *jit(std::string &Error) {
   static std::once_flag Once;
-  static std::unique_ptr<orc::LLJIT> J;
+  static orc::LLJIT *J = nullptr;
   static std::string InitError;
   std::call_once(Once, [] {
     initNativeTarget();
@@ -235,10 +241,10 @@ static orc::LLJIT *jit(std::string &Error) {
       InitError = toString(Built.takeError());
       return;
     }
-    J = std::move(*Built);
+    J = Built->release();
   });
   Error = InitError;
-  return J.get();
+  return J;
 }
 
 static bool loadObject(const CachedKernel &CK, CompiledKernel &Out,

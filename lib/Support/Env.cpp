@@ -193,7 +193,9 @@ static Settings readSettings() {
 }
 
 const Settings &settings() {
-  static const Settings S = readSettings();
+  // Never destroyed: the device's threads read it (debugLog) while they
+  // finish commands during the application's exit.
+  static const Settings &S = *new Settings(readSettings());
   return S;
 }
 
