@@ -106,6 +106,17 @@ cl_int returnArray(size_t Size, void *Value, size_t *SizeRet,
   return returnInfo(Size, Value, SizeRet, V.data(), V.size() * sizeof(T));
 }
 
+/// Arithmetic on the application's sizes, offsets and counts: false when
+/// the exact result does not fit in size_t. A wrapped product passes any
+/// bounds check after it, so every computation on such numbers goes
+/// through these.
+inline bool addSize(size_t A, size_t B, size_t &Sum) {
+  return !__builtin_add_overflow(A, B, &Sum);
+}
+inline bool mulSize(size_t A, size_t B, size_t &Product) {
+  return !__builtin_mul_overflow(A, B, &Product);
+}
+
 /// Monotonic nanoseconds, the clock of event profiling.
 cl_ulong nowNs();
 

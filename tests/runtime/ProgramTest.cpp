@@ -10,6 +10,7 @@
 
 #include "ClTest.h"
 
+#include <cstdint>
 #include <vector>
 
 using namespace clt;
@@ -345,6 +346,26 @@ CLT_TEST(createErrors) {
   const char *Null[] = {nullptr};
   CLT_EXPECT(!clCreateProgramWithSource(E.Ctx, 1, Null, nullptr, &Err));
   CLT_EXPECT_ERR(CL_INVALID_VALUE, Err);
+  if (E.IsPoclIss) { // Debian's pocl 3.1 reads past the strings
+    // Lengths whose sum wraps size_t, or that no string can have (issue
+    // 12): refused before anything is read.
+    const char *Two[] = {TwoKernels, TwoKernels};
+    size_t Wrapping[] = {SIZE_MAX / 2 + 1, SIZE_MAX / 2 + 1};
+    CLT_EXPECT(!clCreateProgramWithSource(E.Ctx, 2, Two, Wrapping, &Err));
+    CLT_EXPECT_ERR(CL_INVALID_VALUE, Err);
+    size_t TooLong[] = {SIZE_MAX - 1};
+    CLT_EXPECT(!clCreateProgramWithSource(E.Ctx, 1, Two, TooLong, &Err));
+    CLT_EXPECT_ERR(CL_INVALID_VALUE, Err);
+    // A binary whose length runs past the address space.
+    const unsigned char *Bin[] = {
+        reinterpret_cast<const unsigned char *>(TwoKernels)};
+    size_t BinLength[] = {SIZE_MAX};
+    cl_int Status = CL_SUCCESS;
+    CLT_EXPECT(!clCreateProgramWithBinary(E.Ctx, 1, &E.Device, BinLength, Bin,
+                                          &Status, &Err));
+    CLT_EXPECT_ERR(CL_INVALID_VALUE, Err);
+    CLT_EXPECT_ERR(CL_INVALID_VALUE, Status);
+  }
   Program P = E.build(TwoKernels);
   CLT_EXPECT(!clCreateKernel(P, "nosuchkernel", &Err));
   CLT_EXPECT_ERR(CL_INVALID_KERNEL_NAME, Err);
