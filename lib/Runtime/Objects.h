@@ -117,6 +117,11 @@ inline bool mulSize(size_t A, size_t B, size_t &Product) {
   return !__builtin_mul_overflow(A, B, &Product);
 }
 
+/// Whether \p Flags is a valid cl_mem_flags set (Buffer.cpp): known bits,
+/// at most one access and one host-access flag, USE_HOST_PTR alone among
+/// the host-pointer flags.
+bool validMemFlags(cl_mem_flags Flags);
+
 /// Monotonic nanoseconds, the clock of event profiling.
 cl_ulong nowNs();
 
@@ -236,6 +241,9 @@ struct _cl_program : iss::ObjectBase {
   std::vector<cl_device_id> Devices;
   std::string Source; ///< empty unless created with source
   bool HasSource = false;
+  /// Made by clLinkProgram: neither source nor a binary the application
+  /// gave, so clBuildProgram refuses it.
+  bool Linked = false;
   std::mutex M;
   cl_build_status BuildStatus = CL_BUILD_NONE;
   std::string Options, Log;

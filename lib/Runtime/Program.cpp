@@ -196,6 +196,10 @@ CL_API_ENTRY cl_int CL_API_CALL clBuildProgram(cl_program P, cl_uint NumDevices,
     return E;
   if (!Notify && UserData)
     return ISS_ERR(CL_INVALID_VALUE, "user_data without pfn_notify");
+  if (P->Linked)
+    return ISS_ERR(CL_INVALID_OPERATION,
+                   "the program was made by clLinkProgram, not from source "
+                   "or a binary");
   if (P->KernelObjects.load() > 0)
     return ISS_ERR(CL_INVALID_OPERATION, "kernel objects are attached");
   cl_int Result = CL_SUCCESS;
@@ -319,6 +323,7 @@ clLinkProgram(cl_context C, cl_uint NumDevices, const cl_device_id *Devices,
     return ISS_ERR_RET(Err, CL_OUT_OF_HOST_MEMORY, "allocating the program");
   P->Context = Ref<_cl_context>(C);
   P->Devices = C->Devices;
+  P->Linked = true;
   {
     std::lock_guard<std::mutex> L(P->M);
     storeResult(P, R, Options);
