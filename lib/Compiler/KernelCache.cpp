@@ -227,14 +227,14 @@ void writeCachedKernel(const std::string &Dir, const std::string &Key,
   Body += "obj " + std::to_string(K.Object.size()) + "\n";
   Body.append(K.Object.data(), K.Object.size());
   std::string Entry = std::string(Magic) + "sum " +
-                      std::to_string(Body.size()) + " " + hashHex(Body) +
-                      "\n" + Body;
+                      std::to_string(Body.size()) + " " + hashHex(Body) + "\n" +
+                      Body;
 
   std::string Path = cachedKernelPath(Dir, Key);
   std::string Tmp = Path + ".tmp." + std::to_string(getpid()) + "." +
                     std::to_string(reinterpret_cast<uintptr_t>(&K));
-  int Fd = open(Tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
-                0600);
+  int Fd = open(Tmp.c_str(),
+                O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
   if (Fd < 0) {
     debugLog(DbgCache, "cannot write %s: %s", Tmp.c_str(),
              std::strerror(errno));

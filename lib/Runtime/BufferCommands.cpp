@@ -140,8 +140,9 @@ static bool makeRect(const size_t *Origin, const size_t *Region, size_t Row,
   // (Region[2] - 1) * Slice + (Region[1] - 1) * Row + Region[0], whose last
   // two terms add up to at most Plane.
   size_t SliceOff, RowOff, Begin, Slices, Extent, End;
-  if (!mulSize(Origin[2], Slice, SliceOff) || !mulSize(Origin[1], Row, RowOff) ||
-      !addSize(SliceOff, RowOff, Begin) || !addSize(Begin, Origin[0], Begin) ||
+  if (!mulSize(Origin[2], Slice, SliceOff) ||
+      !mulSize(Origin[1], Row, RowOff) || !addSize(SliceOff, RowOff, Begin) ||
+      !addSize(Begin, Origin[0], Begin) ||
       !mulSize(Region[2] - 1, Slice, Slices) ||
       !addSize(Slices, (Region[1] - 1) * Row + Region[0], Extent) ||
       !addSize(Begin, Extent, End))
@@ -155,9 +156,8 @@ static bool validRegion(const size_t *Region) {
 }
 
 /// A buffer side of a rect command: the rectangle lies in \p M.
-static bool makeBufferRect(cl_mem M, const size_t *Origin,
-                           const size_t *Region, size_t Row, size_t Slice,
-                           Rect &R) {
+static bool makeBufferRect(cl_mem M, const size_t *Origin, const size_t *Region,
+                           size_t Row, size_t Slice, Rect &R) {
   return makeRect(Origin, Region, Row, Slice, R) && R.End <= M->Size;
 }
 

@@ -99,8 +99,7 @@ CL_API_ENTRY cl_program CL_API_CALL clCreateProgramWithBinary(
   if (!Lengths || !Binaries)
     return ISS_ERR_RET(Err, CL_INVALID_VALUE, "lengths or binaries is NULL");
   for (cl_uint I = 0; I < NumDevices; ++I)
-    if (!Lengths[I] || !Binaries[I] ||
-        Lengths[I] > size_t(PTRDIFF_MAX) ||
+    if (!Lengths[I] || !Binaries[I] || Lengths[I] > size_t(PTRDIFF_MAX) ||
         Lengths[I] > UINTPTR_MAX - reinterpret_cast<uintptr_t>(Binaries[I])) {
       if (Status)
         Status[I] = CL_INVALID_VALUE;

@@ -284,8 +284,7 @@ CLT_TEST(rectSizeOverflow) {
   // The last slice's offset wraps to 256 bytes: (2^56 + 1) * 256 mod 2^64.
   const size_t Slices[3] = {16, 16, SIZE_MAX / 256 + 2};
   CLT_EXPECT_ERR(CL_INVALID_VALUE, Read(Zero, Zero, Slices, 16, 256, 16, 256));
-  CLT_EXPECT_ERR(CL_INVALID_VALUE,
-                 Write(Zero, Zero, Slices, 16, 256, 16, 256));
+  CLT_EXPECT_ERR(CL_INVALID_VALUE, Write(Zero, Zero, Slices, 16, 256, 16, 256));
   CLT_EXPECT_ERR(CL_INVALID_VALUE, Copy(Zero, Zero, Slices, 16, 256, 16, 256));
   // 2^60 rows of 16 bytes: the extent wraps to 0, and so does the default
   // slice pitch.
@@ -323,8 +322,8 @@ CLT_TEST(linearSizeOverflow) {
   Mem D = E.buffer(CL_MEM_READ_WRITE, N);
   std::vector<unsigned char> Host(N);
   CLT_EXPECT_ERR(CL_INVALID_VALUE,
-                 clEnqueueReadBuffer(E.Q, B, CL_TRUE, 128, Huge, Host.data(),
-                                     0, nullptr, nullptr));
+                 clEnqueueReadBuffer(E.Q, B, CL_TRUE, 128, Huge, Host.data(), 0,
+                                     nullptr, nullptr));
   CLT_EXPECT_ERR(CL_INVALID_VALUE,
                  clEnqueueWriteBuffer(E.Q, B, CL_TRUE, Huge, 128, Host.data(),
                                       0, nullptr, nullptr));
@@ -340,8 +339,8 @@ CLT_TEST(linearSizeOverflow) {
   cl_buffer_region Wraps = {128, Huge};
   if (!E.IsPoclIss) // Debian's pocl 3.1 creates it
     return;
-  CLT_EXPECT(!clCreateSubBuffer(B, 0, CL_BUFFER_CREATE_TYPE_REGION, &Wraps,
-                                &Err));
+  CLT_EXPECT(
+      !clCreateSubBuffer(B, 0, CL_BUFFER_CREATE_TYPE_REGION, &Wraps, &Err));
   CLT_EXPECT_ERR(CL_INVALID_VALUE, Err);
 }
 

@@ -14,17 +14,15 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ChildProcess.h"
+
 #include <CL/cl.h>
 
 #include <chrono>
-#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <string>
-#include <sys/wait.h>
 #include <thread>
-#include <unistd.h>
 
 // A kernel that runs for seconds: every work-item spins on a volatile
 // flag nobody sets.
@@ -37,19 +35,9 @@ __kernel void spin(__global volatile int *flag, __global int *out) {
 }
 )CLC";
 
-/// 0 on success (the kernel is running), 77 without a pocl-iss platform.
+/// 0 on success (the kernel is running), 77 without the platform.
 static int child(bool CallExit) {
-  cl_platform_id Ps[8];
-  cl_uint N = 0;
-  clGetPlatformIDs(8, Ps, &N);
-  const char *Want = std::getenv("ISS_TEST_PLATFORM");
-  cl_platform_id P = nullptr;
-  for (cl_uint I = 0; I < N && !P; ++I) {
-    char Name[128] = {0};
-    clGetPlatformInfo(Ps[I], CL_PLATFORM_NAME, sizeof(Name), Name, nullptr);
-    if (std::strstr(Name, Want && *Want ? Want : "pocl-iss"))
-      P = Ps[I];
-  }
+  cl_platform_id P = clt::childPlatform();
   if (!P)
     return 77;
   cl_device_id D;
@@ -98,32 +86,6 @@ static int child(bool CallExit) {
   return 0;
 }
 
-/// Runs this executable with \p Arg; its wait status, or -1. A child still
-/// there after 120 s is killed (and fails the test: exiting must not wait
-/// for the kernel).
-static int runChild(const char *Self, const char *Arg) {
-  pid_t Pid = fork();
-  if (Pid < 0)
-    return -1;
-  if (Pid == 0) {
-    execl(Self, Self, Arg, static_cast<char *>(nullptr));
-    _exit(127);
-  }
-  int Status = 0;
-  for (int Waited = 0; Waited < 120000; Waited += 10) {
-    pid_t R = waitpid(Pid, &Status, WNOHANG);
-    if (R == Pid)
-      return Status;
-    if (R < 0)
-      return -1;
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  }
-  kill(Pid, SIGKILL);
-  waitpid(Pid, &Status, 0);
-  std::printf("child %s did not exit within 120 s\n", Arg);
-  return -1;
-}
-
 int main(int Argc, char **Argv) {
   if (Argc > 1 && std::strcmp(Argv[1], "--return") == 0)
     return child(false);
@@ -140,7 +102,9 @@ int main(int Argc, char **Argv) {
   int Failures = 0;
   for (int I = 0; I < Runs; ++I) {
     const char *Arg = I % 2 ? "--exit" : "--return";
-    int S = runChild(Self, Arg);
+    // A child still there after 120 s fails the test: exiting must not
+    // wait for the kernel.
+    int S = clt::waitChild(clt::startChild(Self, Arg), 120);
     if (S != -1 && WIFEXITED(S) && WEXITSTATUS(S) == 77) {
       std::printf("skipped: no pocl-iss platform\n");
       return 77;
@@ -152,14 +116,13 @@ int main(int Argc, char **Argv) {
       std::printf("FAIL: run %d (%s) died of signal %d (%s)\n", I, Arg,
                   WTERMSIG(S), strsignal(WTERMSIG(S)));
     else if (S != -1 && WIFEXITED(S))
-      std::printf("FAIL: run %d (%s) exited with %d\n", I, Arg,
-                  WEXITSTATUS(S));
+      std::printf("FAIL: run %d (%s) exited with %d\n", I, Arg, WEXITSTATUS(S));
     else
-      std::printf("FAIL: run %d (%s) did not finish\n", I, Arg);
+      std::printf("FAIL: run %d (%s) did not end within 120 s\n", I, Arg);
   }
   if (Failures) {
-    std::printf("FAIL: %d of %d exits with a running kernel failed\n",
-                Failures, Runs);
+    std::printf("FAIL: %d of %d exits with a running kernel failed\n", Failures,
+                Runs);
     return 1;
   }
   std::printf("ok: %d exits with a running kernel, all with status 0\n", Runs);

@@ -5,9 +5,11 @@
 // each case in its environment: builds a program with two kernels, runs
 // each once and checks the results against the host. Exit status: 0 right
 // results, 1 wrong results, 2 an OpenCL call failed (printed), 77 no
-// pocl-iss platform.
+// platform (pocl-iss, unless ISS_TEST_PLATFORM names another).
 //
 //===----------------------------------------------------------------------===//
+
+#include "ChildProcess.h"
 
 #include <CL/cl.h>
 
@@ -34,16 +36,7 @@ __kernel void shift(__global int *x) {
   } while (0)
 
 int main() {
-  cl_platform_id Ps[8];
-  cl_uint N = 0;
-  clGetPlatformIDs(8, Ps, &N);
-  cl_platform_id P = nullptr;
-  for (cl_uint I = 0; I < N && !P; ++I) {
-    char Name[128] = {0};
-    clGetPlatformInfo(Ps[I], CL_PLATFORM_NAME, sizeof(Name), Name, nullptr);
-    if (std::strstr(Name, "pocl-iss"))
-      P = Ps[I];
-  }
+  cl_platform_id P = clt::childPlatform();
   if (!P)
     return 77;
   cl_device_id D;
@@ -68,13 +61,14 @@ int main() {
                               sizeof(Data), Data, &Err);
     CHECK(Err);
     CHECK(clSetKernelArg(K, 0, sizeof(B), &B));
-    CHECK(clEnqueueNDRangeKernel(Q, K, 1, nullptr, &Global, &Local, 0,
-                                 nullptr, nullptr));
-    CHECK(clEnqueueReadBuffer(Q, B, CL_TRUE, 0, sizeof(Data), Data, 0,
-                              nullptr, nullptr));
+    CHECK(clEnqueueNDRangeKernel(Q, K, 1, nullptr, &Global, &Local, 0, nullptr,
+                                 nullptr));
+    CHECK(clEnqueueReadBuffer(Q, B, CL_TRUE, 0, sizeof(Data), Data, 0, nullptr,
+                              nullptr));
     bool IsScale = std::strcmp(Name, "scale") == 0;
     for (size_t I = 0; I < Global; ++I) {
-      int Want = IsScale ? static_cast<int>(I) * 3 + 1 : static_cast<int>(I) + 100;
+      int Want =
+          IsScale ? static_cast<int>(I) * 3 + 1 : static_cast<int>(I) + 100;
       if (Data[I] != Want) {
         std::printf("%s: x[%zu] = %d, expected %d\n", Name, I, Data[I], Want);
         Status = 1;

@@ -15,11 +15,10 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ChildProcess.h"
 #include "ClTest.h"
 
 #include <cerrno>
-#include <chrono>
-#include <csignal>
 #include <cstdlib>
 #include <dirent.h>
 #include <fcntl.h>
@@ -28,7 +27,6 @@
 #include <sstream>
 #include <sys/stat.h>
 #include <sys/wait.h>
-#include <thread>
 #include <unistd.h>
 
 using namespace clt;
@@ -44,8 +42,8 @@ struct TempDir {
     mkdir(Parent.c_str(), 0700);
     std::string Templ = Parent + "/kernelcache-test-XXXXXX";
     if (!mkdtemp(&Templ[0]))
-      fail(__FILE__, __LINE__, "mkdtemp in " + Parent + ": " +
-                                   std::strerror(errno));
+      fail(__FILE__, __LINE__,
+           "mkdtemp in " + Parent + ": " + std::strerror(errno));
     Path = Templ;
   }
   ~TempDir() {
@@ -57,9 +55,6 @@ struct TempDir {
         16, FTW_DEPTH | FTW_PHYS);
   }
 };
-
-/// Environment changes for a child: a null value unsets the variable.
-using EnvList = std::vector<std::pair<std::string, const char *>>;
 
 struct Run {
   int Status = -1; ///< wait status, -1 if it did not finish
@@ -84,6 +79,13 @@ struct Run {
   }
 };
 
+static std::string readFile(const std::string &Path) {
+  std::ifstream In(Path, std::ios::binary);
+  std::stringstream SS;
+  SS << In.rdbuf();
+  return SS.str();
+}
+
 /// A started child: its pid and output file.
 struct Child {
   pid_t Pid = -1;
@@ -91,79 +93,32 @@ struct Child {
 };
 
 /// Starts the child with POCL_DEBUG=llvm,cache and \p Env; \p Tag names
-/// its output file in \p T. The environment is built before fork: this
-/// process has threads (the device's), so the child only calls
-/// async-signal-safe functions before exec.
-static Child startChild(const TempDir &T, const EnvList &Env,
-                        const std::string &Tag) {
-  EnvList All = Env;
+/// its output file in \p T.
+static Child startCacheChild(const TempDir &T, const EnvChanges &Env,
+                             const std::string &Tag) {
+  EnvChanges All = Env;
   All.insert(All.begin(), {"POCL_DEBUG", "llvm,cache"});
-  std::vector<std::string> Vars;
-  for (char **P = environ; *P; ++P) {
-    std::string V = *P;
-    std::string Name = V.substr(0, V.find('='));
-    bool Replaced = false;
-    for (const auto &Change : All)
-      Replaced |= Change.first == Name;
-    if (!Replaced)
-      Vars.push_back(V);
-  }
-  for (const auto &[Name, Value] : All)
-    if (Value)
-      Vars.push_back(Name + "=" + Value);
-  std::vector<char *> Envp;
-  for (std::string &V : Vars)
-    Envp.push_back(&V[0]);
-  Envp.push_back(nullptr);
   Child C;
   C.OutPath = T.Path + "/out-" + Tag + ".txt";
-  int Fd = open(C.OutPath.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
-                0600);
-  if (Fd < 0)
-    return C;
-  char *const Argv[] = {const_cast<char *>(KERNELCACHE_CHILD), nullptr};
-  C.Pid = fork();
-  if (C.Pid == 0) {
-    dup2(Fd, 1);
-    dup2(Fd, 2);
-    execve(KERNELCACHE_CHILD, Argv, Envp.data());
-    _exit(127);
-  }
-  close(Fd);
+  C.Pid = startChild(KERNELCACHE_CHILD, nullptr, All, C.OutPath);
   return C;
 }
 
 /// Waits (up to 100 s) for \p C and collects its output.
-static Run finishChild(const Child &C) {
+static Run finishCacheChild(const Child &C) {
   Run R;
-  if (C.Pid < 0)
-    return R;
-  int Status = 0;
-  for (int Waited = 0; Waited < 100000; Waited += 10) {
-    if (waitpid(C.Pid, &Status, WNOHANG) == C.Pid) {
-      R.Status = Status;
-      break;
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  }
-  if (R.Status == -1) {
-    kill(C.Pid, SIGKILL);
-    waitpid(C.Pid, &Status, 0);
-  }
-  std::ifstream In(C.OutPath);
-  std::stringstream SS;
-  SS << In.rdbuf();
-  R.Out = SS.str();
+  R.Status = waitChild(C.Pid, 100);
+  R.Out = readFile(C.OutPath);
   return R;
 }
 
-static Run runChild(const TempDir &T, const EnvList &Env,
+static Run runChild(const TempDir &T, const EnvChanges &Env,
                     const std::string &Tag) {
-  return finishChild(startChild(T, Env, Tag));
+  return finishCacheChild(startCacheChild(T, Env, Tag));
 }
 
 /// The usual environment: the cache in \p Cache.
-static EnvList inFolder(const std::string &Cache) {
+static EnvChanges inFolder(const std::string &Cache) {
   return {{"POCL_CACHE_DIR", Cache.c_str()}};
 }
 
@@ -180,13 +135,6 @@ static std::vector<std::string> filesIn(const std::string &Dir) {
     closedir(D);
   }
   return Names;
-}
-
-static std::string readFile(const std::string &Path) {
-  std::ifstream In(Path, std::ios::binary);
-  std::stringstream SS;
-  SS << In.rdbuf();
-  return SS.str();
 }
 
 /// Overwrites the file in place, so that its owner and mode stay.
@@ -368,7 +316,7 @@ CACHE_TEST(entryWritableByOthers) {
 
 /// The environment without XDG_CACHE_HOME, HOME and POCL_CACHE_DIR, the
 /// temporary folder in \p Tmp.
-static EnvList noHome(const std::string &Tmp) {
+static EnvChanges noHome(const std::string &Tmp) {
   return {{"XDG_CACHE_HOME", nullptr},
           {"HOME", nullptr},
           {"POCL_CACHE_DIR", nullptr},
@@ -381,8 +329,7 @@ CACHE_TEST(defaultFolderIsPerUser) {
   TempDir T;
   Run R = runChild(T, noHome(T.Path), "first");
   EXPECT_RUN_OK(R);
-  std::string Folder =
-      T.Path + "/pocl-iss-kcache-" + std::to_string(geteuid());
+  std::string Folder = T.Path + "/pocl-iss-kcache-" + std::to_string(geteuid());
   struct stat St;
   CLT_EXPECT_MSG(stat(Folder.c_str(), &St) == 0, Folder + " was not created");
   CLT_EXPECT(S_ISDIR(St.st_mode));
@@ -401,8 +348,7 @@ CACHE_TEST(foreignDefaultFolder) {
   TempDir T;
   std::string Good = T.Path + "/good";
   filledCache(T, Good);
-  std::string Folder =
-      T.Path + "/pocl-iss-kcache-" + std::to_string(geteuid());
+  std::string Folder = T.Path + "/pocl-iss-kcache-" + std::to_string(geteuid());
   CLT_EXPECT(mkdir(Folder.c_str(), 0700) == 0);
   for (const std::string &Name : filesIn(Good)) {
     std::string To = Folder + "/" + Name;
@@ -471,10 +417,10 @@ CACHE_TEST(fourProcessesAtOnce) {
   std::vector<Child> Racers;
   for (int I = 0; I < 4; ++I)
     Racers.push_back(
-        startChild(T, inFolder(Cache), "racer" + std::to_string(I)));
+        startCacheChild(T, inFolder(Cache), "racer" + std::to_string(I)));
   std::vector<Run> Runs;
   for (const Child &C : Racers)
-    Runs.push_back(finishChild(C));
+    Runs.push_back(finishCacheChild(C));
   for (const Run &R : Runs)
     EXPECT_RUN_OK(R);
   std::vector<std::string> Files = filesIn(Cache);
