@@ -5,7 +5,8 @@ set(POCL_ISS_MODES scalar vec split score split+score)
 set(POCL_ISS_TEST_ENV
   "OCL_ICD_VENDORS=${PROJECT_BINARY_DIR}/vendors"
   "OCL_ICD_FILENAMES="
-  "POCL_CACHE_DIR=${PROJECT_BINARY_DIR}/test-kcache")
+  "POCL_CACHE_DIR=${PROJECT_BINARY_DIR}/test-kcache"
+  ${POCL_ISS_SANITIZER_ENV})
 
 # add_runtime_test(<name> <sources>...): one executable per API area, linked
 # against the ICD loader (never against libpocl-iss directly). Exit code 77

@@ -25,13 +25,17 @@ struct CachedKernel {
   std::vector<char> Object; ///< ELF relocatable object
 };
 
-/// Reads the entry for \p Key. False when there is none or it is damaged
-/// (wrong magic, another key, truncated, bad checksum): then the caller
-/// rebuilds and overwrites it.
+/// Reads the entry for \p Key. False when there is none, it is damaged
+/// (wrong magic, another key, truncated, bad checksum over the whole entry)
+/// or not to be trusted (not a regular file, owned by another user or
+/// writable by others, in a folder that is not the user's own): then the
+/// caller rebuilds and overwrites it.
 bool readCachedKernel(const std::string &Dir, const std::string &Key,
                       CachedKernel &Out);
-/// Writes the entry atomically (a temporary file renamed into place), so two
-/// processes filling the cache at once never leave a partial entry.
+/// Writes the entry atomically (a temporary file, mode 0600, renamed into
+/// place), so two processes filling the cache at once never leave a partial
+/// entry. Creates the folder (0700) if needed; does nothing when it cannot,
+/// or when the folder is not the user's own.
 void writeCachedKernel(const std::string &Dir, const std::string &Key,
                        const CachedKernel &K);
 /// The file that holds \p Key's entry.

@@ -224,9 +224,15 @@ static bool emitObject(Module &M, TargetMachine &TM, SmallVectorImpl<char> &Obj,
 
 /// The process's JIT: each compiled kernel gets its own JITDylib so that
 /// kernels of the same name from different programs never clash.
+///
+/// Never destroyed, like the worker pool: an application may return from
+/// main while a kernel still runs, and the worker threads keep executing
+/// code that lives in the JIT's memory until the process is gone. Destroying
+/// the JIT among the static destructors unmapped that code under them
+/// (issue 12); the operating system reclaims it at exit instead.
 static orc::LLJIT *jit(std::string &Error) {
   static std::once_flag Once;
-  static std::unique_ptr<orc::LLJIT> J;
+  static orc::LLJIT *J = nullptr;
   static std::string InitError;
   std::call_once(Once, [] {
     initNativeTarget();
@@ -235,10 +241,10 @@ static orc::LLJIT *jit(std::string &Error) {
       InitError = toString(Built.takeError());
       return;
     }
-    J = std::move(*Built);
+    J = Built->release();
   });
   Error = InitError;
-  return J.get();
+  return J;
 }
 
 static bool loadObject(const CachedKernel &CK, CompiledKernel &Out,
@@ -259,30 +265,34 @@ static bool loadObject(const CachedKernel &CK, CompiledKernel &Out,
     return false;
   }
   JD->addGenerator(std::move(*Gen));
+  // A kernel that does not load leaves nothing behind in the JIT (the
+  // caller may compile it again under the same symbols).
+  auto Fail = [&](Error Err) {
+    Message = toString(std::move(Err));
+    consumeError(J->getExecutionSession().removeJITDylib(*JD));
+    return false;
+  };
   if (Error Err = J->addObjectFile(
           *JD, MemoryBuffer::getMemBufferCopy(
-                   StringRef(CK.Object.data(), CK.Object.size()), "kernel"))) {
-    Message = toString(std::move(Err));
-    return false;
-  }
-  auto Lookup = [&](const std::string &Name) -> void * {
+                   StringRef(CK.Object.data(), CK.Object.size()), "kernel")))
+    return Fail(std::move(Err));
+  // The subkernels' addresses, then the selection function's.
+  std::vector<std::string> Names;
+  for (const auto &Sub : CK.Subkernels)
+    Names.push_back(Sub.first);
+  Names.push_back(CK.SelectSymbol);
+  std::vector<void *> Addrs;
+  for (const std::string &Name : Names) {
     auto Addr = J->lookup(*JD, Name);
-    if (!Addr) {
-      Message = toString(Addr.takeError());
-      return nullptr;
-    }
-    return Addr->toPtr<void *>();
-  };
-  for (const auto &[Symbol, Desc] : CK.Subkernels) {
-    void *F = Lookup(Symbol);
-    if (!F)
-      return false;
-    Out.Subkernels.push_back(reinterpret_cast<iss_subkernel_fn>(F));
-    Out.SubkernelNames.push_back(Desc);
+    if (!Addr)
+      return Fail(Addr.takeError());
+    Addrs.push_back(Addr->toPtr<void *>());
   }
-  void *Sel = Lookup(CK.SelectSymbol);
-  if (!Sel)
-    return false;
+  for (size_t I = 0; I < CK.Subkernels.size(); ++I) {
+    Out.Subkernels.push_back(reinterpret_cast<iss_subkernel_fn>(Addrs[I]));
+    Out.SubkernelNames.push_back(CK.Subkernels[I].second);
+  }
+  void *Sel = Addrs.back();
   Out.Select = reinterpret_cast<iss_select_fn>(Sel);
   Out.Launches.reset(new std::atomic<uint64_t>[Out.Subkernels.size()]);
   for (size_t I = 0; I < Out.Subkernels.size(); ++I)
@@ -398,22 +408,41 @@ getCompiledKernel(const std::vector<uint8_t> &Binary, const std::string &Kernel,
   }
 
   auto Start = std::chrono::steady_clock::now();
+  auto Load = [&](const CachedKernel &CK, std::string &Message) {
+    auto R = std::make_shared<CompiledKernel>();
+    R->KernelName = Kernel;
+    for (unsigned D = 0; D < 3; ++D)
+      R->LocalSize[D] = Config.LocalSize[D];
+    R->Mode = modeName(Config.IssMode);
+    if (!loadObject(CK, *R, Message))
+      R.reset();
+    return R;
+  };
+  std::shared_ptr<CompiledKernel> Result;
   CachedKernel CK;
   bool FromCache = S.KernelCache && readCachedKernel(S.CacheDir, Key, CK);
+  if (FromCache) {
+    // An entry that passed every check but does not load is a miss too:
+    // compiled again and overwritten, never an error for good (issue 12).
+    std::string Why;
+    Result = Load(CK, Why);
+    if (!Result) {
+      debugLog(DbgCache, "%s: does not load (%s), rebuilding",
+               cachedKernelPath(S.CacheDir, Key).c_str(), Why.c_str());
+      FromCache = false;
+      CK = CachedKernel();
+    }
+  }
   if (!FromCache) {
     if (!compileKernel(Binary, Config, CK, Error))
       return nullptr;
     if (S.KernelCache)
       writeCachedKernel(S.CacheDir, Key, CK);
-  }
-  auto Result = std::make_shared<CompiledKernel>();
-  Result->KernelName = Kernel;
-  for (unsigned D = 0; D < 3; ++D)
-    Result->LocalSize[D] = Config.LocalSize[D];
-  Result->Mode = modeName(Config.IssMode);
-  if (!loadObject(CK, *Result, Error)) {
-    Error = "loading the compiled kernel failed: " + Error;
-    return nullptr;
+    Result = Load(CK, Error);
+    if (!Result) {
+      Error = "loading the compiled kernel failed: " + Error;
+      return nullptr;
+    }
   }
   double Ms = std::chrono::duration<double, std::milli>(
                   std::chrono::steady_clock::now() - Start)

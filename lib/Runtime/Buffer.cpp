@@ -41,16 +41,20 @@ static constexpr cl_mem_flags HostPtrFlags =
 
 static int popcount(cl_mem_flags F) { return __builtin_popcountll(F); }
 
+bool iss::validMemFlags(cl_mem_flags Flags) {
+  return !(Flags & ~(AccessFlags | HostAccessFlags | HostPtrFlags)) &&
+         popcount(Flags & AccessFlags) <= 1 &&
+         popcount(Flags & HostAccessFlags) <= 1 &&
+         !((Flags & CL_MEM_USE_HOST_PTR) &&
+           (Flags & (CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR)));
+}
+
 CL_API_ENTRY cl_mem CL_API_CALL clCreateBuffer(cl_context C, cl_mem_flags Flags,
                                                size_t Size, void *HostPtr,
                                                cl_int *Err) {
   if (!isValid(C))
     return ISS_ERR_RET(Err, CL_INVALID_CONTEXT, "invalid context");
-  if (Flags & ~(AccessFlags | HostAccessFlags | HostPtrFlags) ||
-      popcount(Flags & AccessFlags) > 1 ||
-      popcount(Flags & HostAccessFlags) > 1 ||
-      ((Flags & CL_MEM_USE_HOST_PTR) &&
-       (Flags & (CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR))))
+  if (!validMemFlags(Flags))
     return ISS_ERR_RET(Err, CL_INVALID_VALUE, "invalid or conflicting flags");
   if (Size == 0 || Size > theDevice()->MaxAllocSize)
     return ISS_ERR_RET(Err, CL_INVALID_BUFFER_SIZE,

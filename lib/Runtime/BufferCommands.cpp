@@ -109,36 +109,45 @@ clEnqueueCopyBuffer(cl_command_queue Q, cl_mem Src, cl_mem Dst,
 }
 
 namespace {
-/// A validated rectangle: origin in bytes/rows/slices and pitches.
+/// A validated rectangle: its pitches, and the offsets of its first byte
+/// and one past its last.
 struct Rect {
-  size_t Origin[3], Row, Slice;
-  size_t offset() const {
-    return Origin[2] * Slice + Origin[1] * Row + Origin[0];
-  }
+  size_t Row, Slice, Begin, End;
 };
 } // namespace
 
-/// Fills in default pitches and checks them (and, for a buffer side with
-/// \p Limit != 0, the bounds) as the rect commands' specification says.
+/// Fills in default pitches and checks them as the rect commands'
+/// specification says, then computes the rectangle's extent. Origin,
+/// region and pitches are the application's numbers: every product and sum
+/// is overflow-checked, so a rectangle that wraps size_t is refused rather
+/// than checked against a wrapped bound (issue 12).
 static bool makeRect(const size_t *Origin, const size_t *Region, size_t Row,
-                     size_t Slice, size_t Limit, Rect &R) {
+                     size_t Slice, Rect &R) {
   if (!Origin)
     return false;
   if (Row == 0)
     Row = Region[0];
   else if (Row < Region[0])
     return false;
-  if (Slice == 0)
-    Slice = Region[1] * Row;
-  else if (Slice < Region[1] * Row || Slice % Row)
+  size_t Plane; // the bytes of one slice's rows
+  if (!mulSize(Region[1], Row, Plane))
     return false;
-  R = {{Origin[0], Origin[1], Origin[2]}, Row, Slice};
-  if (Limit) {
-    size_t Last = R.offset() + (Region[2] - 1) * Slice + (Region[1] - 1) * Row +
-                  Region[0];
-    if (Last > Limit)
-      return false;
-  }
+  if (Slice == 0)
+    Slice = Plane;
+  else if (Slice < Plane || Slice % Row)
+    return false;
+  // Begin = Origin[2] * Slice + Origin[1] * Row + Origin[0]; the extent is
+  // (Region[2] - 1) * Slice + (Region[1] - 1) * Row + Region[0], whose last
+  // two terms add up to at most Plane.
+  size_t SliceOff, RowOff, Begin, Slices, Extent, End;
+  if (!mulSize(Origin[2], Slice, SliceOff) ||
+      !mulSize(Origin[1], Row, RowOff) || !addSize(SliceOff, RowOff, Begin) ||
+      !addSize(Begin, Origin[0], Begin) ||
+      !mulSize(Region[2] - 1, Slice, Slices) ||
+      !addSize(Slices, (Region[1] - 1) * Row + Region[0], Extent) ||
+      !addSize(Begin, Extent, End))
+    return false;
+  R = {Row, Slice, Begin, End};
   return true;
 }
 
@@ -146,12 +155,26 @@ static bool validRegion(const size_t *Region) {
   return Region && Region[0] && Region[1] && Region[2];
 }
 
+/// A buffer side of a rect command: the rectangle lies in \p M.
+static bool makeBufferRect(cl_mem M, const size_t *Origin, const size_t *Region,
+                           size_t Row, size_t Slice, Rect &R) {
+  return makeRect(Origin, Region, Row, Slice, R) && R.End <= M->Size;
+}
+
+/// A host side: its size is unknown, but its addresses must not wrap.
+static bool makeHostRect(const void *Ptr, const size_t *Origin,
+                         const size_t *Region, size_t Row, size_t Slice,
+                         Rect &R) {
+  return makeRect(Origin, Region, Row, Slice, R) &&
+         R.End <= UINTPTR_MAX - reinterpret_cast<uintptr_t>(Ptr);
+}
+
 static void copyRect(char *Dst, const Rect &D, const char *Src, const Rect &S,
                      const size_t *Region) {
   for (size_t Z = 0; Z < Region[2]; ++Z)
     for (size_t Y = 0; Y < Region[1]; ++Y)
-      std::memmove(Dst + D.offset() + Z * D.Slice + Y * D.Row,
-                   Src + S.offset() + Z * S.Slice + Y * S.Row, Region[0]);
+      std::memmove(Dst + D.Begin + Z * D.Slice + Y * D.Row,
+                   Src + S.Begin + Z * S.Slice + Y * S.Row, Region[0]);
 }
 
 /// The checks clEnqueueReadBufferRect and clEnqueueWriteBufferRect share;
@@ -167,8 +190,8 @@ static cl_int checkHostRect(const char *Func, cl_command_queue Q, cl_mem M,
   if (cl_int E = checkWaitList(Func, Q->Context.get(), NumWait, Wait))
     return E;
   if (!Ptr || !validRegion(Region) ||
-      !makeRect(BufOrigin, Region, BufRow, BufSlice, M->Size, B) ||
-      !makeRect(HostOrigin, Region, HostRow, HostSlice, 0, H))
+      !makeBufferRect(M, BufOrigin, Region, BufRow, BufSlice, B) ||
+      !makeHostRect(Ptr, HostOrigin, Region, HostRow, HostSlice, H))
     return apiError(Func, CL_INVALID_VALUE,
                     "bad pointer, region, pitch or bounds");
   return CL_SUCCESS;
@@ -252,11 +275,11 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyBufferRect(
     return E;
   Rect S, D;
   if (!validRegion(Region) ||
-      !makeRect(SrcOrigin, Region, SrcRow, SrcSlice, Src->Size, S) ||
-      !makeRect(DstOrigin, Region, DstRow, DstSlice, Dst->Size, D))
+      !makeBufferRect(Src, SrcOrigin, Region, SrcRow, SrcSlice, S) ||
+      !makeBufferRect(Dst, DstOrigin, Region, DstRow, DstSlice, D))
     return ISS_ERR(CL_INVALID_VALUE, "bad region, pitch or bounds");
-  auto [SrcRoot, SrcAt] = rootOf(Src, S.offset());
-  auto [DstRoot, DstAt] = rootOf(Dst, D.offset());
+  auto [SrcRoot, SrcAt] = rootOf(Src, S.Begin);
+  auto [DstRoot, DstAt] = rootOf(Dst, D.Begin);
   if (SrcRoot == DstRoot) {
     if (S.Row != D.Row || S.Slice != D.Slice)
       return ISS_ERR(CL_INVALID_VALUE,

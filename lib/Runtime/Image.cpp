@@ -52,7 +52,8 @@ CL_API_ENTRY cl_int CL_API_CALL clGetSupportedImageFormats(
     cl_image_format *Formats, cl_uint *NumRet) {
   if (!isValid(C))
     return ISS_ERR(CL_INVALID_CONTEXT, "invalid context");
-  (void)Flags;
+  if (!validMemFlags(Flags))
+    return ISS_ERR(CL_INVALID_VALUE, "invalid or conflicting flags");
   switch (Type) {
   case CL_MEM_OBJECT_IMAGE1D:
   case CL_MEM_OBJECT_IMAGE1D_BUFFER:

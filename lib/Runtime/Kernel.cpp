@@ -150,7 +150,8 @@ CL_API_ENTRY cl_int CL_API_CALL clSetKernelArg(cl_kernel K, cl_uint Index,
     // A.Size is OpenCL C's sizeof (a float3 is 16 bytes). Like pocl, a
     // 3-component vector also takes its three elements alone (12 bytes for
     // a float3); the fourth, padding, is then zero.
-    if (Size != A.Size && !(isThreeVector(A.TypeName) && Size * 4 == A.Size * 3))
+    if (Size != A.Size && !(isThreeVector(A.TypeName) && A.Size % 4 == 0 &&
+                            Size == A.Size / 4 * 3))
       return ISS_ERR(CL_INVALID_ARG_SIZE, "size differs from the type's");
     V.Bytes.assign(static_cast<const unsigned char *>(Value),
                    static_cast<const unsigned char *>(Value) + Size);

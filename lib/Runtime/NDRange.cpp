@@ -98,6 +98,16 @@ static cl_int enqueueKernel(const char *Func, cl_command_queue Q, cl_kernel K,
       return apiError(Func, CL_INVALID_GLOBAL_OFFSET,
                       "offset + global size overflows");
   }
+  // The number of work-items must be a size_t too, as each global size
+  // must (OpenCL 1.2, 5.8): its product wrapped, the group count the device
+  // runs wrapped with it ({2^22, 2^21, 2^21} ran nothing and succeeded,
+  // issue 12). CL_INVALID_GLOBAL_WORK_SIZE rather than CL_OUT_OF_RESOURCES:
+  // no local size or resource makes this NDRange representable.
+  size_t Items = 1;
+  for (cl_uint I = 0; I < Dims; ++I)
+    if (!mulSize(Items, G[I], Items))
+      return apiError(Func, CL_INVALID_GLOBAL_WORK_SIZE,
+                      "the number of work-items overflows size_t");
   if (LocalIn) {
     size_t Total = 1;
     for (cl_uint I = 0; I < Dims; ++I) {

@@ -106,6 +106,22 @@ cl_int returnArray(size_t Size, void *Value, size_t *SizeRet,
   return returnInfo(Size, Value, SizeRet, V.data(), V.size() * sizeof(T));
 }
 
+/// Arithmetic on the application's sizes, offsets and counts: false when
+/// the exact result does not fit in size_t. A wrapped product passes any
+/// bounds check after it, so every computation on such numbers goes
+/// through these.
+inline bool addSize(size_t A, size_t B, size_t &Sum) {
+  return !__builtin_add_overflow(A, B, &Sum);
+}
+inline bool mulSize(size_t A, size_t B, size_t &Product) {
+  return !__builtin_mul_overflow(A, B, &Product);
+}
+
+/// Whether \p Flags is a valid cl_mem_flags set (Buffer.cpp): known bits,
+/// at most one access and one host-access flag, USE_HOST_PTR alone among
+/// the host-pointer flags.
+bool validMemFlags(cl_mem_flags Flags);
+
 /// Monotonic nanoseconds, the clock of event profiling.
 cl_ulong nowNs();
 
@@ -225,6 +241,9 @@ struct _cl_program : iss::ObjectBase {
   std::vector<cl_device_id> Devices;
   std::string Source; ///< empty unless created with source
   bool HasSource = false;
+  /// Made by clLinkProgram: neither source nor a binary the application
+  /// gave, so clBuildProgram refuses it.
+  bool Linked = false;
   std::mutex M;
   cl_build_status BuildStatus = CL_BUILD_NONE;
   std::string Options, Log;

@@ -57,15 +57,23 @@ clCreateProgramWithSource(cl_context C, cl_uint Count, const char **Strings,
     return ISS_ERR_RET(Err, CL_INVALID_CONTEXT, "invalid context");
   if (Count == 0 || !Strings)
     return ISS_ERR_RET(Err, CL_INVALID_VALUE, "no source strings");
-  std::string Source;
+  // The total length is a sum of the application's numbers: checked before
+  // anything is copied (std::string would throw across the API).
+  std::vector<size_t> Len(Count);
+  size_t Total = 0;
   for (cl_uint I = 0; I < Count; ++I) {
     if (!Strings[I])
       return ISS_ERR_RET(Err, CL_INVALID_VALUE, "a source string is NULL");
-    if (Lengths && Lengths[I])
-      Source.append(Strings[I], Lengths[I]);
-    else
-      Source.append(Strings[I]);
+    Len[I] = Lengths && Lengths[I] ? Lengths[I] : std::strlen(Strings[I]);
+    if (!addSize(Total, Len[I], Total))
+      return ISS_ERR_RET(Err, CL_INVALID_VALUE,
+                         "the source lengths add up past SIZE_MAX");
   }
+  std::string Source;
+  if (Total > Source.max_size())
+    return ISS_ERR_RET(Err, CL_INVALID_VALUE, "the source is too long");
+  for (cl_uint I = 0; I < Count; ++I)
+    Source.append(Strings[I], Len[I]);
   cl_program P = makeObject<_cl_program>();
   if (!P)
     return ISS_ERR_RET(Err, CL_OUT_OF_HOST_MEMORY, "allocating the program");
@@ -91,10 +99,12 @@ CL_API_ENTRY cl_program CL_API_CALL clCreateProgramWithBinary(
   if (!Lengths || !Binaries)
     return ISS_ERR_RET(Err, CL_INVALID_VALUE, "lengths or binaries is NULL");
   for (cl_uint I = 0; I < NumDevices; ++I)
-    if (!Lengths[I] || !Binaries[I]) {
+    if (!Lengths[I] || !Binaries[I] || Lengths[I] > size_t(PTRDIFF_MAX) ||
+        Lengths[I] > UINTPTR_MAX - reinterpret_cast<uintptr_t>(Binaries[I])) {
       if (Status)
         Status[I] = CL_INVALID_VALUE;
-      return ISS_ERR_RET(Err, CL_INVALID_VALUE, "an empty binary");
+      return ISS_ERR_RET(Err, CL_INVALID_VALUE,
+                         "an empty binary, or one past the address space");
     }
   // One device: every entry is a binary for it; the first one is used,
   // but all must be valid.
@@ -185,6 +195,10 @@ CL_API_ENTRY cl_int CL_API_CALL clBuildProgram(cl_program P, cl_uint NumDevices,
     return E;
   if (!Notify && UserData)
     return ISS_ERR(CL_INVALID_VALUE, "user_data without pfn_notify");
+  if (P->Linked)
+    return ISS_ERR(CL_INVALID_OPERATION,
+                   "the program was made by clLinkProgram, not from source "
+                   "or a binary");
   if (P->KernelObjects.load() > 0)
     return ISS_ERR(CL_INVALID_OPERATION, "kernel objects are attached");
   cl_int Result = CL_SUCCESS;
@@ -308,6 +322,7 @@ clLinkProgram(cl_context C, cl_uint NumDevices, const cl_device_id *Devices,
     return ISS_ERR_RET(Err, CL_OUT_OF_HOST_MEMORY, "allocating the program");
   P->Context = Ref<_cl_context>(C);
   P->Devices = C->Devices;
+  P->Linked = true;
   {
     std::lock_guard<std::mutex> L(P->M);
     storeResult(P, R, Options);

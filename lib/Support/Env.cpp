@@ -16,6 +16,7 @@
 #include <cstring>
 #include <mutex>
 #include <sstream>
+#include <unistd.h>
 
 namespace iss {
 
@@ -117,12 +118,18 @@ std::string parseDebug(const std::string &Value, unsigned &Mask) {
   return "";
 }
 
+/// The XDG cache folder; without XDG_CACHE_HOME and HOME, a folder of the
+/// user's own in the temporary folder. Never one shared by all users: the
+/// cache runs the code it loads, so another user's entries must not be
+/// found there (the cache also checks who owns the folder and each entry).
 static std::string defaultCacheDir() {
   if (const char *X = std::getenv("XDG_CACHE_HOME"); X && *X)
     return std::string(X) + "/pocl-iss/kcache";
   if (const char *H = std::getenv("HOME"); H && *H)
     return std::string(H) + "/.cache/pocl-iss/kcache";
-  return "/tmp/pocl-iss-kcache";
+  const char *Tmp = std::getenv("TMPDIR");
+  return std::string(Tmp && *Tmp ? Tmp : "/tmp") + "/pocl-iss-kcache-" +
+         std::to_string(geteuid());
 }
 
 [[noreturn]] static void fail(const std::string &Message) {
@@ -193,7 +200,9 @@ static Settings readSettings() {
 }
 
 const Settings &settings() {
-  static const Settings S = readSettings();
+  // Never destroyed: the device's threads read it (debugLog) while they
+  // finish commands during the application's exit.
+  static const Settings &S = *new Settings(readSettings());
   return S;
 }
 

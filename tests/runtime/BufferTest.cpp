@@ -10,6 +10,7 @@
 
 #include "ClTest.h"
 
+#include <cstdint>
 #include <numeric>
 #include <vector>
 
@@ -249,6 +250,98 @@ CLT_TEST(rectCommands) {
   CL_CHECK(clEnqueueCopyBufferRect(E.Q, B, B, BO, Apart, One, Row, Slice, Row,
                                    Slice, 0, nullptr, nullptr));
   CL_CHECK(clFinish(E.Q));
+}
+
+/// Rectangles whose sizes wrap size_t (issue 12): every one is refused
+/// with CL_INVALID_VALUE, nothing is copied, and the process survives.
+CLT_TEST(rectSizeOverflow) {
+  if (!E.IsPoclIss) // Debian's pocl 3.1 accepts them and runs off the buffer
+    CLT_SKIP("wrapping rectangles are accepted by other implementations");
+  const size_t N = 1024;
+  std::vector<unsigned char> Ref = pattern(N, 11);
+  Mem B = E.buffer(CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, N, Ref.data());
+  Mem D = E.buffer(CL_MEM_READ_WRITE, N);
+  std::vector<unsigned char> Host(N, 0);
+  const size_t Zero[3] = {0, 0, 0};
+  auto Read = [&](const size_t *BO, const size_t *HO, const size_t *R,
+                  size_t BRow, size_t BSlice, size_t HRow, size_t HSlice) {
+    return clEnqueueReadBufferRect(E.Q, B, CL_TRUE, BO, HO, R, BRow, BSlice,
+                                   HRow, HSlice, Host.data(), 0, nullptr,
+                                   nullptr);
+  };
+  auto Write = [&](const size_t *BO, const size_t *HO, const size_t *R,
+                   size_t BRow, size_t BSlice, size_t HRow, size_t HSlice) {
+    return clEnqueueWriteBufferRect(E.Q, B, CL_TRUE, BO, HO, R, BRow, BSlice,
+                                    HRow, HSlice, Host.data(), 0, nullptr,
+                                    nullptr);
+  };
+  auto Copy = [&](const size_t *SO, const size_t *DO, const size_t *R,
+                  size_t SRow, size_t SSlice, size_t DRow, size_t DSlice) {
+    return clEnqueueCopyBufferRect(E.Q, B, D, SO, DO, R, SRow, SSlice, DRow,
+                                   DSlice, 0, nullptr, nullptr);
+  };
+
+  // The last slice's offset wraps to 256 bytes: (2^56 + 1) * 256 mod 2^64.
+  const size_t Slices[3] = {16, 16, SIZE_MAX / 256 + 2};
+  CLT_EXPECT_ERR(CL_INVALID_VALUE, Read(Zero, Zero, Slices, 16, 256, 16, 256));
+  CLT_EXPECT_ERR(CL_INVALID_VALUE, Write(Zero, Zero, Slices, 16, 256, 16, 256));
+  CLT_EXPECT_ERR(CL_INVALID_VALUE, Copy(Zero, Zero, Slices, 16, 256, 16, 256));
+  // 2^60 rows of 16 bytes: the extent wraps to 0, and so does the default
+  // slice pitch.
+  const size_t Rows[3] = {16, size_t(1) << 60, 1};
+  CLT_EXPECT_ERR(CL_INVALID_VALUE, Read(Zero, Zero, Rows, 16, 0, 16, 0));
+  CLT_EXPECT_ERR(CL_INVALID_VALUE, Write(Zero, Zero, Rows, 16, 0, 16, 0));
+  CLT_EXPECT_ERR(CL_INVALID_VALUE, Copy(Zero, Zero, Rows, 16, 0, 16, 0));
+  // An origin whose offset wraps to 0, on either side of the copy.
+  const size_t FarRow[3] = {0, size_t(1) << 60, 0}, Small[3] = {16, 2, 1};
+  CLT_EXPECT_ERR(CL_INVALID_VALUE, Read(FarRow, Zero, Small, 16, 0, 16, 0));
+  CLT_EXPECT_ERR(CL_INVALID_VALUE, Write(FarRow, Zero, Small, 16, 0, 16, 0));
+  CLT_EXPECT_ERR(CL_INVALID_VALUE, Copy(FarRow, Zero, Small, 16, 0, 16, 0));
+  CLT_EXPECT_ERR(CL_INVALID_VALUE, Copy(Zero, FarRow, Small, 16, 0, 16, 0));
+  // The host side has no known size, but its offsets must not wrap either
+  // (2^60 slices of 256 bytes wrap to 0).
+  const size_t FarSlice[3] = {0, 0, size_t(1) << 60};
+  CLT_EXPECT_ERR(CL_INVALID_VALUE, Read(Zero, FarSlice, Small, 16, 0, 16, 256));
+  CLT_EXPECT_ERR(CL_INVALID_VALUE,
+                 Write(Zero, FarSlice, Small, 16, 0, 16, 256));
+  // A slice pitch checked against a product that wraps: rows * row pitch is
+  // 2^64 + 16 here, and 32 would pass a wrapped comparison.
+  const size_t Tall[3] = {16, (size_t(1) << 60) + 1, 1};
+  CLT_EXPECT_ERR(CL_INVALID_VALUE, Read(Zero, Zero, Tall, 16, 32, 16, 0));
+
+  // Nothing was written, and a good rectangle still works.
+  CLT_EXPECT(readAll(E, B, N) == Ref);
+  CL_CHECK(Read(Zero, Zero, Small, 16, 0, 16, 0));
+  CLT_EXPECT(std::equal(Host.begin(), Host.begin() + 32, Ref.begin()));
+}
+
+/// Offsets and sizes near SIZE_MAX on the linear commands and sub-buffers.
+CLT_TEST(linearSizeOverflow) {
+  const size_t N = 1024, Huge = SIZE_MAX - 63;
+  Mem B = E.buffer(CL_MEM_READ_WRITE, N);
+  Mem D = E.buffer(CL_MEM_READ_WRITE, N);
+  std::vector<unsigned char> Host(N);
+  CLT_EXPECT_ERR(CL_INVALID_VALUE,
+                 clEnqueueReadBuffer(E.Q, B, CL_TRUE, 128, Huge, Host.data(), 0,
+                                     nullptr, nullptr));
+  CLT_EXPECT_ERR(CL_INVALID_VALUE,
+                 clEnqueueWriteBuffer(E.Q, B, CL_TRUE, Huge, 128, Host.data(),
+                                      0, nullptr, nullptr));
+  CLT_EXPECT_ERR(CL_INVALID_VALUE, clEnqueueCopyBuffer(E.Q, B, D, 128, 0, Huge,
+                                                       0, nullptr, nullptr));
+  CLT_EXPECT_ERR(CL_INVALID_VALUE,
+                 clEnqueueFillBuffer(E.Q, B, "\0\0\0\0", 4, 128, SIZE_MAX - 3,
+                                     0, nullptr, nullptr));
+  cl_int Err;
+  CLT_EXPECT(!clEnqueueMapBuffer(E.Q, B, CL_TRUE, CL_MAP_READ, 128, Huge, 0,
+                                 nullptr, nullptr, &Err));
+  CLT_EXPECT_ERR(CL_INVALID_VALUE, Err);
+  cl_buffer_region Wraps = {128, Huge};
+  if (!E.IsPoclIss) // Debian's pocl 3.1 creates it
+    return;
+  CLT_EXPECT(
+      !clCreateSubBuffer(B, 0, CL_BUFFER_CREATE_TYPE_REGION, &Wraps, &Err));
+  CLT_EXPECT_ERR(CL_INVALID_VALUE, Err);
 }
 
 CLT_TEST(fillBuffer) {

@@ -230,6 +230,20 @@ CLT_TEST(sizeValidation) {
   const size_t SqG[2] = {Side, Side}, SqL[2] = {Side, Side};
   if (Side <= Items[0] && Side <= Items[1])
     CLT_EXPECT_ERR(CL_INVALID_WORK_GROUP_SIZE, Launch(2, SqG, SqL));
+  // 2^22 * 2^21 * 2^21 work-items (and, with local size 1, work groups)
+  // wrap a 64-bit count to 0: refused, with either local size (issue 12).
+  const size_t Wrap[3] = {size_t(1) << 22, size_t(1) << 21, size_t(1) << 21};
+  const size_t Ones[3] = {1, 1, 1}, Wide[3] = {64, 1, 1};
+  if (E.IsPoclIss) { // Debian's pocl 3.1 accepts it
+    CLT_EXPECT_ERR(CL_INVALID_GLOBAL_WORK_SIZE, Launch(3, Wrap, Ones));
+    CLT_EXPECT_ERR(CL_INVALID_GLOBAL_WORK_SIZE, Launch(3, Wrap, Wide));
+    CLT_EXPECT_ERR(CL_INVALID_GLOBAL_WORK_SIZE, Launch(3, Wrap, nullptr));
+  }
+  // A product that wraps to a small number: 2^32 * (2^32 + 1) = 2^32 mod
+  // 2^64.
+  const size_t Small[2] = {size_t(1) << 32, (size_t(1) << 32) + 1};
+  if (E.IsPoclIss)
+    CLT_EXPECT_ERR(CL_INVALID_GLOBAL_WORK_SIZE, Launch(2, Small, nullptr));
   const size_t Off[1] = {~size_t(0) - 10}, Sixteen[1] = {16};
   if (E.IsPoclIss)
     CLT_EXPECT_ERR(CL_INVALID_GLOBAL_OFFSET,

@@ -157,6 +157,14 @@ CLT_TEST(imagesUnsupported) {
   CL_CHECK(clGetSupportedImageFormats(E.Ctx, CL_MEM_READ_ONLY,
                                       CL_MEM_OBJECT_IMAGE2D, 0, nullptr, &N));
   CLT_EXPECT(N == 0);
+  // Flags that are not a valid cl_mem_flags set (issue 12).
+  CLT_EXPECT_ERR(CL_INVALID_VALUE, clGetSupportedImageFormats(
+                                       E.Ctx, CL_MEM_READ_ONLY | (1ull << 40),
+                                       CL_MEM_OBJECT_IMAGE2D, 0, nullptr, &N));
+  CLT_EXPECT_ERR(
+      CL_INVALID_VALUE,
+      clGetSupportedImageFormats(E.Ctx, CL_MEM_READ_ONLY | CL_MEM_WRITE_ONLY,
+                                 CL_MEM_OBJECT_IMAGE2D, 0, nullptr, &N));
   CLT_EXPECT(!clCreateSampler(E.Ctx, CL_FALSE, CL_ADDRESS_NONE,
                               CL_FILTER_NEAREST, &Err));
   CLT_EXPECT_ERR(CL_INVALID_OPERATION, Err);

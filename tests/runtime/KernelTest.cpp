@@ -198,9 +198,14 @@ CLT_TEST(setArgErrors) {
   // As on pocl, also its three elements alone (pocl's regression test
   // vector_kernel_arguments passes 12 bytes), but no other size.
   CL_CHECK(clSetKernelArg(V, 1, 3 * sizeof(cl_float), &F3));
-  if (E.IsPoclIss)
+  if (E.IsPoclIss) {
     CLT_EXPECT_ERR(CL_INVALID_ARG_SIZE,
                    clSetKernelArg(V, 1, 2 * sizeof(cl_float), &F3));
+    // 4 * (12 + 2^62) wraps to 48, as 4 * 12 does (issue 12).
+    CLT_EXPECT_ERR(
+        CL_INVALID_ARG_SIZE,
+        clSetKernelArg(V, 1, 3 * sizeof(cl_float) + (size_t(1) << 62), &F3));
+  }
   if (E.IsPoclIss) {
     // A handle of another kind is not a memory object.
     cl_mem NotMem = reinterpret_cast<cl_mem>(K.get());

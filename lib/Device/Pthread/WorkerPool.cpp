@@ -99,7 +99,7 @@ void WorkerPool::work(unsigned Index) {
     uint64_t Begin = NextGroup.fetch_add(Chunk, std::memory_order_relaxed);
     if (Begin >= TotalGroups)
       break;
-    uint64_t End = std::min(TotalGroups, Begin + Chunk);
+    uint64_t End = Begin + std::min(Chunk, TotalGroups - Begin);
     for (uint64_t G = Begin; G < End; ++G) {
       Ctx.group_id[0] = G % N0;
       Ctx.group_id[1] = (G / N0) % N1;

@@ -1,0 +1,121 @@
+//===- ChildProcess.h - Tests that run child processes ----------*- C++ -*-===//
+// SPDX-License-Identifier: MIT
+//
+// For the runtime tests whose subject is a whole process (its exit, its
+// environment, what it leaves on disk): the platform a child uses, and
+// starting a child with a changed environment and waiting for it with a
+// time limit. Header-only: the children themselves do not link the test
+// harness.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef POCL_ISS_TESTS_COMMON_CHILDPROCESS_H
+#define POCL_ISS_TESTS_COMMON_CHILDPROCESS_H
+
+#include <CL/cl.h>
+
+#include <chrono>
+#include <csignal>
+#include <cstdlib>
+#include <cstring>
+#include <fcntl.h>
+#include <string>
+#include <sys/wait.h>
+#include <thread>
+#include <unistd.h>
+#include <utility>
+#include <vector>
+
+extern char **environ;
+
+namespace clt {
+
+/// The platform whose name contains ISS_TEST_PLATFORM, or "pocl-iss";
+/// null if there is none.
+inline cl_platform_id childPlatform() {
+  const char *Want = std::getenv("ISS_TEST_PLATFORM");
+  cl_platform_id Ps[16];
+  cl_uint N = 0;
+  if (clGetPlatformIDs(16, Ps, &N) != CL_SUCCESS)
+    return nullptr;
+  for (cl_uint I = 0; I < N && I < 16; ++I) {
+    char Name[256] = {0};
+    clGetPlatformInfo(Ps[I], CL_PLATFORM_NAME, sizeof(Name), Name, nullptr);
+    if (std::strstr(Name, Want && *Want ? Want : "pocl-iss"))
+      return Ps[I];
+  }
+  return nullptr;
+}
+
+/// Environment changes for a child: a null value unsets the variable.
+using EnvChanges = std::vector<std::pair<std::string, const char *>>;
+
+/// Starts \p Path with the one argument \p Arg (if not null) and this
+/// process's environment changed by \p Env; with \p OutPath, its stdout and
+/// stderr go to that file. Everything is prepared before fork: the test
+/// process may have threads (the device's), so the child calls only
+/// async-signal-safe functions before exec. Returns the pid, or -1.
+inline pid_t startChild(const char *Path, const char *Arg,
+                        const EnvChanges &Env = {},
+                        const std::string &OutPath = "") {
+  std::vector<std::string> Vars;
+  for (char **P = environ; *P; ++P) {
+    std::string V = *P;
+    std::string Name = V.substr(0, V.find('='));
+    bool Changed = false;
+    for (const auto &Change : Env)
+      Changed |= Change.first == Name;
+    if (!Changed)
+      Vars.push_back(V);
+  }
+  for (const auto &[Name, Value] : Env)
+    if (Value)
+      Vars.push_back(Name + "=" + Value);
+  std::vector<char *> Envp;
+  for (std::string &V : Vars)
+    Envp.push_back(&V[0]);
+  Envp.push_back(nullptr);
+  char *const Argv[] = {const_cast<char *>(Path), const_cast<char *>(Arg),
+                        nullptr};
+  int Fd = -1;
+  if (!OutPath.empty()) {
+    Fd = open(OutPath.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    if (Fd < 0)
+      return -1;
+  }
+  pid_t Pid = fork();
+  if (Pid == 0) {
+    if (Fd >= 0) {
+      dup2(Fd, 1);
+      dup2(Fd, 2);
+    }
+    execve(Path, Argv, Envp.data());
+    _exit(127);
+  }
+  if (Fd >= 0)
+    close(Fd);
+  return Pid;
+}
+
+/// Waits up to \p Seconds for \p Pid; its wait status, or -1 when it did
+/// not end in time (it is killed then) or could not be waited for.
+inline int waitChild(pid_t Pid, int Seconds) {
+  if (Pid < 0)
+    return -1;
+  int Status = 0;
+  for (long Waited = 0; Waited < Seconds * 1000L; Waited += 10) {
+    pid_t R = waitpid(Pid, &Status, WNOHANG);
+    if (R == Pid)
+      return Status;
+    if (R < 0)
+      return -1;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  kill(Pid, SIGKILL);
+  waitpid(Pid, &Status, 0);
+  return -1;
+}
+
+} // namespace clt
+
+#endif // POCL_ISS_TESTS_COMMON_CHILDPROCESS_H
