@@ -30,6 +30,7 @@ struct Settings {
   unsigned VectorWidth = 0;        ///< POCL_ISS_VECTOR_WIDTH, 0: from target
   bool Stats = false;              ///< POCL_ISS_STATS
   bool Horizontal = true;          ///< POCL_ISS_HORIZONTAL
+  unsigned MaxPieces = 8;          ///< POCL_ISS_MAX_PIECES, ranges per region
   unsigned DimsMask = 7;           ///< POCL_ISS_DIMS, bit d: dimension d
   unsigned MaxThreads = 0;         ///< POCL_MAX_PTHREAD_COUNT, 0: all cores
   bool Affinity = false;           ///< POCL_AFFINITY

@@ -39,6 +39,9 @@ struct WorkGroupConfig {
   bool ForceWidth = false;
   /// Horizontal inner-loop parallelization (POCL_ISS_HORIZONTAL).
   bool Horizontal = true;
+  /// The most ranges, each a copy of the body, a split region may have
+  /// (POCL_ISS_MAX_PIECES).
+  unsigned MaxPieces = 8;
 
   /// The dimension the vectorizer works on: the first with at least
   /// VectorWidth work-items (dimension 0 if none has as many).

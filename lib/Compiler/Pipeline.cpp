@@ -378,6 +378,7 @@ getCompiledKernel(const std::vector<uint8_t> &Binary, const std::string &Kernel,
   Config.VectorWidth = S.VectorWidth ? S.VectorWidth : defaultVectorWidth();
   Config.ForceWidth = S.VectorWidth != 0;
   Config.Horizontal = S.Horizontal;
+  Config.MaxPieces = S.MaxPieces;
 
   if (Config.IssMode != Mode::Scalar && Config.IssMode != Mode::Vec)
     // TODO(issue 5): input space splitting and scoring fill these modes.
@@ -391,7 +392,8 @@ getCompiledKernel(const std::vector<uint8_t> &Binary, const std::string &Kernel,
      << "; target " << T.Triple << ' ' << T.CPU << "; mode "
      << modeName(Config.IssMode) << "; width " << Config.VectorWidth
      << (Config.ForceWidth ? " forced" : "")
-     << (Config.Horizontal ? "; horizontal" : "") << "; dims " << S.DimsMask
+     << (Config.Horizontal ? "; horizontal" : "") << "; pieces "
+     << Config.MaxPieces << "; dims " << S.DimsMask
      << "; local " << Config.LocalSize[0] << ',' << Config.LocalSize[1] << ','
      << Config.LocalSize[2] << "; kernel " << Kernel << "; program "
      << hashHex(StringRef(reinterpret_cast<const char *>(Binary.data()),

@@ -49,6 +49,9 @@ static cl::opt<std::string> ModeName("iss-mode", cl::desc("POCL_ISS_MODE"),
 static cl::opt<unsigned> Width("iss-vector-width",
                                cl::desc("Force the vector width"),
                                cl::init(0));
+static cl::opt<unsigned>
+    MaxPiecesOpt("iss-max-pieces",
+                 cl::desc("The most ranges of a split region"), cl::init(8));
 static cl::opt<bool>
     HorizontalOpt("iss-horizontal",
                cl::desc("Horizontal inner-loop parallelization"),
@@ -66,6 +69,7 @@ WorkGroupConfig WorkGroupConfig::fromCommandLine() {
     C.ForceWidth = true;
   }
   C.Horizontal = HorizontalOpt;
+  C.MaxPieces = MaxPiecesOpt;
   return C;
 }
 
