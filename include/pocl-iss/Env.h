@@ -31,6 +31,7 @@ struct Settings {
   bool Stats = false;              ///< POCL_ISS_STATS
   bool Horizontal = true;          ///< POCL_ISS_HORIZONTAL
   unsigned MaxPieces = 8;          ///< POCL_ISS_MAX_PIECES, ranges per region
+  bool SafeDivision = true;        ///< POCL_ISS_SAFE_DIVISION
   unsigned DimsMask = 7;           ///< POCL_ISS_DIMS, bit d: dimension d
   unsigned MaxThreads = 0;         ///< POCL_MAX_PTHREAD_COUNT, 0: all cores
   bool Affinity = false;           ///< POCL_AFFINITY

@@ -42,6 +42,8 @@ struct WorkGroupConfig {
   /// The most ranges, each a copy of the body, a split region may have
   /// (POCL_ISS_MAX_PIECES).
   unsigned MaxPieces = 8;
+  /// Integer divisions guarded against traps (POCL_ISS_SAFE_DIVISION).
+  bool SafeDivision = true;
 
   /// The dimension the vectorizer works on: the first with at least
   /// VectorWidth work-items (dimension 0 if none has as many).
@@ -76,7 +78,10 @@ struct WorkGroupConfig {
 /// functions lose `noinline optnone` (get_global_id ships with them), every
 /// function the kernel reaches is marked always_inline, other kernels and
 /// library functions become internal, and loads of _local_size_{x,y,z}
-/// become the compile-time local size.
+/// become the compile-time local size. The work-item functions with a
+/// dimension argument answer a dimension of 3 or more as the specification
+/// says (1 for sizes and group counts, 0 otherwise), through a wrapper
+/// around the library's function.
 ISS_KERNEL_PASS(KernelPreparePass);
 
 /// iss-barriers: barrier canonicalization (the pocl paper, section 4.3,
@@ -131,6 +136,18 @@ ISS_KERNEL_PASS(WorkItemLoopsPass);
 ISS_KERNEL_PASS(HoistUniformCallsPass);
 
 #undef ISS_KERNEL_PASS
+
+/// iss-safe-division: integer divisions that cannot trap (OpenCL C 1.2,
+/// section 6.3.b: a division by zero, or of the minimum value by -1, gives
+/// an unspecified value, never an exception). In every function of the
+/// module, each sdiv, udiv, srem and urem, scalar or vector, whose divisor
+/// is not a constant without a zero (or, signed, a -1) lane gets the
+/// divisor 1 where it was 0 (or -1); a signed quotient by -1 becomes the
+/// wrapping negation. Runs before any other transformation of the kernel.
+class SafeDivisionPass : public llvm::PassInfoMixin<SafeDivisionPass> {
+public:
+  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
+};
 
 /// The kernel \p C names, or null when \p M does not define it (the passes
 /// then leave \p M alone).

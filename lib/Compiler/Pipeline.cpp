@@ -127,9 +127,13 @@ static bool optimize(Module &M, const WorkGroupConfig &Config,
   };
   Dump("linked");
   // The work-group passes; pocl-iss-opt and the lit tests run the same
-  // chain as -passes=iss-prepare,iss-barriers,...,iss-hoist-uniform.
+  // chain as -passes=iss-prepare,iss-safe-division,iss-barriers,...,
+  // iss-hoist-uniform. The division guard comes before any pass that could
+  // exploit a division's undefined behaviour in LLVM's sense.
   ModulePassManager Front;
   Front.addPass(KernelPreparePass(Config));
+  if (Config.SafeDivision)
+    Front.addPass(SafeDivisionPass());
   Front.addPass(CanonicalizeBarriersPass(Config));
   Front.addPass(ImplicitLoopBarriersPass(Config));
   Front.addPass(ImplicitConditionalBarriersPass(Config));
@@ -379,6 +383,7 @@ getCompiledKernel(const std::vector<uint8_t> &Binary, const std::string &Kernel,
   Config.ForceWidth = S.VectorWidth != 0;
   Config.Horizontal = S.Horizontal;
   Config.MaxPieces = S.MaxPieces;
+  Config.SafeDivision = S.SafeDivision;
 
   if (Config.IssMode != Mode::Scalar && Config.IssMode != Mode::Vec)
     // TODO(issue 5): input space splitting and scoring fill these modes.
@@ -387,15 +392,17 @@ getCompiledKernel(const std::vector<uint8_t> &Binary, const std::string &Kernel,
   const TargetInfo &T = getTargetInfo();
   std::string Key;
   raw_string_ostream KS(Key);
-  KS << "pocl-iss " << POCL_ISS_VERSION << ' ' << compilerBuildId() << "; llvm " << POCL_ISS_LLVM_VERSION
-     << "; lib " << T.LibraryVariant << ' ' << kernelLibraryHash()
-     << "; target " << T.Triple << ' ' << T.CPU << "; mode "
-     << modeName(Config.IssMode) << "; width " << Config.VectorWidth
-     << (Config.ForceWidth ? " forced" : "")
+  KS << "pocl-iss " << POCL_ISS_VERSION << ' ' << compilerBuildId() << "; llvm "
+     << POCL_ISS_LLVM_VERSION << "; lib " << T.LibraryVariant << ' '
+     << kernelLibraryHash() << "; target " << T.Triple << ' ' << T.CPU
+     << "; mode " << modeName(Config.IssMode) << "; width "
+     << Config.VectorWidth << (Config.ForceWidth ? " forced" : "")
      << (Config.Horizontal ? "; horizontal" : "") << "; pieces "
-     << Config.MaxPieces << "; dims " << S.DimsMask
-     << "; local " << Config.LocalSize[0] << ',' << Config.LocalSize[1] << ','
-     << Config.LocalSize[2] << "; kernel " << Kernel << "; program "
+     << Config.MaxPieces
+     << (Config.SafeDivision ? "" : "; unguarded division") << "; dims "
+     << S.DimsMask << "; local " << Config.LocalSize[0] << ','
+     << Config.LocalSize[1] << ',' << Config.LocalSize[2] << "; kernel "
+     << Kernel << "; program "
      << hashHex(StringRef(reinterpret_cast<const char *>(Binary.data()),
                           Binary.size()));
   KS.flush();

@@ -162,6 +162,8 @@ static Settings readSettings() {
   if (Err.empty())
     if (const char *V = Get("POCL_ISS_MAX_PIECES"))
       Err = parseUnsigned("POCL_ISS_MAX_PIECES", V, 1, 64, S.MaxPieces);
+    if (const char *V = Get("POCL_ISS_SAFE_DIVISION"))
+      Err = parseBool("POCL_ISS_SAFE_DIVISION", V, S.SafeDivision);
   if (Err.empty())
     if (const char *V = Get("POCL_ISS_DIMS"))
       Err = parseDims(V, S.DimsMask);

@@ -7,13 +7,16 @@
 // a work-item loop keep the loop vectorizer from doing its job. Functions
 // that touch no memory are the exception: they stay calls until the
 // work-item loops exist, so that a call with uniform arguments is hoisted
-// out of them (iss-hoist-uniform), and are inlined then.
+// out of them (iss-hoist-uniform), and are inlined then. The work-item
+// functions also learn the specification's answer for a dimension of 3 or
+// more, which pocl's library gets wrong for the sizes.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Passes.h"
 
 #include "llvm/IR/Constants.h"
+#include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Passes/PassBuilder.h"
@@ -100,6 +103,45 @@ SmallVector<unsigned, 3> WorkGroupConfig::loopOrder() const {
   return Order;
 }
 
+/// The work-item functions that take a dimension, and what the OpenCL C
+/// specification (1.2, section 6.12.1) has them return for a dimension at
+/// or beyond get_work_dim(): sizes and group counts 1, ids and offsets 0.
+/// The runtime fills the dimensions up to 3 that way; pocl's library
+/// answers dimensions of 3 and more with 0, sizes included.
+static const struct {
+  const char *Name;
+  uint64_t OutOfRange;
+} DimensionFunctions[] = {
+    {"_Z15get_global_sizej", 1}, {"_Z14get_local_sizej", 1},
+    {"_Z14get_num_groupsj", 1},  {"_Z17get_global_offsetj", 0},
+    {"_Z13get_global_idj", 0},   {"_Z12get_local_idj", 0},
+    {"_Z12get_group_idj", 0}};
+
+/// Puts the library's \p Name behind a wrapper that answers \p OutOfRange
+/// for a dimension of 3 or more (an unsigned argument: UINT_MAX too); the
+/// library's function answers the others. Once inlined, a constant
+/// dimension folds to one of the two.
+static void boundDimension(Module &M, StringRef Name, uint64_t OutOfRange) {
+  Function *Lib = M.getFunction(Name);
+  if (!Lib || Lib->isDeclaration() || Lib->arg_size() != 1 ||
+      M.getFunction((Name + ".pocl").str()))
+    return;
+  Function *W = Function::Create(Lib->getFunctionType(),
+                                 GlobalValue::InternalLinkage, "", M);
+  Lib->replaceAllUsesWith(W);
+  W->takeName(Lib);
+  Lib->setName(Name + ".pocl");
+  W->addFnAttr(Attribute::NoUnwind);
+  W->addFnAttr(Attribute::WillReturn);
+  Argument *Dim = W->getArg(0);
+  Dim->setName("dim");
+  IRBuilder<> B(BasicBlock::Create(M.getContext(), "entry", W));
+  Value *V = B.CreateCall(Lib, {Dim});
+  Value *InRange = B.CreateICmpULT(Dim, B.getInt32(3), "in.range");
+  B.CreateRet(B.CreateSelect(InRange, V,
+                             ConstantInt::get(W->getReturnType(), OutOfRange)));
+}
+
 /// The printf formatter is large and reads no work-item state: it stays a
 /// call rather than being copied into every printf site.
 static bool keepOutOfLine(const Function &F) {
@@ -122,6 +164,9 @@ PreservedAnalyses KernelPreparePass::run(Module &M,
   Function *Kernel = kernelToProcess(M, Config);
   if (!Kernel)
     return PreservedAnalyses::all();
+
+  for (const auto &F : DimensionFunctions)
+    boundDimension(M, F.Name, F.OutOfRange);
 
   // Everything the kernel reaches gets inlined.
   std::set<Function *> Reached;

@@ -57,7 +57,8 @@ define spir_kernel void @other(ptr %a) {
 attributes #0 = { noinline optnone }
 attributes #1 = { convergent }
 
-; CHECK: define internal i64 @_Z13get_global_idj(i32 %d) #[[INL:[0-9]+]]
+; The library's get_global_id is behind the wrapper of dimensions.ll.
+; CHECK: define internal i64 @_Z13get_global_idj.pocl(i32 %d) #[[INL:[0-9]+]]
 ; CHECK: define internal {{.*}}i32 @__pocl_printf_format_full(ptr {{.*}}%f) #[[NOINL:[0-9]+]]
 ; CHECK: define internal float @square(float {{.*}}%x) #[[LATE:[0-9]+]]
 ; CHECK: define internal {{.*}}i32 @unused(i32 {{.*}}%x) #{{[0-9]+}} {

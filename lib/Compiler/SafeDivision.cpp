@@ -1,0 +1,119 @@
+//===- SafeDivision.cpp - Integer divisions that cannot trap --------------===//
+// SPDX-License-Identifier: MIT
+//
+// iss-safe-division (see Passes.h). An integer division by zero, or of the
+// minimum value by -1, "does not cause an exception but will result in an
+// unspecified value" (OpenCL C 1.2, section 6.3.b). x86's div and idiv
+// trap on both, and LLVM's sdiv/udiv/srem/urem are undefined behaviour
+// there, so a kernel that divides by a zero it reads from a buffer (the
+// conformance suite's integer tests do, for char to ulong) would kill the
+// application with SIGFPE. pocl catches the signal and skips the faulting
+// instruction; here the generated code never faults instead: each division
+// whose divisor is not a constant known to be safe gets a divisor that
+// cannot trap, chosen by a compare and a select per element, and the
+// defined results do not change. Vector divisions are guarded lane by lane.
+//
+// The pass runs before any LLVM transformation has seen the kernel (right
+// after iss-prepare), so no optimization can exploit the undefined
+// behaviour first, and on every function of the module, so the kernel
+// library's code inlined later is covered too. The divisor is frozen: an
+// undefined divisor (an uninitialised variable) must be tested and used as
+// the same value. The guard depends on the divisor alone, so for a divisor
+// that is the same for all work-items (a kernel argument) LICM hoists it
+// out of the work-item loops; where LLVM later proves a divisor non-zero,
+// InstCombine folds the compare and the select away.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Passes.h"
+
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/Debug.h"
+
+using namespace llvm;
+
+#define DEBUG_TYPE "iss-safe-division"
+
+namespace iss {
+
+/// Whether \p D, a constant divisor, is safe in every lane: not zero, and
+/// for a signed division not -1 either (the minimum value over -1
+/// overflows). Undefined and poison lanes are not safe.
+static bool isSafeConstantDivisor(const Value *D, bool Signed) {
+  const auto *C = dyn_cast<Constant>(D);
+  if (!C)
+    return false;
+  auto SafeLane = [Signed](const Constant *Lane) {
+    const auto *CI = dyn_cast_or_null<ConstantInt>(Lane);
+    return CI && !CI->isZero() && !(Signed && CI->isMinusOne());
+  };
+  if (const auto *VT = dyn_cast<FixedVectorType>(C->getType())) {
+    for (unsigned I = 0, E = VT->getNumElements(); I != E; ++I)
+      if (!SafeLane(C->getAggregateElement(I)))
+        return false;
+    return true;
+  }
+  return SafeLane(C);
+}
+
+/// Gives \p Div a divisor that cannot trap. Unsigned: zero becomes one.
+/// Signed: zero and -1 become one; x / -1 is then -x, wrapping (the
+/// minimum value over -1 gives the minimum value), and x % -1 is x % 1 = 0,
+/// the defined results. x / 0 gives x and x % 0 gives 0 (any value is
+/// allowed there).
+static void guard(BinaryOperator &Div) {
+  bool Signed = Div.getOpcode() == Instruction::SDiv ||
+                Div.getOpcode() == Instruction::SRem;
+  IRBuilder<> B(&Div);
+  Value *D = B.CreateFreeze(Div.getOperand(1), "div.d");
+  Type *T = D->getType();
+  Constant *One = ConstantInt::get(T, 1);
+  Value *Unsafe =
+      Signed ? B.CreateICmpULT(B.CreateAdd(D, One), ConstantInt::get(T, 2),
+                               "div.unsafe") // D is 0 or -1
+             : B.CreateICmpEQ(D, Constant::getNullValue(T), "div.unsafe");
+  Div.setOperand(1, B.CreateSelect(Unsafe, One, D, "div.safe"));
+  if (Div.getOpcode() != Instruction::SDiv)
+    return;
+  B.SetInsertPoint(Div.getNextNode());
+  Value *MinusOne =
+      B.CreateICmpEQ(D, Constant::getAllOnesValue(T), "div.minus.one");
+  Value *Neg =
+      B.CreateSub(Constant::getNullValue(T), Div.getOperand(0), "div.neg");
+  Value *Result = B.CreateSelect(MinusOne, Neg, &Div, "div.result");
+  Div.replaceUsesWithIf(Result, [&](Use &U) { return U.getUser() != Result; });
+}
+
+PreservedAnalyses SafeDivisionPass::run(Module &M, ModuleAnalysisManager &) {
+  SmallVector<BinaryOperator *, 16> Divisions;
+  for (Function &F : M)
+    for (Instruction &I : instructions(F))
+      if (auto *BO = dyn_cast<BinaryOperator>(&I))
+        switch (BO->getOpcode()) {
+        case Instruction::UDiv:
+        case Instruction::URem:
+          if (!isSafeConstantDivisor(BO->getOperand(1), false))
+            Divisions.push_back(BO);
+          break;
+        case Instruction::SDiv:
+        case Instruction::SRem:
+          if (!isSafeConstantDivisor(BO->getOperand(1), true))
+            Divisions.push_back(BO);
+          break;
+        default:
+          break;
+        }
+  for (BinaryOperator *Div : Divisions) {
+    LLVM_DEBUG(dbgs() << "iss-safe-division: guarding " << *Div << " in "
+                      << Div->getFunction()->getName() << "\n");
+    guard(*Div);
+  }
+  return Divisions.empty() ? PreservedAnalyses::all()
+                           : PreservedAnalyses::none();
+}
+
+} // namespace iss
