@@ -13,10 +13,10 @@
 // cannot trap, chosen by a compare and a select per element, and the
 // defined results do not change. Vector divisions are guarded lane by lane.
 //
-// The pass runs before any LLVM transformation has seen the kernel (right
-// after iss-prepare), so no optimization can exploit the undefined
-// behaviour first, and on every function of the module, so the kernel
-// library's code inlined later is covered too. The divisor is frozen: an
+// The pass runs right after iss-prepare, before any pass that rewrites
+// instructions, so no optimization can exploit the undefined behaviour
+// first, and on every function of the module, so the kernel library's code
+// inlined later (or kept out of line) is covered too. The divisor is frozen: an
 // undefined divisor (an uninitialised variable) must be tested and used as
 // the same value. The guard depends on the divisor alone, so for a divisor
 // that is the same for all work-items (a kernel argument) LICM hoists it
