@@ -173,13 +173,19 @@ void writeMarkdown(const ReportInfo &Info, const std::vector<Result> &Results,
     Out << " \"" << P << "\"";
   Out << "\n- problem size: " << Info.SizeName << "; " << Info.Reps
       << " timed runs after one warm-up per configuration, every run verified\n"
-      << "- time: sum of the benchmark's kernel launches from event profiling "
-         "(CL_PROFILING_COMMAND_START..END); median, with [min, max]\n\n";
+      << (Info.CpuTime
+              ? "- time: CPU time of the whole process during each run "
+                "(--cpu-time: uploads included, time the process waited for "
+                "a core excluded); median, with [min, max]\n\n"
+              : "- time: sum of the benchmark's kernel launches from event "
+                "profiling (CL_PROFILING_COMMAND_START..END); median, with "
+                "[min, max]\n\n");
 
   for (const std::string &T : Info.Threads) {
     std::vector<std::string> Cols = columnsFor(Info, T);
-    Out << "## " << threadsTitle(T)
-        << "\n\n### Kernel time, ms: median [min, max]\n\n"
+    Out << "## " << threadsTitle(T) << "\n\n### "
+        << (Info.CpuTime ? "CPU time" : "Kernel time")
+        << ", ms: median [min, max]\n\n"
         << "| benchmark | problem |";
     for (const auto &C : Cols)
       Out << " " << C << " |";

@@ -55,6 +55,7 @@ Result parseResultLine(const Config &C, const std::string &Benchmark,
 struct ReportInfo {
   std::string OutDir, SizeName;
   int Reps = 0;
+  bool CpuTime = false; ///< times are process CPU time (--cpu-time)
   std::vector<std::string> Threads, Benchmarks, PlatformNames;
   std::vector<Config> Configs;
 };

@@ -9,12 +9,13 @@
 // once with POCL_ISS_SAFE_DIVISION=0 and compare the medians (doc/results.md
 // has the numbers). No divisor here is 0 or -1, so both runs verify.
 //
-// intdiv: divisors that differ per work-item, so the guard (a compare and
-// a select per division, and for a signed quotient a negation and a select)
-// runs next to every division: int and long quotients and remainders in a
-// loop all work-items run together (horizontal parallelization vectorizes
-// the work-item loop inside it; x86 has no vector division, so the
-// divisions themselves stay scalar).
+// intdiv, intdiv-long: divisors that differ per work-item, so the guard (a
+// compare and a select per division, and for a signed quotient a negation
+// and a select) runs next to every division: int (or long) quotients and
+// remainders in a loop all work-items run together (horizontal
+// parallelization vectorizes the work-item loop inside it; x86 has no
+// vector division, so the divisions themselves stay scalar). 32-bit
+// divisions are the cheaper ones, so intdiv is the guard's worst case.
 //
 // intdiv-uniform: a divisor for the whole launch (a kernel argument), as in
 // index arithmetic (row = i / width, FastWalshTransform's pairs): digit
@@ -26,6 +27,8 @@
 #include "Benchmark.h"
 
 #include <cstdint>
+#include <limits>
+#include <type_traits>
 
 using namespace clutil;
 
@@ -33,19 +36,23 @@ namespace issbench {
 namespace {
 
 const char *Source = R"CLC(
-__kernel void intdiv(__global const int *A, __global const int *B,
-                     __global const long *C, __global uint *Out, int Rounds) {
-  int I = get_global_id(0);
-  int X = A[I], D = B[I];
-  long Y = C[I];
-  uint Acc = 0;
-  for (int R = 0; R < Rounds; ++R) {
-    Acc += (uint)(X / D - X % (D + R));
-    Acc ^= (uint)(Y / (D - R) + Y % (long)(D + 2 * R));
-    X = (int)((uint)X * 1103515245u + 12345u);
+// Quotients and remainders by divisors that differ per work-item; the
+// dividend moves on by a linear congruential step each round.
+#define INTDIV(T, UT, MUL, ADD)                                                \
+  __kernel void intdiv_##T(__global const T *A, __global const T *B,          \
+                           __global UT *Out, int Rounds) {                    \
+    int I = get_global_id(0);                                                 \
+    T X = A[I], D = B[I];                                                     \
+    UT Acc = 0;                                                               \
+    for (int R = 0; R < Rounds; ++R) {                                        \
+      Acc += (UT)(X / D - X % (D + R));                                       \
+      Acc ^= (UT)(X / (D - R));                                               \
+      X = (T)((UT)X * MUL + ADD);                                             \
+    }                                                                         \
+    Out[I] = Acc;                                                             \
   }
-  Out[I] = Acc;
-}
+INTDIV(int, uint, 1103515245u, 12345u)
+INTDIV(long, ulong, 6364136223846793005ul, 1442695040888963407ul)
 
 __kernel void intdiv_uniform(__global const uint *In, __global uint *Out,
                              uint Base, int SignedBase, int Digits) {
@@ -69,58 +76,64 @@ const int SignedBase = -5;
 
 const size_t Local = 256;
 
-class IntDiv : public Benchmark {
+/// intdiv_int (T = int32_t) or intdiv_long (int64_t).
+template <typename T> class IntDiv : public Benchmark {
+  using UT = std::make_unsigned_t<T>;
+  static constexpr bool Long = sizeof(T) == 8;
   int N = 0;
-  std::vector<uint32_t> Want;
+  std::vector<UT> Want;
   cl_mem DOut = nullptr;
   cl_kernel K = nullptr;
 
 public:
   void setup(const ClEnv &E, Size S) override {
     N = S == Size::Full ? 1 << 20 : 1 << 16;
-    auto A = randomVector<int>(N, INT32_MIN, INT32_MAX, 21);
-    // Divisors D - R, D + R and D + 2R stay within [2, 2000]: never 0 or
-    // -1, so the unguarded code runs too.
-    auto B = randomVector<int>(N, Rounds + 2, 1000, 22);
-    auto C = randomVector<long long>(N, INT64_MIN, INT64_MAX, 23);
+    auto A = randomVector<T>(N, std::numeric_limits<T>::min(),
+                             std::numeric_limits<T>::max(), 21);
+    // The divisors D - R and D + R stay within [2, 1016]: never 0 or -1,
+    // so the unguarded code runs too.
+    auto B = randomVector<T>(N, Rounds + 2, 1000, 22);
+    const UT Mul = Long ? UT(6364136223846793005ull) : UT(1103515245u);
+    const UT Add = Long ? UT(1442695040888963407ull) : UT(12345u);
     Want.resize(N);
     for (int I = 0; I < N; ++I) {
-      int32_t X = A[I], D = B[I];
-      int64_t Y = C[I];
-      uint32_t Acc = 0;
+      T X = A[I], D = B[I];
+      UT Acc = 0;
       for (int R = 0; R < Rounds; ++R) {
-        Acc += uint32_t(X / D - X % (D + R));
-        Acc ^= uint32_t(Y / (D - R) + Y % int64_t(D + 2 * R));
-        X = int32_t(uint32_t(X) * 1103515245u + 12345u);
+        Acc += UT(X / D - X % (D + R));
+        Acc ^= UT(X / (D - R));
+        X = T(UT(UT(X) * Mul + Add));
       }
       Want[I] = Acc;
     }
-    K = kernel(E, program(E, Source), "intdiv");
-    cl_mem DA = buffer(E, N * sizeof(int)), DB = buffer(E, N * sizeof(int));
-    cl_mem DC = buffer(E, N * sizeof(cl_long));
-    DOut = buffer(E, N * sizeof(uint32_t));
+    K = kernel(E, program(E, Source), Long ? "intdiv_long" : "intdiv_int");
+    cl_mem DA = buffer(E, N * sizeof(T)), DB = buffer(E, N * sizeof(T));
+    DOut = buffer(E, N * sizeof(UT));
     E.write(DA, A);
     E.write(DB, B);
-    E.write(DC, C);
-    setArgs(K, DA, DB, DC, DOut, Rounds);
+    setArgs(K, DA, DB, DOut, Rounds);
   }
 
   void run(const ClEnv &E, std::vector<cl_event> &Events) override {
-    E.write(DOut, std::vector<uint32_t>(N, 0));
+    E.write(DOut, std::vector<UT>(N, 0));
     size_t Global = N;
     E.launch(K, 1, &Global, &Local, Events);
   }
 
   std::string verify(const ClEnv &E) override {
-    std::vector<uint32_t> Got(N);
+    std::vector<UT> Got(N);
     E.read(DOut, Got);
     return compareExact(Got, Want, "out");
   }
 
   std::string describe() const override {
-    return std::to_string(N) + " ints x " + std::to_string(Rounds) + " rounds";
+    return std::to_string(N) + (Long ? " longs x " : " ints x ") +
+           std::to_string(Rounds) + " rounds";
   }
 };
+
+using IntDivInt = IntDiv<int32_t>;
+using IntDivLong = IntDiv<int64_t>;
 
 class IntDivUniform : public Benchmark {
   int N = 0;
@@ -168,7 +181,10 @@ public:
   }
 };
 
-ISS_BENCHMARK(IntDiv, "intdiv", "division-heavy, divisor per work-item");
+ISS_BENCHMARK(IntDivInt, "intdiv",
+              "division-heavy, int, divisor per work-item");
+ISS_BENCHMARK(IntDivLong, "intdiv-long",
+              "division-heavy, long, divisor per work-item");
 ISS_BENCHMARK(IntDivUniform, "intdiv-uniform",
               "division-heavy, divisor per launch");
 
