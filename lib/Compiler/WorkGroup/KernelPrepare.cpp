@@ -13,8 +13,10 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Barriers.h"
 #include "Passes.h"
 
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
@@ -159,6 +161,38 @@ static bool inlineLate(const Function &F) {
          !F.isVarArg();
 }
 
+/// The functions that read a work-item global or reach a barrier, directly
+/// or through the functions they call. None may be inlined late: those
+/// reads must be inside the work-item loops. The attributes do not tell:
+/// opencl-c.h declares the work-item functions `const`, so clang gives a
+/// call of get_global_id memory(none), and LLVM's inference then finds a
+/// helper that calls it free of memory accesses.
+static DenseSet<const Function *> workItemDependent(Module &M) {
+  DenseSet<const Function *> Dependent;
+  SmallVector<const Function *, 16> Work;
+  SmallVector<const User *, 16> Users;
+  for (const char *Name : WorkItemGlobals)
+    if (const GlobalVariable *G = M.getGlobalVariable(Name))
+      Users.append(G->user_begin(), G->user_end());
+  if (const Function *B = M.getFunction(BarrierName))
+    Users.append(B->user_begin(), B->user_end());
+  while (!Users.empty()) {
+    const User *U = Users.pop_back_val();
+    if (const auto *I = dyn_cast<Instruction>(U)) {
+      if (Dependent.insert(I->getFunction()).second)
+        Work.push_back(I->getFunction());
+    } else if (isa<Constant>(U)) {
+      Users.append(U->user_begin(), U->user_end());
+    }
+  }
+  while (!Work.empty())
+    for (const User *U : Work.pop_back_val()->users())
+      if (const auto *CB = dyn_cast<CallBase>(U))
+        if (Dependent.insert(CB->getFunction()).second)
+          Work.push_back(CB->getFunction());
+  return Dependent;
+}
+
 PreservedAnalyses KernelPreparePass::run(Module &M,
                                          ModuleAnalysisManager &MAM) {
   Function *Kernel = kernelToProcess(M, Config);
@@ -194,13 +228,14 @@ PreservedAnalyses KernelPreparePass::run(Module &M,
   Attrs.addPass(
       createModuleToPostOrderCGSCCPassAdaptor(PostOrderFunctionAttrsPass()));
   Attrs.run(M, MAM);
+  DenseSet<const Function *> Dependent = workItemDependent(M);
   for (Function &F : M) {
     if (F.isDeclaration())
       continue;
     if (keepOutOfLine(F)) {
       F.addFnAttr(Attribute::NoInline);
     } else if (Reached.count(&F)) {
-      if (&F != Kernel && inlineLate(F)) {
+      if (&F != Kernel && inlineLate(F) && !Dependent.count(&F)) {
         // Not convergent either: it holds no barrier.
         F.removeFnAttr(Attribute::Convergent);
         F.addFnAttr(InlineLateAttr);
