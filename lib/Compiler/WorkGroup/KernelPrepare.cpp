@@ -55,7 +55,7 @@ static cl::opt<unsigned> Width("iss-vector-width",
                                cl::desc("Force the vector width"),
                                cl::init(0));
 static cl::opt<unsigned>
-    MaxPiecesOpt("iss-max-pieces",
+    MaxPiecesOpt("iss-split-pieces",
                  cl::desc("The most ranges of a split region"), cl::init(8));
 static cl::opt<bool>
     HorizontalOpt("iss-horizontal",
