@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Passes.h"
+#include "Splitting/WorkItemModel.h"
 #include "WorkGroup/Uniformity.h"
 
 #include "llvm/Passes/PassBuilder.h"

@@ -1,0 +1,104 @@
+//===- IslHelpers.h - What isl's C++ bindings lack ---------------*- C++ -*-===//
+// SPDX-License-Identifier: MIT
+//
+// The compiler uses isl (inside libLLVM, through Polly's headers) by the C++
+// objects of isl-noexceptions.h only. The few operations those bindings do
+// not offer, and the ownership and operation quota of an isl context, are
+// here: lib/Support/IslHelpers.cpp is the only file that calls isl's C
+// functions (STYLE.md). Used by the polyhedral model of input space
+// splitting (lib/Compiler/Splitting, the input-space-splitting paper,
+// sections 3 and 5).
+//
+// The bindings return null objects after an error (a quota exceeded, say)
+// and their `boolean` aborts when converted to bool in that state: callers
+// ask `.is_true()` / `.is_false()` and check `is_null()`.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef POCL_ISS_ISLHELPERS_H
+#define POCL_ISS_ISLHELPERS_H
+
+#include "isl/isl-noexceptions.h"
+
+#include <memory>
+#include <string>
+
+namespace iss {
+
+/// Owns an isl context whose errors do not print or abort: operations
+/// return null objects instead, which callers check.
+class IslContext {
+public:
+  IslContext();
+  ~IslContext();
+  IslContext(const IslContext &) = delete;
+  IslContext &operator=(const IslContext &) = delete;
+
+  isl::ctx get() const;
+
+private:
+  struct Impl;
+  std::unique_ptr<Impl> P;
+};
+
+/// Bounds the isl operations done while it lives (isl's max_operations);
+/// past the bound every isl operation returns null. exceeded() tells.
+class IslQuota {
+public:
+  IslQuota(isl::ctx Ctx, unsigned long MaxOperations);
+  ~IslQuota();
+  IslQuota(const IslQuota &) = delete;
+  IslQuota &operator=(const IslQuota &) = delete;
+
+  /// Whether the quota ran out (or another isl error happened).
+  bool exceeded() const;
+  /// What went wrong, for a remark.
+  std::string error() const;
+
+private:
+  isl::ctx Ctx;
+  unsigned long Saved;
+};
+
+/// The number of dimensions of \p Type in \p S; 0 on error.
+unsigned islDim(const isl::space &S, isl::dim Type);
+unsigned islDim(const isl::set &S, isl::dim Type);
+
+/// The minimum (maximum) of \p A and \p B where both are defined, and
+/// whichever is defined elsewhere (isl_pw_aff_union_min/max).
+isl::pw_aff unionMin(isl::pw_aff A, isl::pw_aff B);
+isl::pw_aff unionMax(isl::pw_aff A, isl::pw_aff B);
+
+/// \p S as a union of pairwise disjoint basic sets (basic maps).
+isl::set makeDisjoint(isl::set S);
+isl::map makeDisjoint(isl::map M);
+
+/// \p S, \p PA without the parameters they do not involve.
+isl::set dropUnusedParams(isl::set S);
+isl::pw_aff dropUnusedParams(isl::pw_aff PA);
+
+/// Whether \p S constrains the parameter \p Id.
+bool involvesParam(const isl::set &S, const isl::id &Id);
+
+/// \p M with the tuple of its range (domain) anonymous.
+isl::map resetRangeTuple(isl::map M);
+
+/// \p PA simplified where the parameters lie in \p Context.
+isl::pw_aff gistParams(isl::pw_aff PA, isl::set Context);
+
+/// \p S with its set dimension \p Pos named \p Name.
+isl::set setDimName(isl::set S, unsigned Pos, const std::string &Name);
+
+/// The coefficient of set dimension \p Pos in \p A, and its constant.
+isl::val coefficient(const isl::aff &A, unsigned Pos);
+
+/// isl's text for an object (isl_*_to_str), "<null>" for a null one.
+std::string islStr(const isl::set &S);
+std::string islStr(const isl::map &M);
+std::string islStr(const isl::pw_aff &PA);
+/// An AST expression as C (isl_ast_expr_to_C_str).
+std::string islCStr(const isl::ast_expr &E);
+
+} // namespace iss
+
+#endif // POCL_ISS_ISLHELPERS_H

@@ -1,0 +1,84 @@
+//===- IslExprEmitter.h - isl expressions as LLVM IR -------------*- C++ -*-===//
+// SPDX-License-Identifier: MIT
+//
+// Emits isl piecewise affine expressions and parameter sets as LLVM IR
+// through an IRBuilder, so that the split pass computes per work group the
+// bounds of the ranges of the vectorized work-item id
+// (SplitRange::Begin/End) and the run-time check of the model's
+// assumptions (DESIGN.md section 6, "Split"; the input-space-splitting
+// paper, section 3.1, where Polly's code generator does the same for its
+// AST).
+//
+// The expression goes through isl's AST builder (isl_ast_build_expr_from_
+// pw_aff), which turns pieces into selects and min/max, and floor
+// divisions into fdiv_q/pdiv_q; each AST operation becomes i64 arithmetic.
+// The expression's set dimensions (the outer work-item ids of a range
+// bound) take the values the caller gives; each isl parameter takes the
+// value of a callback, usually from WorkItemModel::param(Id):
+//   O_d        group_id_d * L_d + global_offset_d
+//   G_d, N_d   group_id_d, num_groups_d
+//   work_dim   the work dimension
+//   arguments  the kernel argument's value in the work-group function
+// Values narrower than i64 are sign-extended (the model reads them as
+// signed). Opaque parameters never reach a predicate or a range bound.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef POCL_ISS_COMPILER_SPLITTING_ISLEXPREMITTER_H
+#define POCL_ISS_COMPILER_SPLITTING_ISLEXPREMITTER_H
+
+#include "pocl-iss/IslHelpers.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/Error.h"
+
+#include <string>
+
+namespace llvm {
+class IRBuilderBase;
+class Value;
+} // namespace llvm
+
+namespace iss {
+
+class IslExprEmitter {
+public:
+  /// \p ValueOf returns the value of an isl parameter, or null when it has
+  /// none (the emission then fails).
+  IslExprEmitter(llvm::IRBuilderBase &B,
+                 llvm::function_ref<llvm::Value *(const isl::id &)> ValueOf)
+      : B(B), ValueOf(ValueOf) {}
+
+  /// \p PA (any parameters, set dimensions bound to \p DimValues in order)
+  /// as an i64; \p Context (parameters only, may be null) is what is known
+  /// of the parameters: the expression may be wrong outside it.
+  llvm::Expected<llvm::Value *> emit(const isl::pw_aff &PA,
+                                     llvm::ArrayRef<llvm::Value *> DimValues,
+                                     const isl::set &Context = isl::set());
+  /// Whether the point (parameters, \p DimValues) lies in \p S, as an i1.
+  llvm::Expected<llvm::Value *>
+  emitCondition(const isl::set &S, llvm::ArrayRef<llvm::Value *> DimValues,
+                const isl::set &Context = isl::set());
+  /// An AST expression (i64 for values, i1 for conditions).
+  llvm::Expected<llvm::Value *> emit(const isl::ast_expr &E);
+
+  /// \p PA as an AST expression over parameters, its set dimensions turned
+  /// into parameters named \p DimNames; for printing and for emit().
+  static isl::ast_expr toAst(const isl::pw_aff &PA, const isl::set &Context,
+                             llvm::ArrayRef<std::string> DimNames);
+
+private:
+  llvm::Value *idValue(const isl::id &Id);
+  llvm::Value *toI64(llvm::Value *V);
+
+  llvm::IRBuilderBase &B;
+  llvm::function_ref<llvm::Value *(const isl::id &)> ValueOf;
+  /// The set dimensions, bound to parameters of these names.
+  llvm::StringMap<llvm::Value *> Dims;
+};
+
+} // namespace iss
+
+#endif // POCL_ISS_COMPILER_SPLITTING_ISLEXPREMITTER_H

@@ -1,0 +1,625 @@
+//===- SplittingPredicates.cpp - Where a tile runs without divergence -----===//
+// SPDX-License-Identifier: MIT
+//
+// SplittingPredicates (see SplittingPredicates.h), the input-space-
+// splitting paper, sections 3.2 and 4.2. Each tile-level predicate is
+// computed as the complement of the tiles with a witness of divergence: two
+// active lanes of a tile, at equal loop counters, that disagree.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Splitting/SplittingPredicates.h"
+#include "Splitting/IslExprEmitter.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/IR/BasicBlock.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace llvm;
+
+static cl::opt<unsigned>
+    MaxRangesOpt("iss-max-ranges",
+                 cl::desc("Ranges a split may cut a work-item loop into"),
+                 cl::init(12));
+
+static cl::opt<unsigned long> MaxPredicateOps(
+    "iss-predicates-max-ops",
+    cl::desc("isl operations allowed for the predicates of one region and "
+             "dimension"),
+    cl::init(4000000));
+
+namespace iss {
+
+static const char *const DimNames[3] = {"x", "y", "z"};
+
+std::string SplitPiece::name() const {
+  std::string S = Full ? "full" : "partial";
+  S += Consecutive ? ", consecutive" : ", remainder";
+  if (Full && Consecutive)
+    S += UniformControl ? ", uniform control" : ", divergent control";
+  return S;
+}
+
+//===----------------------------------------------------------------------===//
+// The mathematics
+//===----------------------------------------------------------------------===//
+
+/// The multi_aff on \p Space whose output \p Dim is \p Fn(x_d) and the
+/// others the identity.
+static isl::multi_aff
+replaceDim(const isl::space &Space, unsigned Dim,
+           function_ref<isl::aff(isl::aff)> Fn) {
+  unsigned N = islDim(Space, isl::dim::set);
+  isl::local_space LS(Space);
+  isl::aff_list List(Space.ctx(), N);
+  for (unsigned I = 0; I < N; ++I) {
+    isl::aff V = isl::aff::var_on_domain(LS, isl::dim::set, I);
+    List = List.add(I == Dim ? Fn(V) : V);
+  }
+  return Space.map_from_set().multi_aff(List);
+}
+
+isl::map SplittingPredicates::tileMap(const isl::space &Space, unsigned Dim,
+                                      unsigned Width) {
+  // p -> (the tile of p, the other dimensions); two points are in the same
+  // tile when their images agree.
+  isl::multi_aff Tile = replaceDim(Space, Dim, [&](isl::aff V) {
+    return V.scale_down(isl::val(Space.ctx(), long(Width))).floor();
+  });
+  isl::map M = Tile.as_map();
+  return M.apply_range(M.reverse());
+}
+
+isl::set SplittingPredicates::fullTileSet(const isl::set &WIDomain,
+                                          unsigned Dim, unsigned Width) {
+  // The last lane of the tile, w * floor(x_d / w) + w - 1, is in the box.
+  isl::ctx Ctx = WIDomain.ctx();
+  isl::multi_aff Last = replaceDim(WIDomain.space(), Dim, [&](isl::aff V) {
+    return V.scale_down(isl::val(Ctx, long(Width)))
+        .floor()
+        .scale(isl::val(Ctx, long(Width)))
+        .add_constant(isl::val(Ctx, long(Width) - 1));
+  });
+  return WIDomain.intersect(WIDomain.preimage(Last)).coalesce();
+}
+
+isl::set SplittingPredicates::toWorkItems(const isl::set &S,
+                                          const isl::set &WIDomain) {
+  unsigned N = islDim(S, isl::dim::set);
+  isl::set P = S;
+  if (N > 3)
+    P = P.project_out(isl::dim::set, 3, N - 3);
+  return P.set_tuple_id(WIDomain.get_tuple_id());
+}
+
+isl::set SplittingPredicates::goodTiles(const isl::set &Bad,
+                                        const isl::set &WIDomain,
+                                        unsigned Dim, unsigned Width) {
+  isl::set BadWI = toWorkItems(Bad, WIDomain);
+  BadWI = BadWI.apply(tileMap(WIDomain.space(), Dim, Width));
+  return WIDomain.subtract(BadWI).coalesce();
+}
+
+/// The pairs of active lanes of one tile at equal counters.
+static isl::map tilePairs(const isl::set &Domain, unsigned Dim,
+                          unsigned Width) {
+  return SplittingPredicates::tileMap(Domain.space(), Dim, Width)
+      .intersect_domain(Domain)
+      .intersect_range(Domain);
+}
+
+isl::set SplittingPredicates::uniformValueTiles(const isl::pw_aff &Value,
+                                                const isl::set &Domain,
+                                                const isl::set &WIDomain,
+                                                unsigned Dim,
+                                                unsigned Width) {
+  isl::map Pairs = tilePairs(Domain, Dim, Width);
+  isl::map Same = Domain.identity();
+  if (!Value.is_null()) {
+    isl::map V = isl::map::from_pw_aff(Value.intersect_domain(Domain));
+    Same = V.apply_range(V.reverse());
+  }
+  return goodTiles(Pairs.subtract(Same).domain(), WIDomain, Dim, Width);
+}
+
+isl::set SplittingPredicates::consecutiveTileSet(
+    const isl::pw_aff &Offset, long Size, const isl::set &Domain,
+    const isl::set &WIDomain, unsigned Dim, unsigned Width) {
+  if (Offset.is_null())
+    return uniformValueTiles(Offset, Domain, WIDomain, Dim, Width);
+  isl::pw_aff X = isl::pw_aff::var_on_domain(
+      isl::local_space(Domain.space()), isl::dim::set, Dim);
+  isl::pw_aff Base = Offset.sub(X.scale(isl::val(Domain.ctx(), Size)));
+  return uniformValueTiles(Base, Domain, WIDomain, Dim, Width);
+}
+
+isl::set SplittingPredicates::uniformConditionTiles(const isl::set &Taken,
+                                                    const isl::set &Domain,
+                                                    const isl::set &WIDomain,
+                                                    unsigned Dim,
+                                                    unsigned Width) {
+  isl::set T = Taken.intersect(Domain);
+  isl::set F = Domain.subtract(Taken);
+  isl::map Mixed = tilePairs(Domain, Dim, Width)
+                       .intersect_domain(T)
+                       .intersect_range(F);
+  return goodTiles(Mixed.domain(), WIDomain, Dim, Width);
+}
+
+isl::set SplittingPredicates::pointSet(const isl::pw_aff &Offset, long Step,
+                                       const isl::set &Domain,
+                                       const isl::set &WIDomain,
+                                       unsigned Dim) {
+  if (Offset.is_null())
+    return isl::set::empty(WIDomain.space());
+  isl::ctx Ctx = Domain.ctx();
+  isl::multi_aff Next = replaceDim(Domain.space(), Dim, [&](isl::aff V) {
+    return V.add_constant(isl::val(Ctx, 1L));
+  });
+  isl::pw_aff AtNext = Offset.pullback(Next);
+  isl::pw_aff Want =
+      Step ? Offset.add(isl::pw_aff(Domain.universe(Domain.space()),
+                                    isl::val(Ctx, Step)))
+           : Offset;
+  isl::set Bad = AtNext.ne_set(Want).intersect(Domain);
+  return WIDomain.subtract(toWorkItems(Bad, WIDomain)).coalesce();
+}
+
+isl::set SplittingPredicates::forAll(const isl::set &Good,
+                                     const isl::set &WIDomain,
+                                     ArrayRef<isl::id> ForAll) {
+  isl::set Bad = WIDomain.subtract(Good);
+  bool Changed = false;
+  for (const isl::id &Id : ForAll)
+    if (involvesParam(Bad, Id)) {
+      Bad = Bad.project_out_param(Id);
+      Changed = true;
+    }
+  return Changed ? WIDomain.subtract(Bad).coalesce() : Good;
+}
+
+/// { Outer[o0, o1] -> [x_d] } for a set over WI.
+static isl::map outerToDim(const isl::set &S, unsigned Dim) {
+  isl::map M = isl::map::from_range(S);
+  // Move the dimensions before and after x_d to the domain, in order.
+  if (Dim > 0)
+    M = M.move_dims(isl::dim::in, 0, isl::dim::out, 0, Dim);
+  if (Dim < 2)
+    M = M.move_dims(isl::dim::in, Dim, isl::dim::out, 1, 2 - Dim);
+  return resetRangeTuple(M.set_domain_tuple(isl::id(S.ctx(), "Outer")));
+}
+
+namespace {
+struct Component {
+  unsigned Piece;
+  isl::pw_aff Lo, Hi; ///< the first and last x_d, where not empty
+};
+} // namespace
+
+bool SplittingPredicates::rangesOf(ArrayRef<isl::set> Pieces,
+                                   const isl::set &WIDomain, unsigned Dim,
+                                   const isl::set &Context,
+                                   unsigned MaxRanges,
+                                   std::vector<SplitRange> &Out,
+                                   std::string &Why) {
+  isl::ctx Ctx = WIDomain.ctx();
+  isl::map Box = outerToDim(WIDomain, Dim);
+  isl::set Outer = Box.domain().intersect_params(Context);
+  isl::map AtLeast(Ctx, "{ [a] -> [b] : b >= a }");
+  isl::map AtMost(Ctx, "{ [a] -> [b] : b <= a }");
+  std::vector<Component> Comps;
+  for (unsigned P = 0; P < Pieces.size(); ++P) {
+    isl::map PM = makeDisjoint(
+        outerToDim(Pieces[P], Dim).intersect_params(Context).coalesce());
+    isl::stat St = PM.foreach_basic_map([&](isl::basic_map BM) {
+      isl::map B(BM);
+      isl::pw_aff Lo = B.dim_min(0), Hi = B.dim_max(0);
+      // Each one an interval of x_d for any parameters and outer ids.
+      isl::map Hull = isl::map::from_pw_aff(Lo).apply_range(AtLeast).intersect(
+          isl::map::from_pw_aff(Hi).apply_range(AtMost));
+      if (!Hull.is_subset(B).is_true()) {
+        Why = "a piece is not a union of intervals of " +
+              std::string(DimNames[Dim]);
+        return isl::stat::error();
+      }
+      Comps.push_back({P, Lo, Hi});
+      return isl::stat::ok();
+    });
+    if (St.is_error()) {
+      if (Why.empty())
+        Why = "isl failed";
+      return false;
+    }
+  }
+  // Order the intervals: A before B where they coexist.
+  unsigned N = Comps.size();
+  std::vector<SmallVector<unsigned, 4>> After(N);
+  std::vector<unsigned> InDeg(N, 0);
+  for (unsigned I = 0; I < N; ++I)
+    for (unsigned J = I + 1; J < N; ++J) {
+      isl::set Both =
+          Comps[I].Lo.domain().intersect(Comps[J].Lo.domain());
+      if (Both.is_empty().is_true())
+        continue;
+      bool IBefore = Comps[I].Hi.ge_set(Comps[J].Lo).intersect(Both)
+                         .is_empty()
+                         .is_true();
+      bool JBefore = Comps[J].Hi.ge_set(Comps[I].Lo).intersect(Both)
+                         .is_empty()
+                         .is_true();
+      if (IBefore == JBefore) {
+        Why = "the order of the pieces along " + std::string(DimNames[Dim]) +
+              " depends on the parameters";
+        return false;
+      }
+      unsigned A = IBefore ? I : J, B = IBefore ? J : I;
+      After[A].push_back(B);
+      ++InDeg[B];
+    }
+  std::vector<unsigned> Order;
+  SmallVector<unsigned, 8> Ready;
+  for (unsigned I = N; I-- > 0;)
+    if (!InDeg[I])
+      Ready.push_back(I);
+  while (!Ready.empty()) {
+    unsigned I = Ready.pop_back_val();
+    Order.push_back(I);
+    for (unsigned B : After[I])
+      if (--InDeg[B] == 0)
+        Ready.push_back(B);
+  }
+  if (Order.size() != N) {
+    Why = "the order of the pieces along " + std::string(DimNames[Dim]) +
+          " depends on the parameters";
+    return false;
+  }
+  // The cuts: range i ends where the first later interval starts.
+  long L = WIDomain.dim_max_val(Dim).get_num_si() + 1;
+  isl::pw_aff Cut(Outer, isl::val(Ctx, L));
+  std::vector<isl::pw_aff> Ends(N);
+  for (unsigned I = N; I-- > 0;) {
+    Ends[I] = Cut;
+    Cut = unionMin(Comps[Order[I]].Lo, Cut);
+  }
+  Out.clear();
+  isl::pw_aff Begin(Outer, isl::val(Ctx, 0L));
+  for (unsigned I = 0; I < N; ++I) {
+    isl::pw_aff End = Ends[I].gist(Outer).coalesce();
+    unsigned P = Comps[Order[I]].Piece;
+    if (!Out.empty() && Out.back().Piece == P)
+      Out.back().End = End; // adjacent intervals of one piece
+    else
+      Out.push_back({P, Begin, End});
+    Begin = End;
+  }
+  if (Out.size() > MaxRanges) {
+    Why = std::to_string(Out.size()) + " ranges, more than " +
+          std::to_string(MaxRanges);
+    Out.clear();
+    return false;
+  }
+  return true;
+}
+
+//===----------------------------------------------------------------------===//
+// The predicates of a region
+//===----------------------------------------------------------------------===//
+
+SplittingPredicates::SplittingPredicates(const WorkItemModel &M,
+                                         const RegionModel &R, unsigned Dim,
+                                         unsigned Width)
+    : M(M), R(R), Dim(Dim), Width(Width ? Width : 1) {
+  Opaque = M.opaqueParams();
+  compute();
+}
+
+bool SplittingPredicates::idDependent(unsigned Branch) const {
+  const ModelBranch &B = R.Branches[Branch];
+  if (B.Uniform)
+    return false;
+  if (!B.Affine)
+    return true;
+  // Decided by the parameters alone when each successor's set is the
+  // domain restricted to some parameters.
+  for (const isl::set &T : B.Taken) {
+    isl::set OnParams = B.Domain.intersect_params(T.params());
+    if (!OnParams.is_subset(T).is_true())
+      return true;
+  }
+  return false;
+}
+
+void SplittingPredicates::compute() {
+  isl::set WI = R.Domain;
+  Full = fullTileSet(WI, Dim, Width);
+  IC = UniformControl = WI;
+  unsigned NA = R.Accesses.size(), NB = R.Branches.size();
+  Cons.assign(NA, isl::set());
+  Uni.assign(NA, isl::set());
+  EverCons.assign(NA, false);
+  BranchUni.assign(NB, isl::set());
+  if (!R.Modelled) {
+    Refusal = "the region is not modelled: " + R.Why;
+    return;
+  }
+  isl::set Context = M.context().intersect(M.assumptions());
+  IslQuota Q(M.ctx(), MaxPredicateOps);
+  for (unsigned A = 0; A < NA; ++A) {
+    const ModelAccess &Acc = R.Accesses[A];
+    if (Acc.Offset.is_null() && Acc.UniformAddress) {
+      Cons[A] = uniformValueTiles(isl::pw_aff(), Acc.Domain, WI, Dim, Width);
+      Uni[A] = WI;
+      continue;
+    }
+    Cons[A] = forAll(consecutiveTileSet(Acc.Offset, Acc.Size, Acc.Domain, WI,
+                                        Dim, Width),
+                     WI, Opaque);
+    Uni[A] = forAll(
+        uniformValueTiles(Acc.Offset, Acc.Domain, WI, Dim, Width), WI, Opaque);
+    // Non-trivially consecutive: on a full tile where two lanes run it.
+    isl::set Lonely =
+        uniformValueTiles(isl::pw_aff(), Acc.Domain, WI, Dim, Width);
+    isl::set Witness =
+        Cons[A].intersect(Full).subtract(Lonely).intersect_params(Context);
+    EverCons[A] = !Acc.Offset.is_null() && Witness.is_empty().is_false();
+    if (EverCons[A])
+      IC = IC.intersect(Cons[A]).coalesce();
+  }
+  for (unsigned B = 0; B < NB; ++B) {
+    const ModelBranch &Br = R.Branches[B];
+    if (Br.Uniform) {
+      BranchUni[B] = WI;
+      continue;
+    }
+    if (!Br.Affine) {
+      BranchUni[B] =
+          uniformValueTiles(isl::pw_aff(), Br.Domain, WI, Dim, Width);
+    } else {
+      isl::set U = WI;
+      // Two successors: one set decides; more: each must be uniform.
+      unsigned N = Br.Taken.size() == 2 ? 1 : Br.Taken.size();
+      for (unsigned I = 0; I < N; ++I)
+        U = U.intersect(uniformConditionTiles(Br.Taken[I], Br.Domain, WI,
+                                              Dim, Width));
+      BranchUni[B] = forAll(U, WI, Opaque);
+    }
+    if (idDependent(B))
+      UniformControl = UniformControl.intersect(BranchUni[B]).coalesce();
+  }
+  // Table 1, the hot cell split by control flow.
+  isl::set Partial = WI.subtract(Full);
+  isl::set Cells[5] = {Full.intersect(IC).intersect(UniformControl),
+                       Full.intersect(IC).subtract(UniformControl),
+                       Full.subtract(IC), Partial.intersect(IC),
+                       Partial.subtract(IC)};
+  std::vector<isl::set> Sets;
+  for (unsigned C = 0; C < 5; ++C) {
+    isl::set S = Cells[C].intersect_params(Context).coalesce();
+    if (!S.is_empty().is_false())
+      continue;
+    SplitPiece P;
+    P.Set = S;
+    P.Index = C;
+    P.Full = C <= 2;
+    P.Consecutive = C <= 1 || C == 3;
+    P.UniformControl = C == 0;
+    Pieces.push_back(P);
+    Sets.push_back(S);
+  }
+  if (Q.exceeded()) {
+    Pieces.clear();
+    Refusal = Q.error() + " computing the predicates";
+    return;
+  }
+  if (!rangesOf(Sets, WI, Dim, Context, MaxRangesOpt, Ranges, Refusal))
+    Ranges.clear();
+  if (Q.exceeded()) {
+    Ranges.clear();
+    Refusal = Q.error() + " computing the ranges";
+  }
+}
+
+isl::set SplittingPredicates::consecutiveTiles(unsigned Access) const {
+  return Cons[Access];
+}
+
+isl::set SplittingPredicates::uniformTiles(unsigned Access) const {
+  return Uni[Access];
+}
+
+isl::set SplittingPredicates::divergentTiles(unsigned Access) const {
+  const ModelAccess &A = R.Accesses[Access];
+  isl::set Runs = toWorkItems(A.Domain, R.Domain);
+  if (Cons[Access].is_null())
+    return Runs;
+  return Runs.subtract(Cons[Access]).subtract(Uni[Access]).coalesce();
+}
+
+isl::set SplittingPredicates::consecutivePoints(unsigned Access) const {
+  const ModelAccess &A = R.Accesses[Access];
+  return forAll(pointSet(A.Offset, A.Size, A.Domain, R.Domain, Dim), R.Domain,
+                Opaque);
+}
+
+isl::set SplittingPredicates::uniformPoints(unsigned Access) const {
+  const ModelAccess &A = R.Accesses[Access];
+  if (A.Offset.is_null())
+    return A.UniformAddress ? R.Domain : isl::set::empty(R.Domain.space());
+  return forAll(pointSet(A.Offset, 0, A.Domain, R.Domain, Dim), R.Domain,
+                Opaque);
+}
+
+bool SplittingPredicates::everConsecutive(unsigned Access) const {
+  return EverCons[Access];
+}
+
+isl::set SplittingPredicates::uniformBranchTiles(unsigned Branch) const {
+  return BranchUni[Branch];
+}
+
+AccessClass SplittingPredicates::classify(unsigned Access,
+                                          const SplitPiece &P) const {
+  if (Uni[Access].is_null())
+    return AccessClass::Divergent;
+  if (P.Set.is_subset(Uni[Access]).is_true())
+    return AccessClass::Uniform;
+  if (P.Set.is_subset(Cons[Access]).is_true())
+    return AccessClass::Consecutive;
+  return AccessClass::Divergent;
+}
+
+/// \p Domain's instances whose work-item is in \p Piece.
+static isl::set within(const isl::set &Domain, const isl::set &Piece) {
+  unsigned N = islDim(Domain, isl::dim::set);
+  isl::set Lifted = Piece;
+  if (N > 3)
+    Lifted = Lifted.insert_dims(isl::dim::set, 3, N - 3);
+  return Domain.intersect(Lifted.set_tuple_id(Domain.get_tuple_id()));
+}
+
+int SplittingPredicates::takenOn(unsigned Branch, const SplitPiece &P) const {
+  const ModelBranch &B = R.Branches[Branch];
+  if (!B.Affine)
+    return -1;
+  isl::set D = within(B.Domain, P.Set);
+  for (unsigned I = 0; I < B.Taken.size(); ++I)
+    if (D.is_subset(B.Taken[I]).is_true())
+      return I;
+  return -1;
+}
+
+bool SplittingPredicates::uniformOnTiles(unsigned Branch,
+                                         const SplitPiece &P) const {
+  return !BranchUni[Branch].is_null() &&
+         P.Set.is_subset(BranchUni[Branch]).is_true();
+}
+
+bool SplittingPredicates::uniformAcross(unsigned Branch,
+                                        const SplitPiece &P) const {
+  const ModelBranch &B = R.Branches[Branch];
+  if (B.Uniform)
+    return true;
+  if (!B.Affine)
+    return false;
+  // Two active instances of the piece that differ in x_d only, and take
+  // different successors.
+  isl::set D = within(B.Domain, P.Set);
+  isl::map Line = isl::map::universe(D.space().map_from_set());
+  for (unsigned I = 0, N = islDim(D, isl::dim::set); I < N; ++I)
+    if (I != Dim)
+      Line = Line.equate(isl::dim::in, I, isl::dim::out, I);
+  Line = Line.intersect_domain(D).intersect_range(D);
+  for (unsigned I = 0; I < B.Taken.size(); ++I) {
+    isl::set T = B.Taken[I].intersect(D);
+    isl::map Mixed =
+        Line.intersect_domain(T).intersect_range(D.subtract(B.Taken[I]));
+    isl::set Bad = toWorkItems(Mixed.domain(), R.Domain);
+    for (const isl::id &Id : Opaque)
+      if (involvesParam(Bad, Id))
+        Bad = Bad.project_out_param(Id);
+    if (!Bad.intersect_params(M.context().intersect(M.assumptions()))
+             .is_empty()
+             .is_true())
+      return false;
+  }
+  return true;
+}
+
+//===----------------------------------------------------------------------===//
+// Printing
+//===----------------------------------------------------------------------===//
+
+static std::string name(const BasicBlock *BB) {
+  if (BB->hasName())
+    return BB->getName().str();
+  std::string S;
+  raw_string_ostream OS(S);
+  BB->printAsOperand(OS, false);
+  return OS.str();
+}
+
+void SplittingPredicates::print(raw_ostream &OS) const {
+  OS << "  region " << name(R.Barrier) << ", dimension " << DimNames[Dim]
+     << ", width " << Width << ":\n";
+  if (!R.Modelled) {
+    OS << "    no split: " << Refusal << "\n";
+    return;
+  }
+  auto Set = [&](const isl::set &S) { return islStr(M.simplify(S)); };
+  OS << "    full tiles: " << Set(Full) << "\n";
+  for (unsigned B = 0; B < R.Branches.size(); ++B) {
+    const ModelBranch &Br = R.Branches[B];
+    OS << "    branch " << name(Br.Term->getParent()) << ": ";
+    if (!idDependent(B))
+      OS << "not id-dependent\n";
+    else
+      OS << "uniform tiles " << Set(BranchUni[B]) << "\n";
+  }
+  for (unsigned A = 0; A < R.Accesses.size(); ++A) {
+    const ModelAccess &Acc = R.Accesses[A];
+    OS << "    " << (Acc.IsStore ? "store " : "load ")
+       << name(Acc.I->getParent()) << " #" << A << ":";
+    if (Acc.Offset.is_null()) {
+      OS << (Acc.UniformAddress ? " non-affine, uniform\n"
+                                : " non-affine, divergent\n");
+      continue;
+    }
+    isl::set Runs = toWorkItems(Acc.Domain, R.Domain);
+    OS << "\n      consecutive at "
+       << Set(consecutivePoints(A).intersect(Runs)) << "\n";
+    OS << "      uniform at " << Set(uniformPoints(A).intersect(Runs)) << "\n";
+    OS << "      consecutive tiles " << Set(Cons[A])
+       << (EverCons[A] ? "" : " (never on a full tile)") << "\n";
+    OS << "      uniform tiles " << Set(Uni[A]) << "\n";
+  }
+  OS << "    I_C: " << Set(IC) << "\n";
+  OS << "    pieces:\n";
+  for (unsigned P = 0; P < Pieces.size(); ++P) {
+    const SplitPiece &Pc = Pieces[P];
+    OS << "      " << P << " (" << Pc.name() << "): " << Set(Pc.Set) << "\n";
+    SmallVector<std::string, 4> Classes;
+    for (unsigned A = 0; A < R.Accesses.size(); ++A) {
+      AccessClass C = classify(A, Pc);
+      Classes.push_back(C == AccessClass::Consecutive ? "cons"
+                        : C == AccessClass::Uniform   ? "uni"
+                                                      : "div");
+    }
+    if (!Classes.empty()) {
+      OS << "        accesses:";
+      for (const std::string &C : Classes)
+        OS << " " << C;
+      OS << "\n";
+    }
+    for (unsigned L = 0; L < R.Loops.size(); ++L) {
+      bool Across = true, Tiles = true;
+      for (unsigned B : R.exitBranches(R.Loops[L])) {
+        Across &= uniformAcross(B, Pc);
+        Tiles &= uniformOnTiles(B, Pc);
+      }
+      OS << "        loop " << name(R.Loops[L].L->getHeader()) << ": "
+         << (Across  ? "uniform across the range"
+             : Tiles ? "uniform on tiles"
+                     : "divergent")
+         << "\n";
+    }
+  }
+  if (Ranges.empty()) {
+    OS << "    no split: " << Refusal << "\n";
+    return;
+  }
+  SmallVector<std::string, 2> Outer;
+  for (unsigned D = 0; D < 3; ++D)
+    if (D != Dim)
+      Outer.push_back(DimNames[D]);
+  OS << "    ranges of " << DimNames[Dim] << ":\n";
+  isl::set Context = M.context().intersect(M.assumptions());
+  for (const SplitRange &Rg : Ranges)
+    OS << "      [" << islCStr(IslExprEmitter::toAst(Rg.Begin, Context, Outer))
+       << ", " << islCStr(IslExprEmitter::toAst(Rg.End, Context, Outer))
+       << "): piece " << Rg.Piece << "\n";
+}
+
+} // namespace iss

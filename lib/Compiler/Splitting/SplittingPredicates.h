@@ -1,0 +1,216 @@
+//===- SplittingPredicates.h - Where a tile runs without divergence -*- C++ -*-===//
+// SPDX-License-Identifier: MIT
+//
+// The splitting predicates of the input-space-splitting paper (sections
+// 3.2 and 4.2, Table 1) for one parallel region of the model
+// (WorkItemModel.h), a vectorized dimension d and a vector width w, and the
+// pieces the split pass cuts the region's work-item loop into.
+//
+// Tiles. The vectorized loop over x_d runs w work-items at a time: a tile
+// is { x : floor(x_d / w) = t, the other ids fixed }, aligned on multiples
+// of w as in the paper's full-tile predicate
+//   Full_n(d) := (x_d - (x_d mod w)) + w - 1 < n        (section 3.2.1)
+// with n = L_d, a constant. A property holds on a tile when it holds for
+// its active lanes (those that execute the statement) at every iteration
+// of the kernel loops, compared at equal loop counters (the lanes run the
+// loops in lockstep). Every tile-level set is a union of whole tiles, so
+// the ranges below start and end on multiples of w, except at L_d.
+//  - consecutive access (Cons_F(d), section 3.2.2): the address minus
+//    size * x_d is the same for all active lanes (stride one element,
+//    the other ids fixed);
+//  - uniform access (Uni_F(d)): the same address on all active lanes;
+//  - divergent access: neither;
+//  - uniform branch: every active lane takes the same successor;
+//  - I_C (section 4.2): where every access that is consecutive on some
+//    full tile with two active lanes is consecutive; I_T its remainder.
+// The paper's pointwise predicates (F(x + v_d) = F(x) + 1, F(x + v_d) =
+// F(x)) are given too: they say where neighbours agree, independently of
+// tiles (Figure 5: B[max(5, x)] is consecutive from x = 5).
+//
+// Pieces (Table 1, with the hot cell split by control flow):
+//   0  full tiles, I_C, every id-dependent branch uniform on its tiles
+//   1  full tiles, I_C, some branch divergent
+//   2  full tiles, I_T
+//   3  partial tiles, I_C
+//   4  partial tiles, I_T
+// (empty ones are left out). Ranges: for given parameters and outer ids
+// (the work-item ids other than x_d), the pieces cut [0, L_d) into
+// intervals; ranges() lists them in order as [Begin, End) with Begin and
+// End piecewise affine in the parameters and the outer ids (empty for the
+// parameters where the piece has no such interval). The split pass emits
+// the bounds per work group (IslExprEmitter) and runs range i with piece
+// Piece's copy of the body: the ranges of piece 0 hold whole tiles only.
+//
+// Opaque parameters of the model are quantified away (the sets hold for
+// every value of them). Everything assumes the model's assumptions().
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef POCL_ISS_COMPILER_SPLITTING_SPLITTINGPREDICATES_H
+#define POCL_ISS_COMPILER_SPLITTING_SPLITTINGPREDICATES_H
+
+#include "Splitting/WorkItemModel.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/SmallVector.h"
+
+#include <string>
+#include <vector>
+
+namespace llvm {
+class raw_ostream;
+}
+
+namespace iss {
+
+/// A piece of a region's work-item domain, run by its own copy of the body.
+struct SplitPiece {
+  /// \p Set is { WI[x, y, z] : ... } with parameters, a union of tiles.
+  isl::set Set;
+  bool Full = false;           ///< its tiles are full
+  bool Consecutive = false;    ///< within I_C
+  bool UniformControl = false; ///< all id-dependent branches tile-uniform
+  unsigned Index = 0;          ///< 0 to 4, as in the table above
+  std::string name() const;
+};
+
+/// A range of the vectorized id: x_d in [Begin, End) runs piece Piece.
+struct SplitRange {
+  unsigned Piece; ///< an index into pieces()
+  /// \p Begin, \p End are [params] -> { Outer[o0, o1] -> [x_d] }, the
+  /// outer ids being the other two dimensions in increasing order.
+  isl::pw_aff Begin, End;
+};
+
+/// How an access runs on the tiles of a piece.
+enum class AccessClass { Consecutive, Uniform, Divergent };
+
+class SplittingPredicates {
+public:
+  SplittingPredicates(const WorkItemModel &M, const RegionModel &R,
+                      unsigned Dim, unsigned Width);
+
+  unsigned dim() const { return Dim; }
+  unsigned width() const { return Width; }
+  const RegionModel &region() const { return R; }
+
+  /// { WI[x, y, z] : x's tile is full } and the rest of the domain.
+  isl::set fullTiles() const { return Full; }
+  isl::set partialTiles() const { return R.Domain.subtract(Full); }
+
+  /// Per access (an index into RegionModel::Accesses), over WI: the tiles
+  /// where it is consecutive, uniform (tiles that never run it included).
+  isl::set consecutiveTiles(unsigned Access) const;
+  isl::set uniformTiles(unsigned Access) const;
+  /// The work-items that run it and whose tile is neither.
+  isl::set divergentTiles(unsigned Access) const;
+  /// The paper's pointwise Cons_F(d) and Uni_F(d): the work-items whose
+  /// next neighbour in d accesses the next element (the same address).
+  isl::set consecutivePoints(unsigned Access) const;
+  isl::set uniformPoints(unsigned Access) const;
+  /// Whether the access is consecutive on some full tile with two lanes.
+  bool everConsecutive(unsigned Access) const;
+
+  /// Per branch (an index into RegionModel::Branches): the tiles where all
+  /// active lanes take the same successor.
+  isl::set uniformBranchTiles(unsigned Branch) const;
+  /// Whether the branch depends on the work-item ids (or the loop
+  /// counters): not decided by the parameters alone.
+  bool idDependent(unsigned Branch) const;
+  /// The tiles where every id-dependent branch is uniform.
+  isl::set uniformControlTiles() const { return UniformControl; }
+
+  /// I_C and I_T (section 4.2).
+  isl::set consecutiveDomain() const { return IC; }
+  isl::set remainderDomain() const { return R.Domain.subtract(IC); }
+
+  llvm::ArrayRef<SplitPiece> pieces() const { return Pieces; }
+  /// The ranges of x_d in order; empty when splitting was refused
+  /// (refusal() says why; the region then runs unsplit).
+  llvm::ArrayRef<SplitRange> ranges() const { return Ranges; }
+  const std::string &refusal() const { return Refusal; }
+
+  /// What the split pass specializes a piece's copy of the body with.
+  AccessClass classify(unsigned Access, const SplitPiece &P) const;
+  /// The successor taken on every instance of the branch in the piece,
+  /// -1 if it varies.
+  int takenOn(unsigned Branch, const SplitPiece &P) const;
+  /// Whether the branch is uniform on each tile of the piece.
+  bool uniformOnTiles(unsigned Branch, const SplitPiece &P) const;
+  /// Whether the branch takes the same successor for every x_d of the piece
+  /// at each value of the outer ids and the loop counters: a loop whose
+  /// exits all are can be run with the work-item loop inside (horizontal
+  /// parallelization), a condition that is can be hoisted.
+  bool uniformAcross(unsigned Branch, const SplitPiece &P) const;
+
+  /// The predicates, pieces and ranges (print<iss-model>).
+  void print(llvm::raw_ostream &OS) const;
+
+  // The mathematics on isl objects alone. \p Domain is over a space whose
+  // first three set dimensions are the work-item ids (then loop counters),
+  // \p WIDomain over { WI[x, y, z] }.
+
+  /// { S[p, k] -> S[t, k] : t in p's tile } on \p Space.
+  static isl::map tileMap(const isl::space &Space, unsigned Dim,
+                          unsigned Width);
+  /// { WI : x_d's tile lies within WIDomain } (WIDomain a box).
+  static isl::set fullTileSet(const isl::set &WIDomain, unsigned Dim,
+                              unsigned Width);
+  /// The work-item points of \p S: loop counters projected out.
+  static isl::set toWorkItems(const isl::set &S, const isl::set &WIDomain);
+  /// WIDomain without the tiles of the points of \p Bad (over any space).
+  static isl::set goodTiles(const isl::set &Bad, const isl::set &WIDomain,
+                            unsigned Dim, unsigned Width);
+  /// The tiles where \p Value (defined on \p Domain) is the same on all
+  /// active lanes at equal counters; with a null Value, the tiles with at
+  /// most one active lane.
+  static isl::set uniformValueTiles(const isl::pw_aff &Value,
+                                    const isl::set &Domain,
+                                    const isl::set &WIDomain, unsigned Dim,
+                                    unsigned Width);
+  /// The tiles where \p Offset - Size * x_d is the same on active lanes.
+  static isl::set consecutiveTileSet(const isl::pw_aff &Offset, long Size,
+                                     const isl::set &Domain,
+                                     const isl::set &WIDomain, unsigned Dim,
+                                     unsigned Width);
+  /// The tiles where \p Taken (within Domain) holds on all active lanes or
+  /// on none.
+  static isl::set uniformConditionTiles(const isl::set &Taken,
+                                        const isl::set &Domain,
+                                        const isl::set &WIDomain,
+                                        unsigned Dim, unsigned Width);
+  /// Pointwise: the work-items p all of whose instances have
+  /// Offset(p + v_d) = Offset(p) + Step.
+  static isl::set pointSet(const isl::pw_aff &Offset, long Step,
+                           const isl::set &Domain, const isl::set &WIDomain,
+                           unsigned Dim);
+  /// \p Good for every value of the parameters \p ForAll.
+  static isl::set forAll(const isl::set &Good, const isl::set &WIDomain,
+                         llvm::ArrayRef<isl::id> ForAll);
+  /// The ranges of x_d that the disjoint \p Pieces cut WIDomain into, in
+  /// order, simplified within \p Context; false (and \p Why) when the
+  /// order of the pieces along x_d depends on the parameters, a piece is
+  /// not a union of intervals, or there would be more than \p MaxRanges.
+  static bool rangesOf(llvm::ArrayRef<isl::set> Pieces,
+                       const isl::set &WIDomain, unsigned Dim,
+                       const isl::set &Context, unsigned MaxRanges,
+                       std::vector<SplitRange> &Out, std::string &Why);
+
+private:
+  void compute();
+
+  const WorkItemModel &M;
+  const RegionModel &R;
+  unsigned Dim, Width;
+  llvm::SmallVector<isl::id, 4> Opaque;
+  isl::set Full, UniformControl, IC;
+  std::vector<isl::set> Cons, Uni, BranchUni;
+  std::vector<bool> EverCons;
+  std::vector<SplitPiece> Pieces;
+  std::vector<SplitRange> Ranges;
+  std::string Refusal;
+};
+
+} // namespace iss
+
+#endif // POCL_ISS_COMPILER_SPLITTING_SPLITTINGPREDICATES_H

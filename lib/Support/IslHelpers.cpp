@@ -1,0 +1,146 @@
+//===- IslHelpers.cpp - What isl's C++ bindings lack ----------------------===//
+// SPDX-License-Identifier: MIT
+//
+// The only file that calls isl's C functions (see IslHelpers.h). Each
+// helper takes and returns isl-noexceptions.h objects, so ownership stays
+// with the C++ objects.
+//
+//===----------------------------------------------------------------------===//
+
+#include "pocl-iss/IslHelpers.h"
+
+#include "isl/ast.h"
+#include "isl/ctx.h"
+#include "isl/options.h"
+
+#include <cstdlib>
+
+namespace iss {
+
+struct IslContext::Impl {
+  isl_ctx *Ctx;
+};
+
+IslContext::IslContext() : P(new Impl) {
+  P->Ctx = isl_ctx_alloc();
+  isl_options_set_on_error(P->Ctx, ISL_ON_ERROR_CONTINUE);
+}
+
+IslContext::~IslContext() { isl_ctx_free(P->Ctx); }
+
+isl::ctx IslContext::get() const { return isl::ctx(P->Ctx); }
+
+IslQuota::IslQuota(isl::ctx C, unsigned long MaxOperations) : Ctx(C) {
+  Saved = isl_ctx_get_max_operations(Ctx.get());
+  isl_ctx_reset_error(Ctx.get());
+  isl_ctx_reset_operations(Ctx.get());
+  isl_ctx_set_max_operations(Ctx.get(), MaxOperations);
+}
+
+IslQuota::~IslQuota() {
+  isl_ctx_set_max_operations(Ctx.get(), Saved);
+  isl_ctx_reset_operations(Ctx.get());
+  isl_ctx_reset_error(Ctx.get());
+}
+
+bool IslQuota::exceeded() const {
+  return isl_ctx_last_error(isl::ctx(Ctx).get()) != isl_error_none;
+}
+
+std::string IslQuota::error() const {
+  isl_ctx *C = isl::ctx(Ctx).get();
+  if (isl_ctx_last_error(C) == isl_error_quota)
+    return "isl ran out of quota";
+  const char *Msg = isl_ctx_last_error_msg(C);
+  const char *File = isl_ctx_last_error_file(C);
+  return std::string("isl failed: ") + (Msg ? Msg : "?") + " (" +
+         (File ? File : "?") + ":" +
+         std::to_string(isl_ctx_last_error_line(C)) + ")";
+}
+
+unsigned islDim(const isl::space &S, isl::dim Type) {
+  isl_size N = isl_space_dim(S.get(), static_cast<isl_dim_type>(Type));
+  return N < 0 ? 0 : unsigned(N);
+}
+
+unsigned islDim(const isl::set &S, isl::dim Type) {
+  isl_size N = isl_set_dim(S.get(), static_cast<isl_dim_type>(Type));
+  return N < 0 ? 0 : unsigned(N);
+}
+
+isl::pw_aff unionMin(isl::pw_aff A, isl::pw_aff B) {
+  return isl::manage(isl_pw_aff_union_min(A.release(), B.release()));
+}
+
+isl::pw_aff unionMax(isl::pw_aff A, isl::pw_aff B) {
+  return isl::manage(isl_pw_aff_union_max(A.release(), B.release()));
+}
+
+isl::set makeDisjoint(isl::set S) {
+  return isl::manage(isl_set_make_disjoint(S.release()));
+}
+
+isl::map makeDisjoint(isl::map M) {
+  return isl::manage(isl_map_make_disjoint(M.release()));
+}
+
+isl::set dropUnusedParams(isl::set S) {
+  return isl::manage(isl_set_drop_unused_params(S.release()));
+}
+
+isl::pw_aff dropUnusedParams(isl::pw_aff PA) {
+  return isl::manage(isl_pw_aff_drop_unused_params(PA.release()));
+}
+
+bool involvesParam(const isl::set &S, const isl::id &Id) {
+  int Pos = isl_set_find_dim_by_id(S.get(), isl_dim_param, Id.get());
+  return Pos >= 0 && isl_set_involves_dims(S.get(), isl_dim_param, Pos, 1) ==
+                         isl_bool_true;
+}
+
+isl::map resetRangeTuple(isl::map M) {
+  return isl::manage(isl_map_reset_tuple_id(M.release(), isl_dim_out));
+}
+
+isl::pw_aff gistParams(isl::pw_aff PA, isl::set Context) {
+  return isl::manage(isl_pw_aff_gist_params(PA.release(), Context.release()));
+}
+
+isl::set setDimName(isl::set S, unsigned Pos, const std::string &Name) {
+  return isl::manage(
+      isl_set_set_dim_name(S.release(), isl_dim_set, Pos, Name.c_str()));
+}
+
+isl::val coefficient(const isl::aff &A, unsigned Pos) {
+  return isl::manage(isl_aff_get_coefficient_val(A.get(), isl_dim_in, Pos));
+}
+
+template <typename T, char *(*ToStr)(T *)>
+static std::string toStr(T *Obj) {
+  if (!Obj)
+    return "<null>";
+  char *C = ToStr(Obj);
+  if (!C)
+    return "<null>";
+  std::string S(C);
+  free(C);
+  return S;
+}
+
+std::string islStr(const isl::set &S) {
+  return toStr<isl_set, isl_set_to_str>(S.get());
+}
+
+std::string islStr(const isl::map &M) {
+  return toStr<isl_map, isl_map_to_str>(M.get());
+}
+
+std::string islStr(const isl::pw_aff &PA) {
+  return toStr<isl_pw_aff, isl_pw_aff_to_str>(PA.get());
+}
+
+std::string islCStr(const isl::ast_expr &E) {
+  return toStr<isl_ast_expr, isl_ast_expr_to_C_str>(E.get());
+}
+
+} // namespace iss
