@@ -77,6 +77,10 @@ isl::map makeDisjoint(isl::map M);
 isl::set dropUnusedParams(isl::set S);
 isl::pw_aff dropUnusedParams(isl::pw_aff PA);
 
+/// \p S without the constraints that involve none of the set dimensions
+/// First to First + N - 1: a superset.
+isl::set dropConstraintsNotInvolving(isl::set S, unsigned First, unsigned N);
+
 /// Whether \p S constrains the parameter \p Id.
 bool involvesParam(const isl::set &S, const isl::id &Id);
 

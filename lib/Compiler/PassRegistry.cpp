@@ -44,6 +44,10 @@ void registerIssPasses(PassBuilder &PB) {
   if (Name == "print<" NAME ">") {                                             \
     FPM.addPass(PRINTER);                                                      \
     return true;                                                               \
+  }                                                                            \
+  if (Name == "require<" NAME ">") {                                           \
+    FPM.addPass(RequireAnalysisPass<decltype(CREATE), Function>());            \
+    return true;                                                               \
   }
 #include "PassRegistry.def"
         return false;

@@ -92,6 +92,12 @@ isl::pw_aff dropUnusedParams(isl::pw_aff PA) {
   return isl::manage(isl_pw_aff_drop_unused_params(PA.release()));
 }
 
+isl::set dropConstraintsNotInvolving(isl::set S, unsigned First,
+                                     unsigned N) {
+  return isl::manage(isl_set_drop_constraints_not_involving_dims(
+      S.release(), isl_dim_set, First, N));
+}
+
 bool involvesParam(const isl::set &S, const isl::id &Id) {
   int Pos = isl_set_find_dim_by_id(S.get(), isl_dim_param, Id.get());
   return Pos >= 0 && isl_set_involves_dims(S.get(), isl_dim_param, Pos, 1) ==

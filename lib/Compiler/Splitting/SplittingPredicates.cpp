@@ -201,19 +201,37 @@ struct Component {
 
 bool SplittingPredicates::rangesOf(ArrayRef<isl::set> Pieces,
                                    const isl::set &WIDomain, unsigned Dim,
-                                   const isl::set &Context,
+                                   unsigned Width,
+                                   const isl::set &RawContext,
                                    unsigned MaxRanges,
                                    std::vector<SplitRange> &Out,
                                    std::string &Why) {
   isl::ctx Ctx = WIDomain.ctx();
-  isl::map Box = outerToDim(WIDomain, Dim);
-  isl::set Outer = Box.domain().intersect_params(Context);
+  long L = WIDomain.dim_max_val(Dim).get_num_si() + 1;
+  // Only the context of the parameters the pieces involve: isl's
+  // parametric minima grow with every parameter.
+  isl::set Context = RawContext;
+  for (unsigned I = islDim(RawContext, isl::dim::param); I-- > 0;) {
+    isl::id Id = RawContext.space().dim_id(isl::dim::param, I);
+    if (none_of(Pieces, [&](const isl::set &P) { return involvesParam(P, Id); }))
+      Context = Context.project_out_param(Id);
+  }
+  Context = Context.coalesce();
+  // Whole tiles: work on the tile index t = floor(x_d / w), where the
+  // pieces' floors become plain inequalities, then scale back.
+  isl::map ToTile = replaceDim(WIDomain.space(), Dim, [&](isl::aff V) {
+                      return V.scale_down(isl::val(Ctx, long(Width))).floor();
+                    }).as_map();
+  isl::set TileBox = WIDomain.apply(ToTile);
+  isl::map Box = outerToDim(TileBox, Dim);
+  isl::set Outer = Box.domain();
   isl::map AtLeast(Ctx, "{ [a] -> [b] : b >= a }");
   isl::map AtMost(Ctx, "{ [a] -> [b] : b <= a }");
   std::vector<Component> Comps;
   for (unsigned P = 0; P < Pieces.size(); ++P) {
-    isl::map PM = makeDisjoint(
-        outerToDim(Pieces[P], Dim).intersect_params(Context).coalesce());
+    isl::map PM = makeDisjoint(outerToDim(Pieces[P].apply(ToTile), Dim)
+                                   .intersect_params(Context)
+                                   .coalesce());
     isl::stat St = PM.foreach_basic_map([&](isl::basic_map BM) {
       isl::map B(BM);
       isl::pw_aff Lo = B.dim_min(0), Hi = B.dim_max(0);
@@ -240,8 +258,10 @@ bool SplittingPredicates::rangesOf(ArrayRef<isl::set> Pieces,
   std::vector<unsigned> InDeg(N, 0);
   for (unsigned I = 0; I < N; ++I)
     for (unsigned J = I + 1; J < N; ++J) {
-      isl::set Both =
-          Comps[I].Lo.domain().intersect(Comps[J].Lo.domain());
+      isl::set Both = Comps[I]
+                          .Lo.domain()
+                          .intersect(Comps[J].Lo.domain())
+                          .intersect_params(Context);
       if (Both.is_empty().is_true())
         continue;
       bool IBefore = Comps[I].Hi.ge_set(Comps[J].Lo).intersect(Both)
@@ -276,18 +296,25 @@ bool SplittingPredicates::rangesOf(ArrayRef<isl::set> Pieces,
           " depends on the parameters";
     return false;
   }
-  // The cuts: range i ends where the first later interval starts.
-  long L = WIDomain.dim_max_val(Dim).get_num_si() + 1;
-  isl::pw_aff Cut(Outer, isl::val(Ctx, L));
+  // The cuts: range i ends where the first later interval starts, at
+  // w times its tile index, or at L_d.
+  long NT = (L + Width - 1) / Width;
+  isl::pw_aff Cut(Outer, isl::val(Ctx, NT));
   std::vector<isl::pw_aff> Ends(N);
   for (unsigned I = N; I-- > 0;) {
     Ends[I] = Cut;
     Cut = unionMin(Comps[Order[I]].Lo, Cut);
   }
+  isl::pw_aff LPA(Outer, isl::val(Ctx, L));
+  isl::set OuterCtx = Outer.intersect_params(Context);
   Out.clear();
   isl::pw_aff Begin(Outer, isl::val(Ctx, 0L));
   for (unsigned I = 0; I < N; ++I) {
-    isl::pw_aff End = Ends[I].gist(Outer).coalesce();
+    isl::pw_aff End = Ends[I]
+                          .scale(isl::val(Ctx, long(Width)))
+                          .min(LPA)
+                          .gist(OuterCtx)
+                          .coalesce();
     unsigned P = Comps[Order[I]].Piece;
     if (!Out.empty() && Out.back().Piece == P)
       Out.back().End = End; // adjacent intervals of one piece
@@ -312,15 +339,57 @@ SplittingPredicates::SplittingPredicates(const WorkItemModel &M,
                                          const RegionModel &R, unsigned Dim,
                                          unsigned Width)
     : M(M), R(R), Dim(Dim), Width(Width ? Width : 1) {
-  Opaque = M.opaqueParams();
+  // Opaque parameters the same along d are quantified away; those that
+  // vary along d make what involves them non-affine here.
+  Varying = M.opaqueParams(1u << Dim);
+  for (const isl::id &Id : M.opaqueParams())
+    if (!(WorkItemModel::param(Id)->VariesWith >> Dim & 1))
+      Opaque.push_back(Id);
   compute();
+}
+
+bool SplittingPredicates::involvesVarying(const isl::set &S) const {
+  for (const isl::id &Id : Varying)
+    if (involvesParam(S, Id))
+      return true;
+  return false;
+}
+
+bool SplittingPredicates::involvesVarying(const isl::pw_aff &PA) const {
+  for (const isl::id &Id : Varying)
+    if (PA.involves_param(Id).is_true())
+      return true;
+  return false;
+}
+
+isl::set SplittingPredicates::domainView(const isl::set &Domain) const {
+  // Constraints that do not involve x_d are the same for all lanes of a
+  // tile at equal counters: dropping them over-approximates the instances
+  // but leaves which lanes of a tile are active together unchanged where
+  // the tile runs at all, and spares isl the case splits of what the
+  // other dimensions and the parameters do (empty loops, borders in y).
+  isl::set D = dropConstraintsNotInvolving(Domain, Dim, 1).coalesce();
+  for (const isl::id &Id : Varying)
+    if (involvesParam(D, Id))
+      D = D.project_out_param(Id);
+  return D;
+}
+
+bool SplittingPredicates::affineBranch(unsigned Branch) const {
+  const ModelBranch &B = R.Branches[Branch];
+  if (!B.Affine)
+    return false;
+  for (const isl::set &T : B.Taken)
+    if (involvesVarying(T))
+      return false;
+  return true;
 }
 
 bool SplittingPredicates::idDependent(unsigned Branch) const {
   const ModelBranch &B = R.Branches[Branch];
-  if (B.Uniform)
+  if (B.UniformDims >> Dim & 1)
     return false;
-  if (!B.Affine)
+  if (!affineBranch(Branch))
     return true;
   // Decided by the parameters alone when each successor's set is the
   // domain restricted to some parameters.
@@ -345,45 +414,50 @@ void SplittingPredicates::compute() {
     Refusal = "the region is not modelled: " + R.Why;
     return;
   }
-  isl::set Context = M.context().intersect(M.assumptions());
+  isl::set Context = M.predicateContext();
   IslQuota Q(M.ctx(), MaxPredicateOps);
   for (unsigned A = 0; A < NA; ++A) {
     const ModelAccess &Acc = R.Accesses[A];
-    if (Acc.Offset.is_null() && Acc.UniformAddress) {
-      Cons[A] = uniformValueTiles(isl::pw_aff(), Acc.Domain, WI, Dim, Width);
+    isl::set D = domainView(Acc.Domain);
+    // The tiles with at most one active lane: every property holds there.
+    isl::set Lonely = uniformValueTiles(isl::pw_aff(), D, WI, Dim, Width);
+    if (Acc.UniformDims >> Dim & 1) {
+      Cons[A] = Lonely;
       Uni[A] = WI;
       continue;
     }
-    Cons[A] = forAll(consecutiveTileSet(Acc.Offset, Acc.Size, Acc.Domain, WI,
-                                        Dim, Width),
-                     WI, Opaque);
-    Uni[A] = forAll(
-        uniformValueTiles(Acc.Offset, Acc.Domain, WI, Dim, Width), WI, Opaque);
+    if (!affineAccess(A)) {
+      Cons[A] = Uni[A] = Lonely;
+      continue;
+    }
+    Cons[A] = forAll(
+        consecutiveTileSet(Acc.Offset, Acc.Size, D, WI, Dim, Width), WI,
+        Opaque);
+    Uni[A] =
+        forAll(uniformValueTiles(Acc.Offset, D, WI, Dim, Width), WI, Opaque);
     // Non-trivially consecutive: on a full tile where two lanes run it.
-    isl::set Lonely =
-        uniformValueTiles(isl::pw_aff(), Acc.Domain, WI, Dim, Width);
     isl::set Witness =
         Cons[A].intersect(Full).subtract(Lonely).intersect_params(Context);
-    EverCons[A] = !Acc.Offset.is_null() && Witness.is_empty().is_false();
+    EverCons[A] = Witness.is_empty().is_false();
     if (EverCons[A])
       IC = IC.intersect(Cons[A]).coalesce();
   }
   for (unsigned B = 0; B < NB; ++B) {
     const ModelBranch &Br = R.Branches[B];
-    if (Br.Uniform) {
+    isl::set D = domainView(Br.Domain);
+    if (Br.UniformDims >> Dim & 1) {
       BranchUni[B] = WI;
       continue;
     }
-    if (!Br.Affine) {
-      BranchUni[B] =
-          uniformValueTiles(isl::pw_aff(), Br.Domain, WI, Dim, Width);
+    if (!affineBranch(B)) {
+      BranchUni[B] = uniformValueTiles(isl::pw_aff(), D, WI, Dim, Width);
     } else {
       isl::set U = WI;
       // Two successors: one set decides; more: each must be uniform.
       unsigned N = Br.Taken.size() == 2 ? 1 : Br.Taken.size();
       for (unsigned I = 0; I < N; ++I)
-        U = U.intersect(uniformConditionTiles(Br.Taken[I], Br.Domain, WI,
-                                              Dim, Width));
+        U = U.intersect(uniformConditionTiles(Br.Conditions[I].intersect(D),
+                                              D, WI, Dim, Width));
       BranchUni[B] = forAll(U, WI, Opaque);
     }
     if (idDependent(B))
@@ -397,9 +471,9 @@ void SplittingPredicates::compute() {
                        Partial.subtract(IC)};
   std::vector<isl::set> Sets;
   for (unsigned C = 0; C < 5; ++C) {
-    isl::set S = Cells[C].intersect_params(Context).coalesce();
-    if (!S.is_empty().is_false())
+    if (!Cells[C].intersect_params(Context).is_empty().is_false())
       continue;
+    isl::set S = dropUnusedParams(Cells[C].gist_params(Context).coalesce());
     SplitPiece P;
     P.Set = S;
     P.Index = C;
@@ -414,7 +488,8 @@ void SplittingPredicates::compute() {
     Refusal = Q.error() + " computing the predicates";
     return;
   }
-  if (!rangesOf(Sets, WI, Dim, Context, MaxRangesOpt, Ranges, Refusal))
+  if (!rangesOf(Sets, WI, Dim, Width, Context, MaxRangesOpt, Ranges,
+                Refusal))
     Ranges.clear();
   if (Q.exceeded()) {
     Ranges.clear();
@@ -438,18 +513,29 @@ isl::set SplittingPredicates::divergentTiles(unsigned Access) const {
   return Runs.subtract(Cons[Access]).subtract(Uni[Access]).coalesce();
 }
 
+bool SplittingPredicates::affineAccess(unsigned Access) const {
+  const ModelAccess &A = R.Accesses[Access];
+  return !A.Offset.is_null() && (A.BaseDims >> Dim & 1) &&
+         !involvesVarying(A.Offset);
+}
+
 isl::set SplittingPredicates::consecutivePoints(unsigned Access) const {
   const ModelAccess &A = R.Accesses[Access];
-  return forAll(pointSet(A.Offset, A.Size, A.Domain, R.Domain, Dim), R.Domain,
-                Opaque);
+  if (!affineAccess(Access))
+    return isl::set::empty(R.Domain.space());
+  return forAll(pointSet(A.Offset, A.Size, domainView(A.Domain), R.Domain,
+                         Dim),
+                R.Domain, Opaque);
 }
 
 isl::set SplittingPredicates::uniformPoints(unsigned Access) const {
   const ModelAccess &A = R.Accesses[Access];
-  if (A.Offset.is_null())
-    return A.UniformAddress ? R.Domain : isl::set::empty(R.Domain.space());
-  return forAll(pointSet(A.Offset, 0, A.Domain, R.Domain, Dim), R.Domain,
-                Opaque);
+  if (A.UniformDims >> Dim & 1)
+    return R.Domain;
+  if (!affineAccess(Access))
+    return isl::set::empty(R.Domain.space());
+  return forAll(pointSet(A.Offset, 0, domainView(A.Domain), R.Domain, Dim),
+                R.Domain, Opaque);
 }
 
 bool SplittingPredicates::everConsecutive(unsigned Access) const {
@@ -500,27 +586,26 @@ bool SplittingPredicates::uniformOnTiles(unsigned Branch,
 bool SplittingPredicates::uniformAcross(unsigned Branch,
                                         const SplitPiece &P) const {
   const ModelBranch &B = R.Branches[Branch];
-  if (B.Uniform)
+  if (B.UniformDims >> Dim & 1)
     return true;
-  if (!B.Affine)
+  if (!affineBranch(Branch))
     return false;
   // Two active instances of the piece that differ in x_d only, and take
   // different successors.
-  isl::set D = within(B.Domain, P.Set);
+  isl::set D = within(domainView(B.Domain), P.Set);
   isl::map Line = isl::map::universe(D.space().map_from_set());
   for (unsigned I = 0, N = islDim(D, isl::dim::set); I < N; ++I)
     if (I != Dim)
       Line = Line.equate(isl::dim::in, I, isl::dim::out, I);
   Line = Line.intersect_domain(D).intersect_range(D);
   for (unsigned I = 0; I < B.Taken.size(); ++I) {
-    isl::set T = B.Taken[I].intersect(D);
-    isl::map Mixed =
-        Line.intersect_domain(T).intersect_range(D.subtract(B.Taken[I]));
+    isl::set T = B.Conditions[I].intersect(D);
+    isl::map Mixed = Line.intersect_domain(T).intersect_range(D.subtract(T));
     isl::set Bad = toWorkItems(Mixed.domain(), R.Domain);
     for (const isl::id &Id : Opaque)
       if (involvesParam(Bad, Id))
         Bad = Bad.project_out_param(Id);
-    if (!Bad.intersect_params(M.context().intersect(M.assumptions()))
+    if (!Bad.intersect_params(M.predicateContext())
              .is_empty()
              .is_true())
       return false;
@@ -562,9 +647,12 @@ void SplittingPredicates::print(raw_ostream &OS) const {
     const ModelAccess &Acc = R.Accesses[A];
     OS << "    " << (Acc.IsStore ? "store " : "load ")
        << name(Acc.I->getParent()) << " #" << A << ":";
-    if (Acc.Offset.is_null()) {
-      OS << (Acc.UniformAddress ? " non-affine, uniform\n"
-                                : " non-affine, divergent\n");
+    if (Acc.UniformDims >> Dim & 1) {
+      OS << " uniform address\n";
+      continue;
+    }
+    if (!affineAccess(A)) {
+      OS << " non-affine\n";
       continue;
     }
     isl::set Runs = toWorkItems(Acc.Domain, R.Domain);
@@ -615,7 +703,7 @@ void SplittingPredicates::print(raw_ostream &OS) const {
     if (D != Dim)
       Outer.push_back(DimNames[D]);
   OS << "    ranges of " << DimNames[Dim] << ":\n";
-  isl::set Context = M.context().intersect(M.assumptions());
+  isl::set Context = M.predicateContext();
   for (const SplitRange &Rg : Ranges)
     OS << "      [" << islCStr(IslExprEmitter::toAst(Rg.Begin, Context, Outer))
        << ", " << islCStr(IslExprEmitter::toAst(Rg.End, Context, Outer))

@@ -187,22 +187,29 @@ public:
   /// \p Good for every value of the parameters \p ForAll.
   static isl::set forAll(const isl::set &Good, const isl::set &WIDomain,
                          llvm::ArrayRef<isl::id> ForAll);
-  /// The ranges of x_d that the disjoint \p Pieces cut WIDomain into, in
-  /// order, simplified within \p Context; false (and \p Why) when the
-  /// order of the pieces along x_d depends on the parameters, a piece is
-  /// not a union of intervals, or there would be more than \p MaxRanges.
+  /// The ranges of x_d that \p Pieces, disjoint unions of tiles of
+  /// \p Width that cover WIDomain, cut it into, in order, simplified
+  /// within \p Context; false (and \p Why) when the order of the pieces
+  /// along x_d depends on the parameters, a piece is not a union of
+  /// intervals, or there would be more than \p MaxRanges.
   static bool rangesOf(llvm::ArrayRef<isl::set> Pieces,
-                       const isl::set &WIDomain, unsigned Dim,
+                       const isl::set &WIDomain, unsigned Dim, unsigned Width,
                        const isl::set &Context, unsigned MaxRanges,
                        std::vector<SplitRange> &Out, std::string &Why);
 
 private:
   void compute();
+  bool involvesVarying(const isl::set &S) const;
+  bool involvesVarying(const isl::pw_aff &PA) const;
+  /// \p Domain with the opaque parameters that vary along d projected out.
+  isl::set domainView(const isl::set &Domain) const;
+  bool affineAccess(unsigned Access) const;
+  bool affineBranch(unsigned Branch) const;
 
   const WorkItemModel &M;
   const RegionModel &R;
   unsigned Dim, Width;
-  llvm::SmallVector<isl::id, 4> Opaque;
+  llvm::SmallVector<isl::id, 4> Opaque, Varying;
   isl::set Full, UniformControl, IC;
   std::vector<isl::set> Cons, Uni, BranchUni;
   std::vector<bool> EverCons;

@@ -26,13 +26,16 @@
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/GetElementPtrTypeIterator.h"
+#include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/Operator.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Debug.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <functional>
 #include <optional>
 
 using namespace llvm;
@@ -51,6 +54,7 @@ static cl::list<unsigned>
 namespace iss {
 
 AnalysisKey WorkItemModelAnalysis::Key;
+
 
 namespace {
 
@@ -113,8 +117,8 @@ struct Scope {
 class WorkItemModel::Builder {
 public:
   Builder(WorkItemModel &M, Function &F, ScalarEvolution &SE, LoopInfo &LI,
-          const WorkItemUniformity &U)
-      : M(M), F(F), SE(SE), LI(LI), U(U), Ctx(M.ctx()),
+          ArrayRef<const WorkItemUniformity *> Uniform)
+      : M(M), F(F), SE(SE), LI(LI), UD(Uniform), Ctx(M.ctx()),
         DL(F.getParent()->getDataLayout()) {}
 
   void build();
@@ -146,7 +150,11 @@ private:
   bool needInRange(Expr &E, const isl::pw_aff &V, const Scope &S,
                    unsigned Bits, bool NonNegative);
   bool applyChecks(ArrayRef<RangeCheck> Checks, isl::set Domain);
-  bool uniformBase(Value *Base);
+  unsigned uniformDims(Value *V) const;
+  unsigned liveDims() const;
+  unsigned uniformBase(Value *Base) const;
+  bool inCallee(Value *V) const;
+  std::optional<Expr> call(CallInst *CI, const Scope &S);
 
   // Regions.
   void buildRegion(RegionModel &R);
@@ -160,7 +168,7 @@ private:
   Function &F;
   ScalarEvolution &SE;
   LoopInfo &LI;
-  const WorkItemUniformity &U;
+  ArrayRef<const WorkItemUniformity *> UD;
   isl::ctx Ctx;
   const DataLayout &DL;
   bool ContextDone = false; ///< whether allocas are work-group homes
@@ -173,6 +181,21 @@ private:
   DenseMap<std::pair<const SCEV *, Loop *>, std::optional<Expr>> Scevs;
   DenseMap<std::pair<Value *, Loop *>, Cond> Conds;
   DenseSet<Value *> Pending;
+  /// The parameters where a checked value leaves its range somewhere in
+  /// the work-item box, per value.
+  struct BoxCheck {
+    isl::pw_aff PA;
+    isl::val Lo, Hi;
+    isl::set Bad;
+    bool Assumed; ///< its Bad is out of the assumptions already
+  };
+  std::vector<BoxCheck> BoxChecks;
+  /// The calls being translated, innermost last: the callee's arguments
+  /// and what its values translated to at this call.
+  struct Frame {
+    DenseMap<Value *, std::optional<Expr>> Values;
+  };
+  SmallVector<Frame, 2> Frames;
 
   // Per region.
   BasicBlock *RegionEntry = nullptr;
@@ -212,6 +235,10 @@ isl::id WorkItemModel::Builder::paramId(ModelParam::Kind K, unsigned Dim,
   case ModelParam::Argument:
     Name = V->hasName() ? islName(V->getName())
                         : "arg" + std::to_string(cast<Argument>(V)->getArgNo());
+    break;
+  case ModelParam::Derived:
+    Name = V->hasName() ? islName(V->getName())
+                        : "p" + std::to_string(M.Params.size());
     break;
   case ModelParam::Opaque:
     Name = "u_" + (V->hasName() ? islName(V->getName())
@@ -377,10 +404,54 @@ bool WorkItemModel::Builder::applyChecks(ArrayRef<RangeCheck> Checks,
                                          isl::set Domain) {
   if (Checks.empty())
     return true;
-  if (getenv("ISS_TRACE")) { errs() << "TRACE checks " << Checks.size() << " on " << islStr(Domain) << "\n"; for (auto &C : Checks) errs() << "   " << islStr(C.PA) << "\n"; }
   isl::set Assumed = M.Assumed;
   SmallVector<isl::id, 4> Opaque = M.opaqueParams();
+  // Where it overflows for some value of the opaque parameters: the
+  // assumption must hold whatever they are.
+  auto BadParams = [&](isl::set B) {
+    B = B.params();
+    for (const isl::id &Id : Opaque)
+      if (involvesParam(B, Id))
+        B = B.project_out_param(Id);
+    return B;
+  };
+  bool Changed = false;
   for (const RangeCheck &C : Checks) {
+    // First the parameters where it overflows somewhere in the work-item
+    // box: the simplest condition to check at run time, and the same for
+    // every use of the value, so computed once.
+    auto Cached = find_if(BoxChecks, [&](const BoxCheck &O) {
+      return O.PA.plain_is_equal(C.PA).is_true() && O.Lo.eq(C.Lo).is_true() &&
+             O.Hi.eq(C.Hi).is_true();
+    });
+    if (Cached == BoxChecks.end()) {
+      isl::set Box = isl::set::universe(C.PA.domain_space());
+      for (unsigned D = 0; D < 3; ++D)
+        Box = Box.lower_bound_val(isl::dim::set, D, 0L)
+                  .upper_bound_val(isl::dim::set, D,
+                                   long(M.LocalSize[D] - 1));
+      isl::set Out = C.PA.lt_set(isl::pw_aff(Box, C.Lo))
+                         .unite(C.PA.gt_set(isl::pw_aff(Box, C.Hi)))
+                         .intersect(Box)
+                         .intersect_params(M.Context);
+      // Gisted: the constraints that the context implies stay out of the
+      // assumptions (they are as small as the run-time check).
+      BoxChecks.push_back(
+          {C.PA, C.Lo, C.Hi, BadParams(Out).gist(M.Context).coalesce(),
+           false});
+      Cached = BoxChecks.end() - 1;
+    }
+    // The assumptions only grow: once assumed, always.
+    if (Cached->Assumed)
+      continue;
+    isl::set Simple = Assumed.subtract(Cached->Bad);
+    if (Simple.intersect(M.Context).is_empty().is_false()) {
+      Assumed = Simple.coalesce();
+      Cached->Assumed = true;
+      Changed = true;
+      continue;
+    }
+    // The exact condition: where it overflows on these instances.
     isl::pw_aff LoPA(Domain, C.Lo), HiPA(Domain, C.Hi);
     isl::set Bad = C.PA.lt_set(LoPA).unite(C.PA.gt_set(HiPA));
     Bad = Bad.intersect(Domain).intersect_params(M.Context);
@@ -389,12 +460,12 @@ bool WorkItemModel::Builder::applyChecks(ArrayRef<RangeCheck> Checks,
       continue;
     if (Empty.is_error())
       return false;
-    isl::set BadParams = Bad.params();
-    for (const isl::id &Id : Opaque)
-      if (involvesParam(BadParams, Id))
-        return false;
-    Assumed = Assumed.subtract(BadParams).coalesce();
+    Assumed =
+        Assumed.subtract(BadParams(Bad).gist(M.Context)).coalesce();
+    Changed = true;
   }
+  if (!Changed)
+    return true;
   isl::boolean None = Assumed.intersect(M.Context).is_empty();
   if (!None.is_false())
     return false;
@@ -403,11 +474,21 @@ bool WorkItemModel::Builder::applyChecks(ArrayRef<RangeCheck> Checks,
 }
 
 std::optional<Expr> WorkItemModel::Builder::value(Value *V, const Scope &S) {
+  if (!Frames.empty() && inCallee(V)) {
+    auto &Memo = Frames.back().Values;
+    auto It = Memo.find(V);
+    if (It != Memo.end())
+      return It->second;
+    if (isa<Argument>(V))
+      return std::nullopt;
+    std::optional<Expr> R = valueImpl(V, S);
+    Memo[V] = R;
+    return R;
+  }
   auto Key = std::make_pair(V, S.LLVMLoop);
   auto It = Values.find(Key);
   if (It != Values.end())
     return It->second;
-  if (getenv("ISS_TRACE")) { errs() << "TRACE value " << *V << "\n"; }
   if (!Pending.insert(V).second)
     return opaque(V, S);
   std::optional<Expr> R = valueImpl(V, S);
@@ -418,14 +499,88 @@ std::optional<Expr> WorkItemModel::Builder::value(Value *V, const Scope &S) {
   return R;
 }
 
-/// A value the same for every work-item but not affine: a parameter that
-/// the predicates quantify away.
+/// The dimensions along which \p V is the same (bit d: for work-items that
+/// differ in d only); those of one work-item are always.
+unsigned WorkItemModel::Builder::uniformDims(Value *V) const {
+  unsigned R = 0;
+  for (unsigned D = 0; D < 3; ++D)
+    if (M.LocalSize[D] <= 1 || !UD[D] || UD[D]->isUniform(V))
+      R |= 1u << D;
+  return R;
+}
+
+unsigned WorkItemModel::Builder::liveDims() const {
+  unsigned R = 0;
+  for (unsigned D = 0; D < 3; ++D)
+    if (M.LocalSize[D] > 1)
+      R |= 1u << D;
+  return R;
+}
+
+bool WorkItemModel::Builder::inCallee(Value *V) const {
+  if (auto *I = dyn_cast<Instruction>(V))
+    return I->getFunction() != &F;
+  if (auto *A = dyn_cast<Argument>(V))
+    return A->getParent() != &F;
+  return false;
+}
+
+/// A value that is not affine but the same along some dimensions: a
+/// parameter that the predicates of those dimensions quantify away.
 std::optional<Expr> WorkItemModel::Builder::opaque(Value *V, const Scope &S) {
-  if (!V->getType()->isIntegerTy() || isa<Constant>(V) || !U.isUniform(V))
+  if (!V->getType()->isIntegerTy() || isa<Constant>(V) || inCallee(V) ||
+      V->getType()->getIntegerBitWidth() > 64)
     return std::nullopt;
-  if (V->getType()->getIntegerBitWidth() > 64)
+  unsigned Varies = liveDims() & ~uniformDims(V);
+  if (Varies && Varies == liveDims())
     return std::nullopt;
+  isl::id Id = paramId(ModelParam::Opaque, 0, V);
+  static_cast<ModelParam *>(Id.get_user())->VariesWith = Varies;
   return Expr{paramOn(S, ModelParam::Opaque, 0, V), {}};
+}
+
+/// A load of a work-item global other than a local id.
+static bool isWorkGroupGlobalLoad(const Value *V) {
+  const auto *L = dyn_cast<LoadInst>(V);
+  if (!L || L->isVolatile())
+    return false;
+  const auto *GV = dyn_cast<GlobalVariable>(L->getPointerOperand());
+  if (!GV)
+    return false;
+  for (unsigned G = 3; G < 16; ++G)
+    if (GV->getName() == WorkItemGlobals[G])
+      return true;
+  return false;
+}
+
+/// Whether \p V is computed from the kernel's arguments, constants and
+/// work-group values alone, by a few instructions without side effects.
+static bool isParameterExpression(const Value *V, const Function &F,
+                                  unsigned &Budget) {
+  if (isa<ConstantInt>(V))
+    return true;
+  if (const auto *A = dyn_cast<Argument>(V))
+    return A->getParent() == &F && A->getType()->isIntegerTy();
+  const auto *I = dyn_cast<Instruction>(V);
+  if (!I || I->getFunction() != &F || Budget == 0)
+    return false;
+  --Budget;
+  if (isWorkGroupGlobalLoad(I))
+    return true;
+  if (!isa<BinaryOperator>(I) && !isa<CastInst>(I) && !isa<CmpInst>(I) &&
+      !isa<SelectInst>(I))
+    return false;
+  if (I->getOpcode() == Instruction::SDiv ||
+      I->getOpcode() == Instruction::UDiv ||
+      I->getOpcode() == Instruction::SRem ||
+      I->getOpcode() == Instruction::URem)
+    if (!isa<ConstantInt>(I->getOperand(1)) ||
+        cast<ConstantInt>(I->getOperand(1))->isZero())
+      return false; // no division by a value that may be 0 moved up
+  for (const Value *Op : I->operands())
+    if (!isParameterExpression(Op, F, Budget))
+      return false;
+  return true;
 }
 
 std::optional<Expr> WorkItemModel::Builder::valueImpl(Value *V,
@@ -441,6 +596,34 @@ std::optional<Expr> WorkItemModel::Builder::valueImpl(Value *V,
   auto *I = dyn_cast<Instruction>(V);
   if (!I)
     return std::nullopt;
+
+  // A non-linear function of the parameters alone: a parameter of its own,
+  // affine where a product is not, simpler for isl than the pieces of a
+  // division (the split pass recomputes it).
+  switch (I->getOpcode()) {
+  case Instruction::Mul:
+  case Instruction::Shl:
+    if (isa<ConstantInt>(I->getOperand(0)) ||
+        isa<ConstantInt>(I->getOperand(1)))
+      break;
+    [[fallthrough]];
+  case Instruction::SDiv:
+  case Instruction::UDiv:
+  case Instruction::SRem:
+  case Instruction::URem:
+  case Instruction::AShr:
+  case Instruction::LShr:
+  case Instruction::And:
+  case Instruction::Or:
+  case Instruction::Xor: {
+    unsigned Budget = 16;
+    if (!inCallee(I) && isParameterExpression(I, F, Budget))
+      return Expr{paramOn(S, ModelParam::Derived, 0, I), {}};
+    break;
+  }
+  default:
+    break;
+  }
 
   auto Both = [&](Value *A, Value *B) -> std::optional<std::pair<Expr, Expr>> {
     auto EA = value(A, S);
@@ -621,6 +804,8 @@ std::optional<Expr> WorkItemModel::Builder::valueImpl(Value *V,
   }
   case Instruction::Freeze:
     return value(I->getOperand(0), S);
+  case Instruction::Call:
+    return call(cast<CallInst>(I), S);
   case Instruction::PHI: {
     auto *P = cast<PHINode>(I);
     // A phi with one incoming value (LCSSA) is that value.
@@ -638,9 +823,65 @@ std::optional<Expr> WorkItemModel::Builder::valueImpl(Value *V,
     break;
   }
   // ScalarEvolution knows more forms (and the loops' exit values).
-  if (!SE.isSCEVable(Ty))
+  if (!SE.isSCEVable(Ty) || inCallee(V))
     return std::nullopt;
   return scev(SE.getSCEVAtScope(SE.getSCEV(V), S.LLVMLoop), S);
+}
+
+/// A call: min, max and abs intrinsics; a function that touches no memory
+/// and is one block (the kernel library's max, min, clamp, which iss-prepare
+/// leaves out of line) is translated with its arguments bound to the
+/// call's.
+std::optional<Expr> WorkItemModel::Builder::call(CallInst *CI,
+                                                 const Scope &S) {
+  unsigned Bits = CI->getType()->getIntegerBitWidth();
+  if (auto *II = dyn_cast<IntrinsicInst>(CI)) {
+    Intrinsic::ID ID = II->getIntrinsicID();
+    bool Unsigned = ID == Intrinsic::umax || ID == Intrinsic::umin;
+    if (ID == Intrinsic::smax || ID == Intrinsic::smin || Unsigned) {
+      auto A = value(II->getArgOperand(0), S);
+      if (!A)
+        return std::nullopt;
+      auto B = value(II->getArgOperand(1), S);
+      if (!B)
+        return std::nullopt;
+      Expr R = *A;
+      R.Checks.append(B->Checks.begin(), B->Checks.end());
+      // Unsigned: as signed where both are non-negative.
+      if (Unsigned && (!needInRange(R, A->PA, S, Bits, true) ||
+                       !needInRange(R, B->PA, S, Bits, true)))
+        return std::nullopt;
+      bool Max = ID == Intrinsic::smax || ID == Intrinsic::umax;
+      R.PA = (Max ? A->PA.max(B->PA) : A->PA.min(B->PA)).coalesce();
+      return R;
+    }
+    if (ID == Intrinsic::abs) {
+      auto A = value(II->getArgOperand(0), S);
+      if (!A)
+        return std::nullopt;
+      A->PA = A->PA.max(A->PA.neg()).coalesce();
+      return A;
+    }
+    return std::nullopt;
+  }
+  Function *Callee = CI->getCalledFunction();
+  if (!Callee || Callee->isDeclaration() || !Callee->doesNotAccessMemory() ||
+      Callee->size() != 1 || Frames.size() >= 4 ||
+      Callee->getFunctionType() != CI->getFunctionType())
+    return std::nullopt;
+  auto *Ret = dyn_cast<ReturnInst>(Callee->getEntryBlock().getTerminator());
+  if (!Ret || !Ret->getReturnValue())
+    return std::nullopt;
+  Frame Fr;
+  for (unsigned I = 0; I < CI->arg_size(); ++I) {
+    if (!CI->getArgOperand(I)->getType()->isIntegerTy())
+      continue;
+    Fr.Values[Callee->getArg(I)] = value(CI->getArgOperand(I), S);
+  }
+  Frames.push_back(std::move(Fr));
+  std::optional<Expr> R = value(Ret->getReturnValue(), S);
+  Frames.pop_back();
+  return R;
 }
 
 /// The induction variable \p P of a kernel loop around the scope, as
@@ -850,6 +1091,8 @@ std::optional<Expr> WorkItemModel::Builder::scevImpl(const SCEV *E,
 //===----------------------------------------------------------------------===//
 
 Cond WorkItemModel::Builder::condition(Value *C, const Scope &S) {
+  if (!Frames.empty() && inCallee(C))
+    return conditionImpl(C, S);
   auto Key = std::make_pair(C, S.LLVMLoop);
   auto It = Conds.find(Key);
   if (It != Conds.end())
@@ -980,15 +1223,16 @@ Cond WorkItemModel::Builder::conditionImpl(Value *C, const Scope &S) {
 // Regions
 //===----------------------------------------------------------------------===//
 
-/// Whether \p Base is the same pointer for every work-item: arguments and
-/// globals (__local variables), allocas once iss-context made them the
-/// work group's homes, and what the uniformity analysis proves.
-bool WorkItemModel::Builder::uniformBase(Value *Base) {
+/// The dimensions along which \p Base is the same pointer: all for
+/// arguments and globals (__local variables) and for allocas once
+/// iss-context made them the work group's homes; what the uniformity
+/// analysis proves otherwise.
+unsigned WorkItemModel::Builder::uniformBase(Value *Base) const {
   if (isa<Argument>(Base) || isa<GlobalValue>(Base))
-    return true;
+    return 7;
   if (isa<AllocaInst>(Base))
-    return ContextDone;
-  return U.isUniform(Base);
+    return ContextDone ? 7 : liveDims() ^ 7;
+  return uniformDims(Base);
 }
 
 /// Where the terminator \p T goes to \p To, over its block's scope \p S.
@@ -1182,7 +1426,6 @@ void WorkItemModel::Builder::processScope(RegionModel &R, Loop *L,
       DExact &= EdgeExact;
     }
     D = D.coalesce();
-    if (getenv("ISS_TRACE")) errs() << "TRACE dom " << N->getName() << " " << islStr(D) << "\n";
     if (!IsInnerLoop) {
       Dom[N] = D;
       Exact[N] = DExact;
@@ -1323,16 +1566,20 @@ void WorkItemModel::Builder::collect(RegionModel &R) {
         CondV = BI->getCondition();
       else if (auto *SI = dyn_cast<SwitchInst>(T))
         CondV = SI->getCondition();
-      Br.Uniform = CondV && U.isUniform(CondV);
+      Br.UniformDims = CondV ? uniformDims(CondV) : 0;
       Br.Affine = true;
       for (BasicBlock *Succ : successors(BB)) {
         Cond C = edgeCondition(T, Succ, S);
         Br.Affine &= C.Affine && applyChecks(C.Checks, MB.Domain);
         Br.Taken.push_back(MB.Domain.intersect(C.Over).coalesce());
+        Br.Conditions.push_back(C.Over);
       }
-      if (!Br.Affine)
+      if (!Br.Affine) {
         for (isl::set &Tk : Br.Taken)
           Tk = MB.Domain;
+        for (isl::set &Cd : Br.Conditions)
+          Cd = isl::set::universe(S.Space);
+      }
       R.Branches.push_back(std::move(Br));
     }
     for (Instruction &I : *BB) {
@@ -1359,7 +1606,7 @@ void WorkItemModel::Builder::collect(RegionModel &R) {
       A.Domain = MB.Domain;
       A.Size = DL.getTypeStoreSize(AccTy).getFixedValue();
       A.IsStore = IsStore;
-      A.UniformAddress = U.isUniform(Ptr);
+      A.UniformDims = uniformDims(Ptr);
       // The address as base + offset: inbounds GEPs from the IR (exact),
       // anything else through ScalarEvolution.
       Value *P = Ptr;
@@ -1401,13 +1648,13 @@ void WorkItemModel::Builder::collect(RegionModel &R) {
         }
         P = GEP->getPointerOperand();
       }
-      if (Ok && !uniformBase(P->stripPointerCasts())) {
-        // A pointer chain through ScalarEvolution (pointer induction
-        // variables, say).
+      // A base that varies along every dimension: try ScalarEvolution
+      // (pointer induction variables, say).
+      if (Ok && !uniformBase(P->stripPointerCasts()))
         Ok = false;
-      }
       if (Ok && applyChecks(Checks, MB.Domain)) {
         A.Base = P->stripPointerCasts();
+        A.BaseDims = uniformBase(A.Base);
         A.Offset = Off.coalesce();
       } else if (SE.isSCEVable(Ptr->getType())) {
         const SCEV *PS = SE.getSCEVAtScope(SE.getSCEV(Ptr), S.LLVMLoop);
@@ -1419,6 +1666,7 @@ void WorkItemModel::Builder::collect(RegionModel &R) {
             if (auto EO = scev(OffS, S);
                 EO && applyChecks(EO->Checks, MB.Domain)) {
               A.Base = BU->getValue();
+              A.BaseDims = uniformBase(A.Base);
               A.Offset = EO->PA.coalesce();
             }
         }
@@ -1434,7 +1682,7 @@ void WorkItemModel::Builder::rebuildContext() {
   isl::space PS = isl::space(Ctx, 0, 0).params();
   for (const auto &P : M.Params)
     PS = PS.add_param(P->Id);
-  isl::set C = isl::set::universe(PS);
+  isl::set C = isl::set::universe(PS), Light = C;
   auto Param = [&](const ModelParam &P) {
     return isl::pw_aff(PS.param_aff_on_domain(P.Id));
   };
@@ -1446,6 +1694,7 @@ void WorkItemModel::Builder::rebuildContext() {
     long Lo = INT64_MIN, Hi = INT64_MAX;
     switch (P->K) {
     case ModelParam::Argument:
+    case ModelParam::Derived:
     case ModelParam::Opaque: {
       unsigned Bits = P->V->getType()->getIntegerBitWidth();
       if (Bits < 64) {
@@ -1471,17 +1720,26 @@ void WorkItemModel::Builder::rebuildContext() {
       Hi = 3;
       break;
     }
-    C = C.intersect(Param(*P).ge_set(Const(Lo)))
-            .intersect(Param(*P).le_set(Const(Hi)));
+    isl::set Range = Param(*P).ge_set(Const(Lo)).intersect(
+        Param(*P).le_set(Const(Hi)));
+    C = C.intersect(Range);
+    if (Hi < INT64_MAX)
+      Light = Light.intersect(Range);
+    else if (Lo > INT64_MIN)
+      Light = Light.intersect(Param(*P).ge_set(Const(Lo)));
   }
   for (unsigned D = 0; D < 3; ++D) {
+    isl::set Rel = isl::set::universe(PS);
     if (Of[0][D] && Of[1][D])
-      C = C.intersect(Param(*Of[0][D]).lt_set(Param(*Of[1][D])));
+      Rel = Rel.intersect(Param(*Of[0][D]).lt_set(Param(*Of[1][D])));
     if (Of[0][D] && Of[2][D])
-      C = C.intersect(Param(*Of[2][D]).ge_set(
+      Rel = Rel.intersect(Param(*Of[2][D]).ge_set(
           Param(*Of[0][D]).scale(isl::val(Ctx, long(M.LocalSize[D])))));
+    C = C.intersect(Rel);
+    Light = Light.intersect(Rel);
   }
   M.Context = C.coalesce();
+  M.LightContext = Light.coalesce();
 }
 
 void WorkItemModel::Builder::build() {
@@ -1492,7 +1750,7 @@ void WorkItemModel::Builder::build() {
       if (auto *S = dyn_cast<MDString>(N->getOperand(0)))
         ContextDone |= S->getString() == F.getName();
   M.Context = isl::set::universe(isl::space(Ctx, 0, 0).params());
-  M.Assumed = M.Context;
+  M.Assumed = M.Context; // kept free of the context's constraints
   // The group offsets and the arguments first: their ranges decide which
   // values need no check.
   for (unsigned D = 0; D < 3; ++D)
@@ -1526,6 +1784,7 @@ void WorkItemModel::Builder::build() {
         Values.clear();
         Scevs.clear();
         Conds.clear();
+        BoxChecks.clear();
       }
     }
     LLVM_DEBUG(dbgs() << "iss-model: region " << B->getName() << ": "
@@ -1536,7 +1795,7 @@ void WorkItemModel::Builder::build() {
   // others are simplified against the context.
   M.Assumed = M.Assumed.gist(M.Context).coalesce();
   if (M.Assumed.is_null())
-    M.Assumed = M.Context;
+    M.Assumed = isl::set::universe(M.Context.space());
 }
 
 //===----------------------------------------------------------------------===//
@@ -1544,9 +1803,10 @@ void WorkItemModel::Builder::build() {
 //===----------------------------------------------------------------------===//
 
 WorkItemModel::WorkItemModel(Function &F, ScalarEvolution &SE, LoopInfo &LI,
-                             const WorkItemUniformity &U)
+                             ArrayRef<const WorkItemUniformity *> Uniform)
     : Ctx(std::make_unique<IslContext>()) {
-  Builder(*this, F, SE, LI, U).build();
+  assert(Uniform.size() == 3 && "a uniformity analysis per dimension");
+  Builder(*this, F, SE, LI, Uniform).build();
 }
 
 // Members go in reverse order: every isl object before the context.
@@ -1567,10 +1827,12 @@ const ModelParam *WorkItemModel::param(const isl::id &Id) {
   return static_cast<const ModelParam *>(Id.get_user());
 }
 
-SmallVector<isl::id, 4> WorkItemModel::opaqueParams() const {
+SmallVector<isl::id, 4>
+WorkItemModel::opaqueParams(unsigned VaryingWith) const {
   SmallVector<isl::id, 4> R;
   for (const auto &P : Params)
-    if (P->K == ModelParam::Opaque)
+    if (P->K == ModelParam::Opaque &&
+        (!VaryingWith || (P->VariesWith & VaryingWith)))
       R.push_back(P->Id);
   return R;
 }
@@ -1578,15 +1840,37 @@ SmallVector<isl::id, 4> WorkItemModel::opaqueParams() const {
 isl::set WorkItemModel::simplify(isl::set S) const {
   if (S.is_null())
     return S;
-  isl::set C = Context.intersect(Assumed);
+  isl::set C = predicateContext();
   return dropUnusedParams(S.gist_params(C).coalesce());
 }
 
 isl::pw_aff WorkItemModel::simplify(isl::pw_aff PA) const {
   if (PA.is_null())
     return PA;
-  isl::set C = Context.intersect(Assumed);
+  isl::set C = predicateContext();
   return dropUnusedParams(gistParams(PA, C).coalesce());
+}
+
+Value *ModelParam::materialize(IRBuilderBase &B,
+                               function_ref<Value *(Value *)> Leaf) const {
+  assert(K == Derived && "only derived parameters are recomputed");
+  DenseMap<Value *, Value *> Done;
+  std::function<Value *(Value *)> Copy = [&](Value *X) -> Value * {
+    if (isa<Constant>(X))
+      return X;
+    if (isa<llvm::Argument>(X) || isWorkGroupGlobalLoad(X))
+      return Leaf(X);
+    if (Value *D = Done.lookup(X))
+      return D;
+    auto *I = cast<Instruction>(X);
+    Instruction *C = I->clone();
+    for (Use &Op : C->operands())
+      Op.set(Copy(Op.get()));
+    B.Insert(C, I->getName());
+    Done[X] = C;
+    return C;
+  };
+  return Copy(V);
 }
 
 const ModelBlock *RegionModel::block(const BasicBlock *BB) const {
@@ -1654,8 +1938,7 @@ void WorkItemModel::print(raw_ostream &OS) const {
          << islStr(simplify(B.Domain)) << "\n";
     for (const ModelBranch &B : R.Branches) {
       OS << "    branch " << blockName(B.Term->getParent()) << ": "
-         << (B.Affine ? "affine" : "non-affine")
-         << (B.Uniform ? ", uniform" : "") << "\n";
+         << (B.Affine ? "affine" : "non-affine") << "\n";
       if (B.Affine)
         for (unsigned I = 0; I < B.Taken.size(); ++I)
           OS << "      to " << blockName(B.Term->getSuccessor(I)) << ": "
@@ -1668,16 +1951,28 @@ void WorkItemModel::print(raw_ostream &OS) const {
         OS << " at " << valueName(A.Base) << " + "
            << islStr(simplify(A.Offset)) << "\n";
       else
-        OS << ": non-affine" << (A.UniformAddress ? ", uniform" : "") << "\n";
+        OS << ": non-affine\n";
     }
   }
 }
 
 WorkItemModel WorkItemModelAnalysis::run(Function &F,
                                          FunctionAnalysisManager &FAM) {
-  return WorkItemModel(F, FAM.getResult<ScalarEvolutionAnalysis>(F),
-                       FAM.getResult<LoopAnalysis>(F),
-                       FAM.getResult<WorkItemUniformityAnalysis>(F));
+  // Uniformity along each dimension alone: roots at that local id only.
+  unsigned Size[3];
+  localSizeOf(F, Size);
+  auto &PDT = FAM.getResult<PostDominatorTreeAnalysis>(F);
+  auto &LI = FAM.getResult<LoopAnalysis>(F);
+  std::unique_ptr<WorkItemUniformity> Along[3];
+  const WorkItemUniformity *Ptrs[3] = {nullptr, nullptr, nullptr};
+  for (unsigned D = 0; D < 3; ++D)
+    if (Size[D] > 1) {
+      Along[D] = std::make_unique<WorkItemUniformity>(F, PDT, LI, 1u << D,
+                                                      true);
+      Ptrs[D] = Along[D].get();
+    }
+  return WorkItemModel(F, FAM.getResult<ScalarEvolutionAnalysis>(F), LI,
+                       Ptrs);
 }
 
 PreservedAnalyses

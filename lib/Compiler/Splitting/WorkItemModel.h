@@ -31,11 +31,17 @@
 //  - parameters (Table 2): O_d = group_id_d * L_d + global_offset_d, the
 //    group offset, so get_global_id(d) = x_d + O_d; G_d = group_id_d (only
 //    when the kernel uses the group id otherwise than in the global id);
-//    N_d = num_groups_d; work_dim; every integer argument, named after it.
-//    Values that are the same for all work-items but not affine (a load
-//    from a uniform address, say) are opaque parameters: predicates hold
-//    for every value of them (they are eliminated by a universal
-//    quantifier), so they never reach the split pass.
+//    N_d = num_groups_d; work_dim; every integer argument, named after it;
+//    a non-linear function of those (a division of an argument by 2, a
+//    product of two arguments) is a parameter of its own, named after its
+//    instruction, which the split pass recomputes (ModelParam::materialize).
+//    A value that is not affine but the same for work-items that differ in
+//    some dimensions only (a load from a uniform address; y * width, which
+//    only y changes) is an opaque parameter: the lanes of a tile of such a
+//    dimension d share its value at equal loop counters, so for d the
+//    predicates hold for every value of it (a universal quantifier
+//    eliminates it) and it never reaches the split pass; for the
+//    dimensions it varies with, what involves it is non-affine.
 //
 // Exactness. Values are modelled by their signed value. Branch conditions
 // (icmp, and/or/not, select) and accesses whose index is affine in the ids,
@@ -79,6 +85,7 @@
 
 namespace llvm {
 class BasicBlock;
+class IRBuilderBase;
 class Function;
 class Instruction;
 class Loop;
@@ -101,12 +108,24 @@ struct ModelParam {
     NumGroups,   ///< num_groups of Dim
     WorkDim,     ///< get_work_dim()
     Argument,    ///< the kernel's integer argument V
-    Opaque       ///< V, uniform but not affine: never in a predicate
+    Derived,     ///< V, a non-linear function of the above (materialize())
+    Opaque       ///< V, not affine, uniform along some dimensions: never
+                 ///< in a predicate
   };
   Kind K;
   unsigned Dim = 0;
   llvm::Value *V = nullptr;
+  /// Opaque: bit d when work-items that differ in dimension d only may see
+  /// different values (by the uniformity analysis rooted at that id).
+  unsigned VariesWith = 0;
   isl::id Id; ///< the isl parameter; its user pointer is this struct
+
+  /// For a Derived parameter: a copy of V's instructions at \p B, their
+  /// leaves (arguments, loads of work-group globals) replaced by
+  /// \p Leaf's values.
+  llvm::Value *
+  materialize(llvm::IRBuilderBase &B,
+              llvm::function_ref<llvm::Value *(llvm::Value *)> Leaf) const;
 };
 
 /// A block of a region and its instances.
@@ -137,27 +156,34 @@ struct ModelBranch {
   /// \p Taken[i] is { H[x, y, z, k...] : successor i is taken }, within
   /// Domain; the whole Domain for each successor when not Affine.
   llvm::SmallVector<isl::set, 2> Taken;
+  /// \p Conditions[i] is { H[x, y, z, k...] : the terminator would go to
+  /// successor i }, not restricted to Domain (Taken[i] = Domain and it).
+  llvm::SmallVector<isl::set, 2> Conditions;
   bool Affine = false;
-  /// The uniformity analysis proves the condition the same for every
-  /// work-item (so it is uniform on every tile, affine or not).
-  bool Uniform = false;
+  /// Bit d: the uniformity analysis proves the condition the same for
+  /// work-items that differ in dimension d only (so it is uniform on every
+  /// tile of d, affine or not).
+  unsigned UniformDims = 0;
 };
 
 /// A load or a store of a region.
 struct ModelAccess {
   llvm::Instruction *I;
-  /// The underlying pointer the offset is taken from, when the same for
-  /// every work-item (an argument, a __local variable, a context slot).
+  /// The underlying pointer the offset is taken from: an argument, a
+  /// __local variable, a context slot, a uniform value.
   llvm::Value *Base = nullptr;
+  /// Bit d: Base is the same for work-items that differ in d only.
+  unsigned BaseDims = 0;
   /// \p Domain is the instances of I's block { H[x, y, z, k...] }.
   isl::set Domain;
   /// \p Offset is { H[x, y, z, k...] -> [bytes from Base] }; null when
-  /// the address is not affine (then the access is divergent unless
-  /// UniformAddress).
+  /// the address is not affine (then the access is divergent in the
+  /// dimensions not in UniformDims).
   isl::pw_aff Offset;
   unsigned Size = 0; ///< bytes read or written per work-item
   bool IsStore = false;
-  bool UniformAddress = false;
+  /// Bit d: the address is the same for work-items that differ in d only.
+  unsigned UniformDims = 0;
 };
 
 /// One parallel region: what its barrier block reaches before the next
@@ -184,8 +210,11 @@ struct RegionModel {
 /// The model of one kernel function.
 class WorkItemModel {
 public:
+  /// \p Uniform[d] is the uniformity analysis rooted at the local id of
+  /// dimension d alone (null when L_d = 1).
   WorkItemModel(llvm::Function &F, llvm::ScalarEvolution &SE,
-                llvm::LoopInfo &LI, const WorkItemUniformity &U);
+                llvm::LoopInfo &LI,
+                llvm::ArrayRef<const WorkItemUniformity *> Uniform);
   WorkItemModel(WorkItemModel &&) = default;
   ~WorkItemModel();
 
@@ -195,6 +224,10 @@ public:
   /// \p Context is [params] -> { : what is known of them }: their types'
   /// ranges, O_d >= 0, 0 <= G_d < N_d, 1 <= work_dim <= 3.
   isl::set context() const { return Context; }
+  /// The context without the bounds of 64-bit parameters (2^63 makes
+  /// isl's arithmetic slow and tells a predicate nothing), within the
+  /// assumptions: what the predicates are simplified with.
+  isl::set predicateContext() const { return LightContext.intersect(Assumed); }
   /// \p Assumed is [params] -> { : where the model is exact } (see the
   /// file comment); the universe when nothing is assumed. Has no opaque
   /// parameters.
@@ -207,8 +240,9 @@ public:
   }
   /// What the isl parameter \p Id stands for; null if it is not ours.
   static const ModelParam *param(const isl::id &Id);
-  /// The opaque parameters, which predicates quantify away.
-  llvm::SmallVector<isl::id, 4> opaqueParams() const;
+  /// The opaque parameters; with \p VaryingWith, those that vary with
+  /// that dimension (bit mask) only.
+  llvm::SmallVector<isl::id, 4> opaqueParams(unsigned VaryingWith = 0) const;
 
   /// \p S gisted with the context and the assumptions, coalesced, without
   /// unused parameters: for printing.
@@ -226,7 +260,7 @@ private:
   unsigned LocalSize[3] = {1, 1, 1};
   std::string Name;
   std::vector<std::unique_ptr<ModelParam>> Params;
-  isl::set Context;
+  isl::set Context, LightContext;
   isl::set Assumed;
   std::vector<RegionModel> Regions;
 };

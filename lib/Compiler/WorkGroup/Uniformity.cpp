@@ -53,7 +53,8 @@ static bool isTrackedPrivate(const AllocaInst &A) {
 }
 
 /// Whether \p I starts divergence by itself, whatever its operands.
-static bool isDivergenceRoot(const Instruction &I, const unsigned Size[3]) {
+static bool isDivergenceRoot(const Instruction &I, const unsigned Size[3],
+                             unsigned RootDims) {
   static const char *const LocalIds[3] = {"_local_id_x", "_local_id_y",
                                           "_local_id_z"};
   if (const auto *A = dyn_cast<AllocaInst>(&I))
@@ -69,7 +70,7 @@ static bool isDivergenceRoot(const Instruction &I, const unsigned Size[3]) {
     if (const auto *GV = dyn_cast<GlobalVariable>(P))
       for (unsigned D = 0; D < 3; ++D)
         if (GV->getName() == LocalIds[D])
-          return Size[D] != 1;
+          return Size[D] != 1 && (RootDims >> D & 1);
     return false;
   }
   if (const auto *CB = dyn_cast<CallBase>(&I))
@@ -80,14 +81,16 @@ static bool isDivergenceRoot(const Instruction &I, const unsigned Size[3]) {
 
 WorkItemUniformity::WorkItemUniformity(Function &F,
                                        const PostDominatorTree &PDT,
-                                       const LoopInfo &LI)
-    : F(F), PDT(PDT), LI(LI) {
+                                       const LoopInfo &LI,
+                                       unsigned RootDims,
+                                       bool AtEqualIterations)
+    : F(F), PDT(PDT), LI(LI), AtEqualIterations(AtEqualIterations) {
   unsigned Size[3];
   localSizeOf(F, Size);
   SmallVector<const AllocaInst *, 8> Tracked;
   for (BasicBlock &BB : F)
     for (Instruction &I : BB) {
-      if (isDivergenceRoot(I, Size))
+      if (isDivergenceRoot(I, Size, RootDims))
         markDivergent(&I);
       else if (const auto *A = dyn_cast<AllocaInst>(&I))
         Tracked.push_back(A);
@@ -148,8 +151,10 @@ void WorkItemUniformity::divergentBranch(const Instruction *Term) {
     if (B == Join || !Seen.insert(B).second)
       continue;
     DivergentBlocks.insert(B);
-    for (const PHINode &P : B->phis())
-      markDivergent(&P);
+    const Loop *L = LI.getLoopFor(B);
+    if (!AtEqualIterations || !L || L->getHeader() != B)
+      for (const PHINode &P : B->phis())
+        markDivergent(&P);
     for (const BasicBlock *S : successors(B))
       Stack.push_back(S);
   }

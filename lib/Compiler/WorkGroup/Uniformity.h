@@ -44,8 +44,17 @@ namespace iss {
 
 class WorkItemUniformity {
 public:
+  /// \p RootDims (bit d: dimension d) selects the local ids that are roots
+  /// of divergence: with one bit, a value is "uniform" when it is the same
+  /// for work-items that differ in that dimension only. With
+  /// \p AtEqualIterations, values are compared where the work-items are at
+  /// equal iteration counts of the loops around them (the splitting model
+  /// compares lanes of a tile so), and divergent control flow around a
+  /// loop no longer makes its header's phis divergent: only their incoming
+  /// values do.
   WorkItemUniformity(llvm::Function &F, const llvm::PostDominatorTree &PDT,
-                     const llvm::LoopInfo &LI);
+                     const llvm::LoopInfo &LI, unsigned RootDims = 7,
+                     bool AtEqualIterations = false);
 
   /// Every work-item computes the same value for \p V.
   bool isUniform(const llvm::Value *V) const { return !Divergent.count(V); }
@@ -70,6 +79,7 @@ private:
   llvm::DenseSet<const llvm::BasicBlock *> DivergentBlocks;
   llvm::DenseSet<const llvm::Instruction *> DivergentBranches;
   llvm::SmallVector<const llvm::Value *, 32> Work;
+  bool AtEqualIterations;
 };
 
 /// The analysis-manager wrapper.
