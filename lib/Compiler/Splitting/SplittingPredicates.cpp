@@ -547,14 +547,34 @@ isl::set SplittingPredicates::uniformBranchTiles(unsigned Branch) const {
 }
 
 AccessClass SplittingPredicates::classify(unsigned Access,
-                                          const SplitPiece &P) const {
+                                          const isl::set &Where) const {
   if (Uni[Access].is_null())
     return AccessClass::Divergent;
-  if (P.Set.is_subset(Uni[Access]).is_true())
+  isl::set W = Where.intersect_params(M.predicateContext());
+  if (W.is_subset(Uni[Access]).is_true())
     return AccessClass::Uniform;
-  if (P.Set.is_subset(Cons[Access]).is_true())
+  if (W.is_subset(Cons[Access]).is_true())
     return AccessClass::Consecutive;
   return AccessClass::Divergent;
+}
+
+isl::set SplittingPredicates::rangeSet(const SplitRange &Rg) const {
+  isl::ctx Ctx = R.Domain.ctx();
+  // { Outer[o] -> [x_d] : Begin(o) <= x_d < End(o) }, back to WI.
+  isl::map Geq(Ctx, "{ [a] -> [b] : b >= a }");
+  isl::map Lt(Ctx, "{ [a] -> [b] : b < a }");
+  isl::map In = isl::map::from_pw_aff(Rg.Begin)
+                    .apply_range(Geq)
+                    .intersect(isl::map::from_pw_aff(Rg.End).apply_range(Lt));
+  isl::set W = In.wrap().flatten();
+  // The flat order is (outer ids, x_d); WI's is x, y, z.
+  isl::space From = W.space().align_params(R.Domain.space());
+  isl::map Back = isl::map::universe(
+      From.map_from_domain_and_range(R.Domain.space().align_params(From)));
+  unsigned O = 0;
+  for (unsigned D = 0; D < 3; ++D)
+    Back = Back.equate(isl::dim::in, D == Dim ? 2 : O++, isl::dim::out, D);
+  return W.apply(Back).intersect(Pieces[Rg.Piece].Set).coalesce();
 }
 
 /// \p Domain's instances whose work-item is in \p Piece.
@@ -566,11 +586,13 @@ static isl::set within(const isl::set &Domain, const isl::set &Piece) {
   return Domain.intersect(Lifted.set_tuple_id(Domain.get_tuple_id()));
 }
 
-int SplittingPredicates::takenOn(unsigned Branch, const SplitPiece &P) const {
+int SplittingPredicates::takenOn(unsigned Branch,
+                                 const isl::set &Where) const {
   const ModelBranch &B = R.Branches[Branch];
   if (!B.Affine)
     return -1;
-  isl::set D = within(B.Domain, P.Set);
+  isl::set D =
+      within(B.Domain, Where).intersect_params(M.predicateContext());
   for (unsigned I = 0; I < B.Taken.size(); ++I)
     if (D.is_subset(B.Taken[I]).is_true())
       return I;
@@ -578,13 +600,15 @@ int SplittingPredicates::takenOn(unsigned Branch, const SplitPiece &P) const {
 }
 
 bool SplittingPredicates::uniformOnTiles(unsigned Branch,
-                                         const SplitPiece &P) const {
+                                         const isl::set &Where) const {
   return !BranchUni[Branch].is_null() &&
-         P.Set.is_subset(BranchUni[Branch]).is_true();
+         Where.intersect_params(M.predicateContext())
+             .is_subset(BranchUni[Branch])
+             .is_true();
 }
 
 bool SplittingPredicates::uniformAcross(unsigned Branch,
-                                        const SplitPiece &P) const {
+                                        const isl::set &Where) const {
   const ModelBranch &B = R.Branches[Branch];
   if (B.UniformDims >> Dim & 1)
     return true;
@@ -592,7 +616,7 @@ bool SplittingPredicates::uniformAcross(unsigned Branch,
     return false;
   // Two active instances of the piece that differ in x_d only, and take
   // different successors.
-  isl::set D = within(domainView(B.Domain), P.Set);
+  isl::set D = within(domainView(B.Domain), Where);
   isl::map Line = isl::map::universe(D.space().map_from_set());
   for (unsigned I = 0, N = islDim(D, isl::dim::set); I < N; ++I)
     if (I != Dim)
@@ -665,35 +689,9 @@ void SplittingPredicates::print(raw_ostream &OS) const {
   }
   OS << "    I_C: " << Set(IC) << "\n";
   OS << "    pieces:\n";
-  for (unsigned P = 0; P < Pieces.size(); ++P) {
-    const SplitPiece &Pc = Pieces[P];
-    OS << "      " << P << " (" << Pc.name() << "): " << Set(Pc.Set) << "\n";
-    SmallVector<std::string, 4> Classes;
-    for (unsigned A = 0; A < R.Accesses.size(); ++A) {
-      AccessClass C = classify(A, Pc);
-      Classes.push_back(C == AccessClass::Consecutive ? "cons"
-                        : C == AccessClass::Uniform   ? "uni"
-                                                      : "div");
-    }
-    if (!Classes.empty()) {
-      OS << "        accesses:";
-      for (const std::string &C : Classes)
-        OS << " " << C;
-      OS << "\n";
-    }
-    for (unsigned L = 0; L < R.Loops.size(); ++L) {
-      bool Across = true, Tiles = true;
-      for (unsigned B : R.exitBranches(R.Loops[L])) {
-        Across &= uniformAcross(B, Pc);
-        Tiles &= uniformOnTiles(B, Pc);
-      }
-      OS << "        loop " << name(R.Loops[L].L->getHeader()) << ": "
-         << (Across  ? "uniform across the range"
-             : Tiles ? "uniform on tiles"
-                     : "divergent")
-         << "\n";
-    }
-  }
+  for (unsigned P = 0; P < Pieces.size(); ++P)
+    OS << "      " << P << " (" << Pieces[P].name()
+       << "): " << Set(Pieces[P].Set) << "\n";
   if (Ranges.empty()) {
     OS << "    no split: " << Refusal << "\n";
     return;
@@ -704,10 +702,36 @@ void SplittingPredicates::print(raw_ostream &OS) const {
       Outer.push_back(DimNames[D]);
   OS << "    ranges of " << DimNames[Dim] << ":\n";
   isl::set Context = M.predicateContext();
-  for (const SplitRange &Rg : Ranges)
+  for (const SplitRange &Rg : Ranges) {
     OS << "      [" << islCStr(IslExprEmitter::toAst(Rg.Begin, Context, Outer))
        << ", " << islCStr(IslExprEmitter::toAst(Rg.End, Context, Outer))
        << "): piece " << Rg.Piece << "\n";
+    // What a copy of the body for this range may be specialized with.
+    isl::set Where = rangeSet(Rg);
+    if (!R.Accesses.empty()) {
+      OS << "        accesses:";
+      for (unsigned A = 0; A < R.Accesses.size(); ++A) {
+        AccessClass C = classify(A, Where);
+        OS << (C == AccessClass::Consecutive ? " cons"
+               : C == AccessClass::Uniform   ? " uni"
+                                             : " div");
+      }
+      OS << "\n";
+    }
+    for (unsigned B = 0; B < R.Branches.size(); ++B) {
+      const ModelBranch &Br = R.Branches[B];
+      OS << "        branch " << name(Br.Term->getParent()) << ": ";
+      int T = takenOn(B, Where);
+      if (T >= 0)
+        OS << "always to " << name(Br.Term->getSuccessor(T)) << "\n";
+      else if (uniformAcross(B, Where))
+        OS << "uniform across the range\n";
+      else if (uniformOnTiles(B, Where))
+        OS << "uniform on tiles\n";
+      else
+        OS << "divergent\n";
+    }
+  }
 }
 
 } // namespace iss

@@ -130,18 +130,37 @@ public:
   llvm::ArrayRef<SplitRange> ranges() const { return Ranges; }
   const std::string &refusal() const { return Refusal; }
 
-  /// What the split pass specializes a piece's copy of the body with.
-  AccessClass classify(unsigned Access, const SplitPiece &P) const;
-  /// The successor taken on every instance of the branch in the piece,
-  /// -1 if it varies.
-  int takenOn(unsigned Branch, const SplitPiece &P) const;
-  /// Whether the branch is uniform on each tile of the piece.
-  bool uniformOnTiles(unsigned Branch, const SplitPiece &P) const;
-  /// Whether the branch takes the same successor for every x_d of the piece
-  /// at each value of the outer ids and the loop counters: a loop whose
-  /// exits all are can be run with the work-item loop inside (horizontal
-  /// parallelization), a condition that is can be hoisted.
-  bool uniformAcross(unsigned Branch, const SplitPiece &P) const;
+  /// The work-items of \p R: { WI[x, y, z] : Begin <= x_d < End } within
+  /// its piece.
+  isl::set rangeSet(const SplitRange &R) const;
+
+  /// What the split pass specializes a copy of the body with, for the
+  /// work-items \p Where (a piece's Set, a rangeSet(), any subset of the
+  /// region's domain): how the access runs on the tiles there.
+  AccessClass classify(unsigned Access, const isl::set &Where) const;
+  /// The successor taken on every instance of the branch in \p Where, -1
+  /// if it varies (then the branch stays).
+  int takenOn(unsigned Branch, const isl::set &Where) const;
+  /// Whether the branch is uniform on each tile of \p Where.
+  bool uniformOnTiles(unsigned Branch, const isl::set &Where) const;
+  /// Whether the branch takes the same successor for every x_d in
+  /// \p Where at each value of the outer ids and the loop counters: a loop
+  /// whose exits all are runs as often for every work-item of a range (the
+  /// work-item loop may go inside it: horizontal parallelization); a
+  /// condition that is can be hoisted out of the range's loop.
+  bool uniformAcross(unsigned Branch, const isl::set &Where) const;
+  AccessClass classify(unsigned Access, const SplitPiece &P) const {
+    return classify(Access, P.Set);
+  }
+  int takenOn(unsigned Branch, const SplitPiece &P) const {
+    return takenOn(Branch, P.Set);
+  }
+  bool uniformOnTiles(unsigned Branch, const SplitPiece &P) const {
+    return uniformOnTiles(Branch, P.Set);
+  }
+  bool uniformAcross(unsigned Branch, const SplitPiece &P) const {
+    return uniformAcross(Branch, P.Set);
+  }
 
   /// The predicates, pieces and ranges (print<iss-model>).
   void print(llvm::raw_ostream &OS) const;
