@@ -25,6 +25,11 @@ static cl::opt<unsigned>
                  cl::desc("Ranges a split may cut a work-item loop into"),
                  cl::init(12));
 
+static cl::opt<unsigned>
+    MaxPiecesOpt("iss-max-pieces",
+                 cl::desc("Pieces a region's work-items may be split into"),
+                 cl::init(8));
+
 static cl::opt<unsigned long> MaxPredicateOps(
     "iss-predicates-max-ops",
     cl::desc("isl operations allowed for the predicates of one region and "
@@ -40,6 +45,16 @@ std::string SplitPiece::name() const {
   S += Consecutive ? ", consecutive" : ", remainder";
   if (Full && Consecutive)
     S += UniformControl ? ", uniform control" : ", divergent control";
+  return S;
+}
+
+std::string SplitPiece::name(const RegionModel &R) const {
+  std::string S = name();
+  for (auto [B, Succ] : Fates) {
+    const Instruction *T = R.Branches[B].Term;
+    S += ", " + T->getParent()->getName().str() + " to " +
+         T->getSuccessor(Succ)->getName().str();
+  }
   return S;
 }
 
@@ -252,50 +267,80 @@ bool SplittingPredicates::rangesOf(ArrayRef<isl::set> Pieces,
       return false;
     }
   }
-  // Order the intervals: A before B where they coexist.
-  unsigned N = Comps.size();
-  std::vector<SmallVector<unsigned, 4>> After(N);
-  std::vector<unsigned> InDeg(N, 0);
-  for (unsigned I = 0; I < N; ++I)
-    for (unsigned J = I + 1; J < N; ++J) {
-      isl::set Both = Comps[I]
-                          .Lo.domain()
-                          .intersect(Comps[J].Lo.domain())
-                          .intersect_params(Context);
-      if (Both.is_empty().is_true())
-        continue;
-      bool IBefore = Comps[I].Hi.ge_set(Comps[J].Lo).intersect(Both)
-                         .is_empty()
-                         .is_true();
-      bool JBefore = Comps[J].Hi.ge_set(Comps[I].Lo).intersect(Both)
-                         .is_empty()
-                         .is_true();
-      if (IBefore == JBefore) {
-        Why = "the order of the pieces along " + std::string(DimNames[Dim]) +
-              " depends on the parameters";
-        return false;
+  // Order the intervals: A before B where they coexist; a topological
+  // order that keeps the intervals of one piece together where nothing
+  // forces another in between (they become one range).
+  auto OrderOf = [&](const std::vector<Component> &Cs,
+                     std::vector<unsigned> &Order) {
+    unsigned N = Cs.size();
+    std::vector<SmallVector<unsigned, 4>> After(N);
+    std::vector<unsigned> InDeg(N, 0);
+    for (unsigned I = 0; I < N; ++I)
+      for (unsigned J = I + 1; J < N; ++J) {
+        isl::set Both = Cs[I].Lo.domain()
+                            .intersect(Cs[J].Lo.domain())
+                            .intersect_params(Context);
+        if (Both.is_empty().is_true())
+          continue;
+        bool IBefore =
+            Cs[I].Hi.ge_set(Cs[J].Lo).intersect(Both).is_empty().is_true();
+        bool JBefore =
+            Cs[J].Hi.ge_set(Cs[I].Lo).intersect(Both).is_empty().is_true();
+        if (IBefore == JBefore)
+          return false;
+        unsigned A = IBefore ? I : J, B = IBefore ? J : I;
+        After[A].push_back(B);
+        ++InDeg[B];
       }
-      unsigned A = IBefore ? I : J, B = IBefore ? J : I;
-      After[A].push_back(B);
-      ++InDeg[B];
+    Order.clear();
+    SmallVector<unsigned, 8> Ready;
+    for (unsigned I = 0; I < N; ++I)
+      if (!InDeg[I])
+        Ready.push_back(I);
+    while (!Ready.empty()) {
+      auto Pick = Ready.begin();
+      if (!Order.empty())
+        for (auto It = Ready.begin(); It != Ready.end(); ++It)
+          if (Cs[*It].Piece == Cs[Order.back()].Piece) {
+            Pick = It;
+            break;
+          }
+      unsigned I = *Pick;
+      Ready.erase(Pick);
+      Order.push_back(I);
+      for (unsigned B : After[I])
+        if (--InDeg[B] == 0)
+          Ready.push_back(B);
     }
-  std::vector<unsigned> Order;
-  SmallVector<unsigned, 8> Ready;
-  for (unsigned I = N; I-- > 0;)
-    if (!InDeg[I])
-      Ready.push_back(I);
-  while (!Ready.empty()) {
-    unsigned I = Ready.pop_back_val();
-    Order.push_back(I);
-    for (unsigned B : After[I])
-      if (--InDeg[B] == 0)
-        Ready.push_back(B);
+    return Order.size() == N;
+  };
+  // Intervals of one piece that never coexist are one interval, wherever
+  // it is: fewer ranges, if the order allows.
+  std::vector<Component> Merged;
+  for (const Component &C : Comps) {
+    auto It = find_if(Merged, [&](const Component &O) {
+      return O.Piece == C.Piece && O.Lo.domain()
+                                       .intersect(C.Lo.domain())
+                                       .intersect_params(Context)
+                                       .is_empty()
+                                       .is_true();
+    });
+    if (It == Merged.end()) {
+      Merged.push_back(C);
+      continue;
+    }
+    It->Lo = It->Lo.union_add(C.Lo).coalesce();
+    It->Hi = It->Hi.union_add(C.Hi).coalesce();
   }
-  if (Order.size() != N) {
+  std::vector<unsigned> Order;
+  if (OrderOf(Merged, Order)) {
+    Comps = std::move(Merged);
+  } else if (!OrderOf(Comps, Order)) {
     Why = "the order of the pieces along " + std::string(DimNames[Dim]) +
           " depends on the parameters";
     return false;
   }
+  unsigned N = Comps.size();
   // The cuts: range i ends where the first later interval starts, at
   // w times its tile index, or at L_d.
   long NT = (L + Width - 1) / Width;
@@ -463,26 +508,67 @@ void SplittingPredicates::compute() {
     if (idDependent(B))
       UniformControl = UniformControl.intersect(BranchUni[B]).coalesce();
   }
-  // Table 1, the hot cell split by control flow.
+  // Table 1, the hot cell split by control flow: first where every
+  // id-dependent branch is uniform on tiles, then, there, by the successor
+  // each such branch takes on the whole tile (for all its counters), so that
+  // a range is one copy of the body with those branches folded.
   isl::set Partial = WI.subtract(Full);
   isl::set Cells[5] = {Full.intersect(IC).intersect(UniformControl),
                        Full.intersect(IC).subtract(UniformControl),
                        Full.subtract(IC), Partial.intersect(IC),
                        Partial.subtract(IC)};
   std::vector<isl::set> Sets;
-  for (unsigned C = 0; C < 5; ++C) {
-    if (!Cells[C].intersect_params(Context).is_empty().is_false())
-      continue;
-    isl::set S = dropUnusedParams(Cells[C].gist_params(Context).coalesce());
+  auto Add = [&](unsigned C, isl::set S,
+                 SmallVector<std::pair<unsigned, int>, 2> Fates) {
+    if (!S.intersect_params(Context).is_empty().is_false())
+      return;
     SplitPiece P;
-    P.Set = S;
+    P.Set = dropUnusedParams(S.gist_params(Context).coalesce());
     P.Index = C;
     P.Full = C <= 2;
     P.Consecutive = C <= 1 || C == 3;
     P.UniformControl = C == 0;
+    P.Fates = std::move(Fates);
     Pieces.push_back(P);
-    Sets.push_back(S);
+    Sets.push_back(P.Set);
+  };
+  // The hot cell, refined branch by branch while pieces stay few.
+  std::vector<std::pair<isl::set, SmallVector<std::pair<unsigned, int>, 2>>>
+      Hot = {{Cells[0], {}}};
+  for (unsigned B = 0; B < NB; ++B) {
+    const ModelBranch &Br = R.Branches[B];
+    if (!idDependent(B) || !affineBranch(B) || Br.Taken.size() != 2)
+      continue;
+    // The tiles where some active lane does not go to successor I.
+    isl::set D = domainView(Br.Domain);
+    isl::set Always[2];
+    for (unsigned I = 0; I < 2; ++I)
+      Always[I] = goodTiles(D.subtract(Br.Conditions[I]), WI, Dim, Width);
+    // Tiles that never run the branch are in both: put them with 0.
+    Always[1] = Always[1].subtract(Always[0]);
+    decltype(Hot) Next;
+    for (auto &[Set, Fates] : Hot) {
+      isl::set Rest = Set;
+      for (int I = 0; I < 2; ++I) {
+        isl::set Part = Set.intersect(Always[I]).coalesce();
+        Rest = Rest.subtract(Always[I]);
+        if (Part.intersect_params(Context).is_empty().is_false()) {
+          auto F = Fates;
+          F.push_back({B, I});
+          Next.push_back({Part, F});
+        }
+      }
+      if (Rest.intersect_params(Context).is_empty().is_false())
+        Next.push_back({Rest.coalesce(), Fates});
+    }
+    if (Next.size() + 4 > MaxPiecesOpt)
+      break;
+    Hot = std::move(Next);
   }
+  for (auto &[Set, Fates] : Hot)
+    Add(0, Set, Fates);
+  for (unsigned C = 1; C < 5; ++C)
+    Add(C, Cells[C], {});
   if (Q.exceeded()) {
     Pieces.clear();
     Refusal = Q.error() + " computing the predicates";
@@ -690,7 +776,7 @@ void SplittingPredicates::print(raw_ostream &OS) const {
   OS << "    I_C: " << Set(IC) << "\n";
   OS << "    pieces:\n";
   for (unsigned P = 0; P < Pieces.size(); ++P)
-    OS << "      " << P << " (" << Pieces[P].name()
+    OS << "      " << P << " (" << Pieces[P].name(R)
        << "): " << Set(Pieces[P].Set) << "\n";
   if (Ranges.empty()) {
     OS << "    no split: " << Refusal << "\n";

@@ -28,7 +28,9 @@
 // tiles (Figure 5: B[max(5, x)] is consecutive from x = 5).
 //
 // Pieces (Table 1, with the hot cell split by control flow):
-//   0  full tiles, I_C, every id-dependent branch uniform on its tiles
+//   0  full tiles, I_C, every id-dependent branch uniform on its tiles,
+//      split again by the successor such branches take on whole tiles
+//      (at most -iss-max-pieces pieces in all)
 //   1  full tiles, I_C, some branch divergent
 //   2  full tiles, I_T
 //   3  partial tiles, I_C
@@ -71,7 +73,11 @@ struct SplitPiece {
   bool Consecutive = false;    ///< within I_C
   bool UniformControl = false; ///< all id-dependent branches tile-uniform
   unsigned Index = 0;          ///< 0 to 4, as in the table above
+  /// In the hot cell: (branch, successor) for the id-dependent branches
+  /// that take that successor on every instance in the piece.
+  llvm::SmallVector<std::pair<unsigned, int>, 2> Fates;
   std::string name() const;
+  std::string name(const RegionModel &R) const;
 };
 
 /// A range of the vectorized id: x_d in [Begin, End) runs piece Piece.
