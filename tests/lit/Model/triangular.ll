@@ -53,6 +53,7 @@ end:
 ; CHECK-NEXT: accesses: cons
 ; CHECK-NEXT: branch kernel.body: divergent
 ; CHECK-NEXT: [y <= 7 ? 8 : 16, 16): piece 1
+; CHECK-NEXT: accesses: uni
 ; CHECK-NEXT: branch kernel.body: always to end
 ; The store's stride in y is a row: divergent where two lanes run it.
 ; CHECK-LABEL: dimension y, width 8:
