@@ -386,10 +386,9 @@ SplittingPredicates::SplittingPredicates(const WorkItemModel &M,
     : M(M), R(R), Dim(Dim), Width(Width ? Width : 1) {
   // Opaque parameters the same along d are quantified away; those that
   // vary along d make what involves them non-affine here.
-  Varying = M.opaqueParams(1u << Dim);
-  for (const isl::id &Id : M.opaqueParams())
-    if (!(WorkItemModel::param(Id)->VariesWith >> Dim & 1))
-      Opaque.push_back(Id);
+  for (const auto &P : M.params())
+    if (P->K == ModelParam::Opaque && !P->Id.is_null())
+      (P->VariesWith >> Dim & 1 ? Varying : Opaque).push_back(P->Id);
   compute();
 }
 

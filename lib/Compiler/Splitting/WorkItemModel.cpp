@@ -534,8 +534,10 @@ std::optional<Expr> WorkItemModel::Builder::opaque(Value *V, const Scope &S) {
   unsigned Varies = liveDims() & ~uniformDims(V);
   if (Varies && Varies == liveDims())
     return std::nullopt;
-  isl::id Id = paramId(ModelParam::Opaque, 0, V);
-  static_cast<ModelParam *>(Id.get_user())->VariesWith = Varies;
+  paramId(ModelParam::Opaque, 0, V);
+  for (auto &P : M.Params)
+    if (P->K == ModelParam::Opaque && P->V == V)
+      P->VariesWith = Varies;
   return Expr{paramOn(S, ModelParam::Opaque, 0, V), {}};
 }
 
@@ -1773,19 +1775,34 @@ void WorkItemModel::Builder::build() {
       R.Domain = R.Domain.lower_bound_val(isl::dim::set, D, 0L)
                      .upper_bound_val(isl::dim::set, D,
                                       long(M.LocalSize[D] - 1));
+    bool Failed = false;
+    isl::set SavedAssumed = M.Assumed, SavedContext = M.Context,
+             SavedLight = M.LightContext;
+    size_t SavedParams = M.Params.size();
     {
       IslQuota Q(Ctx, MaxOps);
-      isl::set SavedAssumed = M.Assumed;
       buildRegion(R);
       if (Q.exceeded()) {
         R = RegionModel{B, R.Domain, false, Q.error(), {}, {}, {}, {}};
-        M.Assumed = SavedAssumed;
-        // What the quota cut short may be cached half-done.
-        Values.clear();
-        Scevs.clear();
-        Conds.clear();
-        BoxChecks.clear();
+        Failed = true;
       }
+    }
+    if (Failed) {
+      // Back to the model before the region: what the quota cut short
+      // may be cached half-done, parameters without their isl ids.
+      M.Assumed = SavedAssumed;
+      M.Context = SavedContext;
+      M.LightContext = SavedLight;
+      M.Params.resize(SavedParams);
+      ParamIds.clear();
+      for (const auto &P : M.Params)
+        ParamIds[{int(P->K), {P->Dim, P->V}}] = P->Id;
+      Values.clear();
+      Scevs.clear();
+      Conds.clear();
+      BoxChecks.clear();
+      Scopes.clear();
+      TopScope.reset();
     }
     LLVM_DEBUG(dbgs() << "iss-model: region " << B->getName() << ": "
                       << (R.Modelled ? "modelled" : R.Why) << "\n");
