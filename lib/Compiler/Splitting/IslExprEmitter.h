@@ -30,10 +30,10 @@
 #include "pocl-iss/IslHelpers.h"
 
 #include "llvm/ADT/ArrayRef.h"
-#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/Error.h"
 
+#include <functional>
 #include <string>
 
 namespace llvm {
@@ -48,8 +48,8 @@ public:
   /// \p ValueOf returns the value of an isl parameter, or null when it has
   /// none (the emission then fails).
   IslExprEmitter(llvm::IRBuilderBase &B,
-                 llvm::function_ref<llvm::Value *(const isl::id &)> ValueOf)
-      : B(B), ValueOf(ValueOf) {}
+                 std::function<llvm::Value *(const isl::id &)> ValueOf)
+      : B(B), ValueOf(std::move(ValueOf)) {}
 
   /// \p PA (any parameters, set dimensions bound to \p DimValues in order)
   /// as an i64; \p Context (parameters only, may be null) is what is known
@@ -74,7 +74,7 @@ private:
   llvm::Value *toI64(llvm::Value *V);
 
   llvm::IRBuilderBase &B;
-  llvm::function_ref<llvm::Value *(const isl::id &)> ValueOf;
+  std::function<llvm::Value *(const isl::id &)> ValueOf;
   /// The set dimensions, bound to parameters of these names.
   llvm::StringMap<llvm::Value *> Dims;
 };

@@ -1,0 +1,412 @@
+//===- SplittingTest.cpp - The splitting predicates on isl sets -----------===//
+// SPDX-License-Identifier: MIT
+//
+// The mathematics of input space splitting (the input-space-splitting
+// paper, sections 3.2 and 4.2) on sets and functions written as isl text,
+// away from any kernel: full tiles, uniform and consecutive tiles with
+// inactive lanes, the paper's pointwise predicates, the universal
+// elimination of opaque parameters, the ranges of the vectorized id
+// (checked point by point against the pieces), and the emission of isl
+// expressions as LLVM IR (folded to constants and compared with the same
+// formula in C++).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Splitting/IslExprEmitter.h"
+#include "Splitting/SplittingPredicates.h"
+
+#include "pocl-iss/IslHelpers.h"
+
+#include "llvm/AsmParser/Parser.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/Module.h"
+#include "llvm/IR/Verifier.h"
+#include "llvm/Support/SourceMgr.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+using namespace iss;
+using namespace llvm;
+
+namespace {
+
+class SplittingTest : public ::testing::Test {
+protected:
+  IslContext IC;
+  isl::ctx Ctx = IC.get();
+
+  isl::set set(const std::string &S) { return isl::set(Ctx, S); }
+  isl::pw_aff pwAff(const std::string &S) { return isl::pw_aff(Ctx, S); }
+  /// \p A and \p B are the same set.
+  void expectEqual(const isl::set &A, const isl::set &B) {
+    ASSERT_FALSE(A.is_null());
+    ASSERT_FALSE(B.is_null());
+    EXPECT_TRUE(A.is_equal(B).is_true())
+        << islStr(A) << "\n   is not\n" << islStr(B);
+  }
+};
+
+TEST_F(SplittingTest, FullTiles) {
+  // Figure 6 with n = 30: the tile from 24 lacks lanes 30 and 31.
+  isl::set WI = set("{ WI[x, y, z] : 0 <= x < 30 and 0 <= y < 4 and z = 0 }");
+  expectEqual(SplittingPredicates::fullTileSet(WI, 0, 8),
+              set("{ WI[x, y, z] : 0 <= x < 24 and 0 <= y < 4 and z = 0 }"));
+  // Along y, 4 lanes make no tile of 8, but one of 4.
+  expectEqual(SplittingPredicates::fullTileSet(WI, 1, 8),
+              set("{ WI[x, y, z] : false }"));
+  expectEqual(SplittingPredicates::fullTileSet(WI, 1, 4), WI);
+}
+
+TEST_F(SplittingTest, TileMapRelatesTheLanesOfATile) {
+  isl::set S = set("{ S[x, y, z, k] }");
+  isl::map T = SplittingPredicates::tileMap(S.space(), 0, 4);
+  expectEqual(isl::set(Ctx, "{ S[5, 1, 0, 3] }").apply(T),
+              set("{ S[x, 1, 0, 3] : 4 <= x <= 7 }"));
+}
+
+TEST_F(SplittingTest, UniformAndConsecutiveTilesOfMax) {
+  // Figure 5: B[max(5, x)], 4-byte elements.
+  isl::set WI = set("{ WI[x, y, z] : 0 <= x < 16 and y = 0 and z = 0 }");
+  isl::pw_aff F = pwAff("{ WI[x, y, z] -> [(4 * max(5, x))] }");
+  expectEqual(SplittingPredicates::uniformValueTiles(F, WI, WI, 0, 4),
+              set("{ WI[x, 0, 0] : 0 <= x <= 3 }"));
+  expectEqual(SplittingPredicates::consecutiveTileSet(F, 4, WI, WI, 0, 4),
+              set("{ WI[x, 0, 0] : 8 <= x <= 15 }"));
+  // The paper's pointwise predicates split at x = 5.
+  expectEqual(SplittingPredicates::pointSet(F, 4, WI, WI, 0),
+              set("{ WI[x, 0, 0] : 5 <= x <= 15 }"));
+  expectEqual(SplittingPredicates::pointSet(F, 0, WI, WI, 0),
+              set("{ WI[x, 0, 0] : 0 <= x <= 4 }"));
+}
+
+TEST_F(SplittingTest, InactiveLanesDoNotCount) {
+  // Only the even lanes run the access: a masked consecutive access is
+  // still consecutive; B[x / 2] is not, but it is where one lane runs.
+  isl::set WI = set("{ WI[x, y, z] : 0 <= x < 16 and y = 0 and z = 0 }");
+  isl::set Even =
+      set("{ WI[x, y, z] : 0 <= x < 16 and y = 0 and z = 0 and x % 2 = 0 }");
+  isl::pw_aff F = pwAff("{ WI[x, y, z] -> [(4x)] }");
+  expectEqual(SplittingPredicates::consecutiveTileSet(F, 4, Even, WI, 0, 8),
+              WI);
+  isl::pw_aff Half = pwAff("{ WI[x, y, z] -> [(4 * floor(x / 2))] }");
+  expectEqual(
+      SplittingPredicates::consecutiveTileSet(Half, 4, WI, WI, 0, 8),
+      set("{ WI[x, y, z] : false }"));
+  isl::set Lonely = set("{ WI[x, y, z] : 0 <= x < 16 and y = 0 and z = 0 and "
+                        "x % 8 = 3 }");
+  expectEqual(
+      SplittingPredicates::consecutiveTileSet(Half, 4, Lonely, WI, 0, 8), WI);
+  // No function: the tiles where at most one lane runs.
+  expectEqual(SplittingPredicates::uniformValueTiles(isl::pw_aff(), Lonely,
+                                                     WI, 0, 8),
+              WI);
+  expectEqual(
+      SplittingPredicates::uniformValueTiles(isl::pw_aff(), Even, WI, 0, 8),
+      set("{ WI[x, y, z] : false }"));
+}
+
+TEST_F(SplittingTest, CountersAreComparedAtEqualValues) {
+  // A[k * 64 + x] in a loop of counter k: consecutive at every k, though
+  // lanes of a tile see different addresses at different k.
+  isl::set WI = set("{ WI[x, y, z] : 0 <= x < 16 and y = 0 and z = 0 }");
+  isl::set D = set("[n] -> { L[x, y, z, k] : 0 <= x < 16 and y = 0 and "
+                   "z = 0 and 0 <= k < n }");
+  isl::pw_aff F = pwAff("{ L[x, y, z, k] -> [(4x + 64k)] }");
+  expectEqual(SplittingPredicates::consecutiveTileSet(F, 4, D, WI, 0, 8),
+              set("[n] -> { WI[x, y, z] : 0 <= x < 16 and y = 0 and z = 0 }"));
+  // The loop runs x times: its exit k < x is uniform on no tile with two
+  // lanes, unless the loop never runs there.
+  isl::set Dx = set("{ L[x, y, z, k] : 0 <= x < 16 and y = 0 and z = 0 and "
+                    "0 <= k <= x }");
+  isl::set Continue = set("{ L[x, y, z, k] : k < x }");
+  expectEqual(SplittingPredicates::uniformConditionTiles(Continue, Dx, WI, 0,
+                                                         8),
+              set("{ WI[x, y, z] : false }"));
+}
+
+TEST_F(SplittingTest, TailGuard) {
+  isl::set WI = set("{ WI[x, y, z] : 0 <= x < 32 and y = 0 and z = 0 }");
+  isl::set Taken = set("[n] -> { WI[x, y, z] : x < n }");
+  isl::set U =
+      SplittingPredicates::uniformConditionTiles(Taken, WI, WI, 0, 8);
+  // Uniform unless the tile holds n - 1 and n.
+  for (int N = -3; N < 40; ++N)
+    for (int X = 0; X < 32; ++X) {
+      bool Cut = X / 8 * 8 < N && N < X / 8 * 8 + 8;
+      isl::set P = set("[n] -> { WI[" + std::to_string(X) +
+                       ", 0, 0] : n = " + std::to_string(N) + " }");
+      EXPECT_EQ(P.is_subset(U).is_true(), !Cut) << "n = " << N << ", x = " << X;
+    }
+}
+
+TEST_F(SplittingTest, ForAllEliminatesOpaqueParameters) {
+  isl::set WI = set("{ WI[x, y, z] : 0 <= x < 16 and y = 0 and z = 0 }");
+  // Uniform tiles of x < u: for every u, only where no u can cut a tile.
+  isl::set Taken = set("[u] -> { WI[x, y, z] : x < u }");
+  isl::set U = SplittingPredicates::uniformConditionTiles(Taken, WI, WI, 0, 8);
+  isl::id Id = U.space().dim_id(isl::dim::param, 0);
+  expectEqual(SplittingPredicates::forAll(U, WI, {Id}),
+              set("{ WI[x, y, z] : false }"));
+  // A[x + u] is consecutive for every u.
+  isl::pw_aff F = pwAff("[u] -> { WI[x, y, z] -> [(4u + 4x)] }");
+  isl::set C = SplittingPredicates::consecutiveTileSet(F, 4, WI, WI, 0, 8);
+  expectEqual(SplittingPredicates::forAll(
+                  C, WI, {F.space().dim_id(isl::dim::param, 0)}),
+              WI);
+}
+
+/// Checks point by point, for each value of n in [Lo, Hi] and each outer
+/// id y in [0, Y), that the ranges cut [0, L) in order and that each x of
+/// a range lies in its piece.
+void checkRanges(isl::ctx Ctx, ArrayRef<isl::set> Pieces,
+                 ArrayRef<SplitRange> Ranges, int L, int Y, int Lo, int Hi) {
+  auto Eval = [&](const isl::pw_aff &PA, int N, int Yv) -> long {
+    LLVMContext C;
+    Module M("m", C);
+    Function *F = Function::Create(
+        FunctionType::get(Type::getVoidTy(C), false),
+        GlobalValue::ExternalLinkage, "f", M);
+    IRBuilder<> B(BasicBlock::Create(C, "entry", F));
+    IslExprEmitter E(B, [&](const isl::id &) -> Value * {
+      return B.getInt64(N);
+    });
+    Value *Dims[2] = {B.getInt64(Yv), B.getInt64(0)};
+    Expected<Value *> V = E.emit(PA, Dims);
+    if (!V) {
+      ADD_FAILURE() << toString(V.takeError());
+      return -1;
+    }
+    auto *CI = dyn_cast<ConstantInt>(*V);
+    if (!CI) {
+      ADD_FAILURE() << "not folded";
+      return -1;
+    }
+    return CI->getSExtValue();
+  };
+  for (int N = Lo; N <= Hi; ++N)
+    for (int Yv = 0; Yv < Y; ++Yv) {
+      long At = 0;
+      for (const SplitRange &R : Ranges) {
+        long B = Eval(R.Begin, N, Yv), E = Eval(R.End, N, Yv);
+        ASSERT_EQ(B, At) << "n = " << N << ", y = " << Yv;
+        ASSERT_LE(B, E) << "n = " << N << ", y = " << Yv;
+        for (long X = B; X < E; ++X) {
+          isl::set P(Ctx, "[n] -> { WI[" + std::to_string(X) + ", " +
+                              std::to_string(Yv) +
+                              ", 0] : n = " + std::to_string(N) + " }");
+          EXPECT_TRUE(P.is_subset(Pieces[R.Piece]).is_true())
+              << "x = " << X << " not in piece " << R.Piece << " for n = " << N
+              << ", y = " << Yv;
+        }
+        At = E;
+      }
+      EXPECT_EQ(At, L) << "n = " << N << ", y = " << Yv;
+    }
+}
+
+TEST_F(SplittingTest, RangesOfATailGuard) {
+  // Three pieces along x: the tiles below n, the tile n cuts, the rest;
+  // the first and the last are the same piece where n - O is aligned.
+  isl::set WI = set("{ WI[x, y, z] : 0 <= x < 32 and 0 <= y < 2 and z = 0 }");
+  isl::set Cut = set("[n] -> { WI[x, y, z] : 0 <= x < 32 and 0 <= y < 2 and "
+                     "z = 0 and 8 * floor(x / 8) < n < 8 * floor(x / 8) + 8 }");
+  isl::set Below =
+      set("[n] -> { WI[x, y, z] : 0 <= x < 32 and 0 <= y < 2 and z = 0 and "
+          "8 * floor(x / 8) + 8 <= n }");
+  isl::set Above = WI.subtract(Cut).subtract(Below);
+  std::vector<isl::set> Pieces = {Below, Cut, Above};
+  std::vector<SplitRange> Ranges;
+  std::string Why;
+  ASSERT_TRUE(SplittingPredicates::rangesOf(
+      Pieces, WI, 0, 8, isl::set(Ctx, "[n] -> { : }"), 8, Ranges, Why))
+      << Why;
+  ASSERT_EQ(Ranges.size(), 3u);
+  EXPECT_EQ(Ranges[0].Piece, 0u);
+  EXPECT_EQ(Ranges[1].Piece, 1u);
+  EXPECT_EQ(Ranges[2].Piece, 2u);
+  checkRanges(Ctx, Pieces, Ranges, 32, 2, -10, 45);
+}
+
+TEST_F(SplittingTest, RangesFollowTheOuterIds) {
+  // A triangle: x <= y, tiles of 4 along x, y the outer id.
+  isl::set WI = set("{ WI[x, y, z] : 0 <= x < 16 and 0 <= y < 16 and z = 0 }");
+  isl::set Lower = set("{ WI[x, y, z] : 0 <= x < 16 and 0 <= y < 16 and "
+                       "z = 0 and 4 * floor(x / 4) + 3 <= y }");
+  isl::set Upper = set("{ WI[x, y, z] : 0 <= x < 16 and 0 <= y < 16 and "
+                       "z = 0 and 4 * floor(x / 4) > y }");
+  isl::set Diagonal = WI.subtract(Lower).subtract(Upper);
+  std::vector<isl::set> Pieces = {Upper, Diagonal, Lower};
+  std::vector<SplitRange> Ranges;
+  std::string Why;
+  ASSERT_TRUE(SplittingPredicates::rangesOf(
+      Pieces, WI, 0, 4, isl::set(Ctx, "{ : }"), 8, Ranges, Why))
+      << Why;
+  ASSERT_EQ(Ranges.size(), 3u);
+  // Lower triangle first, then the diagonal tile, then the upper part.
+  EXPECT_EQ(Ranges[0].Piece, 2u);
+  EXPECT_EQ(Ranges[1].Piece, 1u);
+  EXPECT_EQ(Ranges[2].Piece, 0u);
+  checkRanges(Ctx, Pieces, Ranges, 16, 16, 0, 0);
+}
+
+TEST_F(SplittingTest, RangesOfPiecesThatSwapPlaces) {
+  // Piece 0 is left of piece 1 when n >= 0 and right of it otherwise: each
+  // is two intervals that never coexist. One piece's intervals merge into
+  // one slot, the other's take two, one of them empty for any n.
+  isl::set WI = set("{ WI[x, y, z] : 0 <= x < 16 and y = 0 and z = 0 }");
+  isl::set A = set("[n] -> { WI[x, y, z] : 0 <= x < 16 and y = 0 and z = 0 "
+                   "and ((n >= 0 and x < 8) or (n < 0 and x >= 8)) }");
+  std::vector<isl::set> Pieces = {A, WI.subtract(A)};
+  std::vector<SplitRange> Ranges;
+  std::string Why;
+  ASSERT_TRUE(SplittingPredicates::rangesOf(
+      Pieces, WI, 0, 8, isl::set(Ctx, "[n] -> { : }"), 8, Ranges, Why))
+      << Why;
+  EXPECT_EQ(Ranges.size(), 3u);
+  checkRanges(Ctx, Pieces, Ranges, 16, 1, -5, 5);
+}
+
+TEST_F(SplittingTest, RangesRefuseAnOrderThatDependsOnParameters) {
+  // One convex piece each, swapping places with n: no fixed order.
+  isl::set WI = set("{ WI[x, y, z] : 0 <= x < 2 and y = 0 and z = 0 }");
+  isl::set A = set("[n] -> { WI[x, y, z] : 0 <= n <= 1 and x = n and "
+                   "y = 0 and z = 0 }");
+  isl::set B = set("[n] -> { WI[x, y, z] : 0 <= n <= 1 and x = 1 - n and "
+                   "y = 0 and z = 0 }");
+  std::vector<SplitRange> Ranges;
+  std::string Why;
+  EXPECT_FALSE(SplittingPredicates::rangesOf(
+      {A, B}, WI, 0, 1, isl::set(Ctx, "[n] -> { : 0 <= n <= 1 }"), 8, Ranges,
+      Why));
+  EXPECT_NE(Why.find("depends on the parameters"), std::string::npos) << Why;
+}
+
+/// The same formula in C++: floor division rounding down.
+long floorDiv(long A, long B) { return A / B - (A % B != 0 && (A < 0) != (B < 0)); }
+
+TEST_F(SplittingTest, EmitterMatchesIsl) {
+  // Pieces, max, min, floor divisions and remainders, as the AST builder
+  // writes them (select, fdiv_q, pdiv_r, ...), folded by the IRBuilder.
+  isl::pw_aff PA = pwAff(
+      "[n, m] -> { [y] -> [(8 * floor((n + y) / 8) + max(n, 3 - y))] : y >= 0; "
+      "[y] -> [(min(-n, m) + (m mod 5))] : y < 0 }");
+  auto Ref = [](long N, long Mv, long Y) {
+    if (Y >= 0)
+      return 8 * floorDiv(N + Y, 8) + std::max(N, 3 - Y);
+    long Mod = ((Mv % 5) + 5) % 5;
+    return std::min(-N, Mv) + Mod;
+  };
+  for (long N = -13; N <= 13; N += 2)
+    for (long Mv = -7; Mv <= 7; Mv += 3)
+      for (long Y = -4; Y <= 12; ++Y) {
+        LLVMContext C;
+        Module M("m", C);
+        Function *F = Function::Create(
+            FunctionType::get(Type::getVoidTy(C), false),
+            GlobalValue::ExternalLinkage, "f", M);
+        IRBuilder<> B(BasicBlock::Create(C, "entry", F));
+        IslExprEmitter E(B, [&](const isl::id &Id) -> Value * {
+          return B.getInt64(Id.get_name() == "n" ? N : Mv);
+        });
+        Value *Dims[1] = {B.getInt64(Y)};
+        Expected<Value *> V = E.emit(PA, Dims);
+        ASSERT_TRUE(bool(V)) << toString(V.takeError());
+        auto *CI = dyn_cast<ConstantInt>(*V);
+        ASSERT_TRUE(CI);
+        EXPECT_EQ(CI->getSExtValue(), Ref(N, Mv, Y))
+            << "n = " << N << ", m = " << Mv << ", y = " << Y;
+      }
+}
+
+TEST_F(SplittingTest, EmitterBuildsInstructionsForValues) {
+  // With values that are not constants, the expression is instructions of
+  // i64 over the parameters (sign-extended) and the dimension; a parameter
+  // without a value is an error, not a guess.
+  LLVMContext C;
+  Module M("m", C);
+  Type *I32 = Type::getInt32Ty(C), *I64 = Type::getInt64Ty(C);
+  Function *F = Function::Create(FunctionType::get(I64, {I32, I64}, false),
+                                 GlobalValue::ExternalLinkage, "f", M);
+  IRBuilder<> B(BasicBlock::Create(C, "entry", F));
+  isl::pw_aff PA = pwAff("[n] -> { [y] -> [(max(n, y) - floor(y / 4))] }");
+  IslExprEmitter E(B, [&](const isl::id &) -> Value * { return F->getArg(0); });
+  Value *Dims[1] = {F->getArg(1)};
+  Expected<Value *> V = E.emit(PA, Dims);
+  ASSERT_TRUE(bool(V)) << toString(V.takeError());
+  EXPECT_TRUE((*V)->getType()->isIntegerTy(64));
+  B.CreateRet(*V);
+  std::string Err;
+  raw_string_ostream OS(Err);
+  EXPECT_FALSE(verifyModule(M, &OS)) << OS.str();
+
+  IslExprEmitter NoValue(B, [](const isl::id &) -> Value * { return nullptr; });
+  Expected<Value *> Bad = NoValue.emit(PA, Dims);
+  ASSERT_FALSE(bool(Bad));
+  EXPECT_NE(toString(Bad.takeError()).find("no value for parameter n"),
+            std::string::npos);
+}
+
+TEST_F(SplittingTest, ConditionOnParameters) {
+  // An assumption as the split pass checks it: O <= 2^31 - 32.
+  isl::set S = set("[O] -> { : O <= 2147483616 }");
+  for (long O : {0L, 2147483616L, 2147483617L, 5000000000L}) {
+    LLVMContext C;
+    Module M("m", C);
+    Function *F = Function::Create(
+        FunctionType::get(Type::getVoidTy(C), false),
+        GlobalValue::ExternalLinkage, "f", M);
+    IRBuilder<> B(BasicBlock::Create(C, "entry", F));
+    IslExprEmitter E(B, [&](const isl::id &) -> Value * {
+      return B.getInt64(O);
+    });
+    Expected<Value *> V = E.emitCondition(S, {});
+    ASSERT_TRUE(bool(V)) << toString(V.takeError());
+    auto *CI = dyn_cast<ConstantInt>(*V);
+    ASSERT_TRUE(CI);
+    EXPECT_EQ(CI->isOne(), O <= 2147483616L) << O;
+  }
+}
+
+TEST(SplittingModelTest, DerivedParameterIsRecomputed) {
+  // vstep = (maskWidth - 1) / 2 is a parameter of its own; the split pass
+  // recomputes it from the argument's value in the work-group function.
+  LLVMContext C;
+  SMDiagnostic Diag;
+  std::unique_ptr<Module> M = parseAssemblyString(R"IR(
+    define void @k(i32 %maskWidth) {
+      %sub = sub nsw i32 %maskWidth, 1
+      %div = sdiv i32 %sub, 2
+      ret void
+    }
+    define i32 @wg(i32 %mw) {
+      ret i32 0
+    }
+  )IR",
+                                                  Diag, C);
+  ASSERT_TRUE(M);
+  Function *K = M->getFunction("k"), *WG = M->getFunction("wg");
+  ModelParam P;
+  P.K = ModelParam::Derived;
+  P.V = &*std::next(K->getEntryBlock().begin());
+  IRBuilder<> B(WG->getEntryBlock().getTerminator());
+  Value *V = P.materialize(B, [&](Value *Leaf) -> Value * {
+    EXPECT_EQ(Leaf, K->getArg(0));
+    return WG->getArg(0);
+  });
+  cast<ReturnInst>(WG->getEntryBlock().getTerminator())->setOperand(0, V);
+  std::string Err;
+  raw_string_ostream OS(Err);
+  EXPECT_FALSE(verifyModule(*M, &OS)) << OS.str();
+  auto *Div = dyn_cast<BinaryOperator>(V);
+  ASSERT_TRUE(Div);
+  EXPECT_EQ(Div->getOpcode(), Instruction::SDiv);
+  EXPECT_EQ(Div->getFunction(), WG);
+  auto *Sub = dyn_cast<BinaryOperator>(Div->getOperand(0));
+  ASSERT_TRUE(Sub);
+  EXPECT_EQ(Sub->getOperand(0), WG->getArg(0));
+}
+
+} // namespace
