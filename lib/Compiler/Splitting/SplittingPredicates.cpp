@@ -88,6 +88,29 @@ isl::map SplittingPredicates::tileMap(const isl::space &Space, unsigned Dim,
   return M.apply_range(M.reverse());
 }
 
+/// { WI[x, y, z] -> Tile[...] }: x_d to its tile index floor(x_d / w).
+static isl::multi_aff toTile(const isl::space &WISpace, unsigned Dim,
+                             unsigned Width) {
+  isl::multi_aff MA = replaceDim(WISpace, Dim, [&](isl::aff V) {
+    return V.scale_down(isl::val(WISpace.ctx(), long(Width))).floor();
+  });
+  return MA.set_range_tuple(isl::id(WISpace.ctx(), "Tile"));
+}
+
+isl::set SplittingPredicates::tilesOf(const isl::set &WIDomain, unsigned Dim,
+                                      unsigned Width) {
+  return WIDomain.apply(toTile(WIDomain.space(), Dim, Width).as_map())
+      .coalesce();
+}
+
+isl::set SplittingPredicates::workItemsOf(const isl::set &Tiles,
+                                          const isl::set &WIDomain,
+                                          unsigned Dim, unsigned Width) {
+  return WIDomain
+      .intersect(Tiles.preimage(toTile(WIDomain.space(), Dim, Width)))
+      .coalesce();
+}
+
 isl::set SplittingPredicates::fullTileSet(const isl::set &WIDomain,
                                           unsigned Dim, unsigned Width) {
   // The last lane of the tile, w * floor(x_d / w) + w - 1, is in the box.
@@ -110,20 +133,114 @@ isl::set SplittingPredicates::toWorkItems(const isl::set &S,
   return P.set_tuple_id(WIDomain.get_tuple_id());
 }
 
+/// The tiles (over Tile) holding points of \p S (over a block's space).
+static isl::set tilesHolding(const isl::set &S, unsigned Dim,
+                             unsigned Width) {
+  unsigned N = islDim(S, isl::dim::set);
+  isl::set P = S;
+  if (N > 3)
+    P = P.project_out(isl::dim::set, 3, N - 3);
+  isl::space WIS = P.space();
+  return P.apply(toTile(WIS, Dim, Width).as_map()).coalesce();
+}
+
+/// The expanded space of a block's space: x_d = w * t + lane, the tile
+/// index t where x_d was and the lane last, 0 <= lane < w. In it, the
+/// lanes of a tile differ in the last dimension only, and sets of tiles
+/// need no floor.
+namespace {
+struct Expanded {
+  isl::multi_aff ToBlock; ///< { E[..., t, ..., k..., lane] -> S[...] }
+  isl::set Lanes;         ///< { E[...] : 0 <= lane < w }
+  unsigned N;             ///< set dimensions of the block's space
+};
+} // namespace
+
+static Expanded expand(const isl::space &Block, unsigned Dim,
+                       unsigned Width) {
+  isl::ctx Ctx = Block.ctx();
+  Expanded E;
+  E.N = islDim(Block, isl::dim::set);
+  isl::space ES = isl::space(Ctx, 0, E.N + 1)
+                      .set_tuple_id(isl::dim::set, isl::id(Ctx, "E"))
+                      .align_params(Block);
+  isl::local_space LS(ES);
+  isl::aff_list List(Ctx, E.N);
+  for (unsigned I = 0; I < E.N; ++I) {
+    isl::aff V = isl::aff::var_on_domain(LS, isl::dim::set, I);
+    if (I == Dim)
+      V = V.scale(isl::val(Ctx, long(Width)))
+              .add(isl::aff::var_on_domain(LS, isl::dim::set, E.N));
+    List = List.add(V);
+  }
+  E.ToBlock = ES.map_from_domain_and_range(Block).multi_aff(List);
+  E.Lanes = isl::set::universe(ES)
+                .lower_bound_val(isl::dim::set, E.N, 0L)
+                .upper_bound_val(isl::dim::set, E.N, long(Width) - 1);
+  return E;
+}
+
+/// The tiles, over Tile, of the expanded points \p S.
+static isl::set tilesOfExpanded(const isl::set &S, const Expanded &E) {
+  isl::set P = S.project_out(isl::dim::set, 3, E.N + 1 - 3);
+  return P.set_tuple_id(isl::id(S.ctx(), "Tile")).coalesce();
+}
+
+/// The pairs of active lanes of one tile at equal counters, expanded.
+static isl::map lanePairs(const isl::set &Active, const Expanded &E) {
+  isl::map M = isl::map::universe(Active.space().map_from_set());
+  for (unsigned I = 0; I < E.N; ++I)
+    M = M.equate(isl::dim::in, I, isl::dim::out, I);
+  return M.intersect_domain(Active).intersect_range(Active);
+}
+
+isl::set SplittingPredicates::divergentValueTiles(const isl::pw_aff &Value,
+                                                  const isl::set &Domain,
+                                                  unsigned Dim,
+                                                  unsigned Width) {
+  Expanded E = expand(Domain.space(), Dim, Width);
+  isl::set Active = Domain.preimage(E.ToBlock).intersect(E.Lanes);
+  isl::map Pairs = lanePairs(Active, E);
+  isl::map Same = Active.identity();
+  if (!Value.is_null()) {
+    isl::map V = isl::map::from_pw_aff(
+        Value.pullback(E.ToBlock).intersect_domain(Active));
+    Same = V.apply_range(V.reverse());
+  }
+  return tilesOfExpanded(Pairs.subtract(Same).domain(), E);
+}
+
+isl::set SplittingPredicates::divergentConditionTiles(const isl::set &Taken,
+                                                      const isl::set &Domain,
+                                                      unsigned Dim,
+                                                      unsigned Width) {
+  Expanded E = expand(Domain.space(), Dim, Width);
+  isl::set Active = Domain.preimage(E.ToBlock).intersect(E.Lanes);
+  isl::set T = Taken.preimage(E.ToBlock).intersect(Active);
+  isl::map Mixed = lanePairs(Active, E).intersect_domain(T).intersect_range(
+      Active.subtract(T));
+  return tilesOfExpanded(Mixed.domain(), E);
+}
+
+isl::set SplittingPredicates::divergentOffsetTiles(const isl::pw_aff &Offset,
+                                                   long Size,
+                                                   const isl::set &Domain,
+                                                   unsigned Dim,
+                                                   unsigned Width) {
+  if (Offset.is_null())
+    return divergentValueTiles(Offset, Domain, Dim, Width);
+  isl::pw_aff X = isl::pw_aff::var_on_domain(
+      isl::local_space(Domain.space()), isl::dim::set, Dim);
+  isl::pw_aff Base = Offset.sub(X.scale(isl::val(Domain.ctx(), Size)));
+  return divergentValueTiles(Base, Domain, Dim, Width);
+}
+
 isl::set SplittingPredicates::goodTiles(const isl::set &Bad,
                                         const isl::set &WIDomain,
                                         unsigned Dim, unsigned Width) {
-  isl::set BadWI = toWorkItems(Bad, WIDomain);
-  BadWI = BadWI.apply(tileMap(WIDomain.space(), Dim, Width));
-  return WIDomain.subtract(BadWI).coalesce();
-}
-
-/// The pairs of active lanes of one tile at equal counters.
-static isl::map tilePairs(const isl::set &Domain, unsigned Dim,
-                          unsigned Width) {
-  return SplittingPredicates::tileMap(Domain.space(), Dim, Width)
-      .intersect_domain(Domain)
-      .intersect_range(Domain);
+  return WIDomain.subtract(workItemsOf(tilesHolding(Bad, Dim, Width),
+                                       WIDomain, Dim, Width))
+      .coalesce();
 }
 
 isl::set SplittingPredicates::uniformValueTiles(const isl::pw_aff &Value,
@@ -131,24 +248,20 @@ isl::set SplittingPredicates::uniformValueTiles(const isl::pw_aff &Value,
                                                 const isl::set &WIDomain,
                                                 unsigned Dim,
                                                 unsigned Width) {
-  isl::map Pairs = tilePairs(Domain, Dim, Width);
-  isl::map Same = Domain.identity();
-  if (!Value.is_null()) {
-    isl::map V = isl::map::from_pw_aff(Value.intersect_domain(Domain));
-    Same = V.apply_range(V.reverse());
-  }
-  return goodTiles(Pairs.subtract(Same).domain(), WIDomain, Dim, Width);
+  return WIDomain
+      .subtract(workItemsOf(divergentValueTiles(Value, Domain, Dim, Width),
+                            WIDomain, Dim, Width))
+      .coalesce();
 }
 
 isl::set SplittingPredicates::consecutiveTileSet(
     const isl::pw_aff &Offset, long Size, const isl::set &Domain,
     const isl::set &WIDomain, unsigned Dim, unsigned Width) {
-  if (Offset.is_null())
-    return uniformValueTiles(Offset, Domain, WIDomain, Dim, Width);
-  isl::pw_aff X = isl::pw_aff::var_on_domain(
-      isl::local_space(Domain.space()), isl::dim::set, Dim);
-  isl::pw_aff Base = Offset.sub(X.scale(isl::val(Domain.ctx(), Size)));
-  return uniformValueTiles(Base, Domain, WIDomain, Dim, Width);
+  return WIDomain
+      .subtract(workItemsOf(
+          divergentOffsetTiles(Offset, Size, Domain, Dim, Width), WIDomain,
+          Dim, Width))
+      .coalesce();
 }
 
 isl::set SplittingPredicates::uniformConditionTiles(const isl::set &Taken,
@@ -156,12 +269,11 @@ isl::set SplittingPredicates::uniformConditionTiles(const isl::set &Taken,
                                                     const isl::set &WIDomain,
                                                     unsigned Dim,
                                                     unsigned Width) {
-  isl::set T = Taken.intersect(Domain);
-  isl::set F = Domain.subtract(Taken);
-  isl::map Mixed = tilePairs(Domain, Dim, Width)
-                       .intersect_domain(T)
-                       .intersect_range(F);
-  return goodTiles(Mixed.domain(), WIDomain, Dim, Width);
+  return WIDomain
+      .subtract(workItemsOf(
+          divergentConditionTiles(Taken, Domain, Dim, Width), WIDomain, Dim,
+          Width))
+      .coalesce();
 }
 
 isl::set SplittingPredicates::pointSet(const isl::pw_aff &Offset, long Step,
@@ -221,6 +333,20 @@ bool SplittingPredicates::rangesOf(ArrayRef<isl::set> Pieces,
                                    unsigned MaxRanges,
                                    std::vector<SplitRange> &Out,
                                    std::string &Why) {
+  std::vector<isl::set> Tiles;
+  for (const isl::set &P : Pieces)
+    Tiles.push_back(tilesOf(P, Dim, Width));
+  return rangesOfTiles(Tiles, WIDomain, Dim, Width, RawContext, MaxRanges,
+                       Out, Why);
+}
+
+bool SplittingPredicates::rangesOfTiles(ArrayRef<isl::set> Pieces,
+                                        const isl::set &WIDomain,
+                                        unsigned Dim, unsigned Width,
+                                        const isl::set &RawContext,
+                                        unsigned MaxRanges,
+                                        std::vector<SplitRange> &Out,
+                                        std::string &Why) {
   isl::ctx Ctx = WIDomain.ctx();
   long L = WIDomain.dim_max_val(Dim).get_num_si() + 1;
   // Only the context of the parameters the pieces involve: isl's
@@ -232,21 +358,17 @@ bool SplittingPredicates::rangesOf(ArrayRef<isl::set> Pieces,
       Context = Context.project_out_param(Id);
   }
   Context = Context.coalesce();
-  // Whole tiles: work on the tile index t = floor(x_d / w), where the
-  // pieces' floors become plain inequalities, then scale back.
-  isl::map ToTile = replaceDim(WIDomain.space(), Dim, [&](isl::aff V) {
-                      return V.scale_down(isl::val(Ctx, long(Width))).floor();
-                    }).as_map();
-  isl::set TileBox = WIDomain.apply(ToTile);
+  // Whole tiles: on the tile index t = floor(x_d / w) the pieces need no
+  // floor; the cuts are scaled back at the end.
+  isl::set TileBox = tilesOf(WIDomain, Dim, Width);
   isl::map Box = outerToDim(TileBox, Dim);
   isl::set Outer = Box.domain();
   isl::map AtLeast(Ctx, "{ [a] -> [b] : b >= a }");
   isl::map AtMost(Ctx, "{ [a] -> [b] : b <= a }");
   std::vector<Component> Comps;
   for (unsigned P = 0; P < Pieces.size(); ++P) {
-    isl::map PM = makeDisjoint(outerToDim(Pieces[P].apply(ToTile), Dim)
-                                   .intersect_params(Context)
-                                   .coalesce());
+    isl::map PM = makeDisjoint(
+        outerToDim(Pieces[P], Dim).intersect_params(Context).coalesce());
     isl::stat St = PM.foreach_basic_map([&](isl::basic_map BM) {
       isl::map B(BM);
       isl::pw_aff Lo = B.dim_min(0), Hi = B.dim_max(0);
@@ -460,76 +582,99 @@ void SplittingPredicates::compute() {
   }
   isl::set Context = M.predicateContext();
   IslQuota Q(M.ctx(), MaxPredicateOps);
+  // Everything on tile indices (see the header), back to work-items at the
+  // end. A good set is the tiles without a witness of divergence; the
+  // witnesses for some value of an opaque parameter count.
+  isl::set Tiles = tilesOf(WI, Dim, Width);
+  isl::set FullT = tilesOf(Full, Dim, Width);
+  auto Good = [&](isl::set Bad) {
+    for (const isl::id &Id : Opaque)
+      if (involvesParam(Bad, Id))
+        Bad = Bad.project_out_param(Id);
+    return Tiles.subtract(Bad).coalesce();
+  };
+  auto ToWI = [&](const isl::set &T) {
+    return workItemsOf(T, WI, Dim, Width);
+  };
+  isl::set BadIC = isl::set::empty(Tiles.space());
   for (unsigned A = 0; A < NA; ++A) {
     const ModelAccess &Acc = R.Accesses[A];
     isl::set D = domainView(Acc.Domain);
-    // The tiles with at most one active lane: every property holds there.
-    isl::set Lonely = uniformValueTiles(isl::pw_aff(), D, WI, Dim, Width);
+    // The tiles with two active lanes: elsewhere every property holds.
+    isl::set Multi = divergentValueTiles(isl::pw_aff(), D, Dim, Width);
+    isl::set ConsT, UniT;
     if (Acc.UniformDims >> Dim & 1) {
-      Cons[A] = Lonely;
-      Uni[A] = WI;
-      continue;
+      ConsT = Tiles.subtract(Multi);
+      UniT = Tiles;
+    } else if (!affineAccess(A)) {
+      ConsT = UniT = Tiles.subtract(Multi);
+    } else {
+      isl::set BadCons =
+          divergentOffsetTiles(Acc.Offset, Acc.Size, D, Dim, Width);
+      ConsT = Good(BadCons);
+      UniT = Good(divergentValueTiles(Acc.Offset, D, Dim, Width));
+      // Non-trivially consecutive: on a full tile where two lanes run it.
+      EverCons[A] = ConsT.intersect(FullT)
+                        .intersect(Multi)
+                        .intersect_params(Context)
+                        .is_empty()
+                        .is_false();
+      if (EverCons[A])
+        BadIC = BadIC.unite(Tiles.subtract(ConsT)).coalesce();
     }
-    if (!affineAccess(A)) {
-      Cons[A] = Uni[A] = Lonely;
-      continue;
-    }
-    Cons[A] = forAll(
-        consecutiveTileSet(Acc.Offset, Acc.Size, D, WI, Dim, Width), WI,
-        Opaque);
-    Uni[A] =
-        forAll(uniformValueTiles(Acc.Offset, D, WI, Dim, Width), WI, Opaque);
-    // Non-trivially consecutive: on a full tile where two lanes run it.
-    isl::set Witness =
-        Cons[A].intersect(Full).subtract(Lonely).intersect_params(Context);
-    EverCons[A] = Witness.is_empty().is_false();
-    if (EverCons[A])
-      IC = IC.intersect(Cons[A]).coalesce();
+    Cons[A] = ToWI(ConsT);
+    Uni[A] = ToWI(UniT);
   }
+  isl::set ICT = Tiles.subtract(BadIC).coalesce();
+  IC = ToWI(ICT);
+  isl::set BadControl = isl::set::empty(Tiles.space());
   for (unsigned B = 0; B < NB; ++B) {
     const ModelBranch &Br = R.Branches[B];
     isl::set D = domainView(Br.Domain);
+    isl::set Bad;
     if (Br.UniformDims >> Dim & 1) {
-      BranchUni[B] = WI;
-      continue;
-    }
-    if (!affineBranch(B)) {
-      BranchUni[B] = uniformValueTiles(isl::pw_aff(), D, WI, Dim, Width);
+      Bad = isl::set::empty(Tiles.space());
+    } else if (!affineBranch(B)) {
+      Bad = divergentValueTiles(isl::pw_aff(), D, Dim, Width);
     } else {
-      isl::set U = WI;
       // Two successors: one set decides; more: each must be uniform.
+      Bad = isl::set::empty(Tiles.space());
       unsigned N = Br.Taken.size() == 2 ? 1 : Br.Taken.size();
       for (unsigned I = 0; I < N; ++I)
-        U = U.intersect(uniformConditionTiles(Br.Conditions[I].intersect(D),
-                                              D, WI, Dim, Width));
-      BranchUni[B] = forAll(U, WI, Opaque);
+        Bad = Bad.unite(divergentConditionTiles(Br.Conditions[I].intersect(D),
+                                                D, Dim, Width));
     }
+    isl::set UniT = Good(Bad);
+    BranchUni[B] = ToWI(UniT);
     if (idDependent(B))
-      UniformControl = UniformControl.intersect(BranchUni[B]).coalesce();
+      BadControl = BadControl.unite(Tiles.subtract(UniT)).coalesce();
   }
+  isl::set ControlT = Tiles.subtract(BadControl).coalesce();
+  UniformControl = ToWI(ControlT);
   // Table 1, the hot cell split by control flow: first where every
   // id-dependent branch is uniform on tiles, then, there, by the successor
   // each such branch takes on the whole tile (for all its counters), so that
   // a range is one copy of the body with those branches folded.
-  isl::set Partial = WI.subtract(Full);
-  isl::set Cells[5] = {Full.intersect(IC).intersect(UniformControl),
-                       Full.intersect(IC).subtract(UniformControl),
-                       Full.subtract(IC), Partial.intersect(IC),
-                       Partial.subtract(IC)};
-  std::vector<isl::set> Sets;
+  isl::set PartialT = Tiles.subtract(FullT);
+  isl::set Cells[5] = {FullT.intersect(ICT).intersect(ControlT),
+                       FullT.intersect(ICT).subtract(ControlT),
+                       FullT.subtract(ICT), PartialT.intersect(ICT),
+                       PartialT.subtract(ICT)};
+  std::vector<isl::set> TileSets;
   auto Add = [&](unsigned C, isl::set S,
                  SmallVector<std::pair<unsigned, int>, 2> Fates) {
     if (!S.intersect_params(Context).is_empty().is_false())
       return;
+    S = dropUnusedParams(S.gist_params(Context).coalesce());
     SplitPiece P;
-    P.Set = dropUnusedParams(S.gist_params(Context).coalesce());
+    P.Set = ToWI(S);
     P.Index = C;
     P.Full = C <= 2;
     P.Consecutive = C <= 1 || C == 3;
     P.UniformControl = C == 0;
     P.Fates = std::move(Fates);
     Pieces.push_back(P);
-    Sets.push_back(P.Set);
+    TileSets.push_back(S);
   };
   // The hot cell, refined branch by branch while pieces stay few.
   std::vector<std::pair<isl::set, SmallVector<std::pair<unsigned, int>, 2>>>
@@ -538,12 +683,12 @@ void SplittingPredicates::compute() {
     const ModelBranch &Br = R.Branches[B];
     if (!idDependent(B) || !affineBranch(B) || Br.Taken.size() != 2)
       continue;
-    // The tiles where some active lane does not go to successor I.
+    // The tiles where every active lane goes to successor I; those that
+    // never run the branch are in both: they go with 0.
     isl::set D = domainView(Br.Domain);
     isl::set Always[2];
     for (unsigned I = 0; I < 2; ++I)
-      Always[I] = goodTiles(D.subtract(Br.Conditions[I]), WI, Dim, Width);
-    // Tiles that never run the branch are in both: put them with 0.
+      Always[I] = Good(tilesHolding(D.subtract(Br.Conditions[I]), Dim, Width));
     Always[1] = Always[1].subtract(Always[0]);
     decltype(Hot) Next;
     for (auto &[Set, Fates] : Hot) {
@@ -573,8 +718,8 @@ void SplittingPredicates::compute() {
     Refusal = Q.error() + " computing the predicates";
     return;
   }
-  if (!rangesOf(Sets, WI, Dim, Width, Context, MaxRangesOpt, Ranges,
-                Refusal))
+  if (!rangesOfTiles(TileSets, WI, Dim, Width, Context, MaxRangesOpt, Ranges,
+                     Refusal))
     Ranges.clear();
   if (Q.exceeded()) {
     Ranges.clear();

@@ -175,6 +175,29 @@ public:
   // first three set dimensions are the work-item ids (then loop counters),
   // \p WIDomain over { WI[x, y, z] }.
 
+  // Sets of tiles are over { Tile[t0, t1, t2] }: dimension d holds the tile
+  // index floor(x_d / w), the others the ids. On them, the predicates need
+  // no floor, and stay small.
+
+  /// The tiles of the work-items \p S (over WI), and back.
+  static isl::set tilesOf(const isl::set &S, unsigned Dim, unsigned Width);
+  static isl::set workItemsOf(const isl::set &Tiles, const isl::set &WIDomain,
+                              unsigned Dim, unsigned Width);
+  /// The tiles with two active lanes (instances of \p Domain at equal
+  /// counters) where \p Value differs; with a null Value, the tiles with
+  /// two active lanes.
+  static isl::set divergentValueTiles(const isl::pw_aff &Value,
+                                      const isl::set &Domain, unsigned Dim,
+                                      unsigned Width);
+  /// The tiles where \p Offset - Size * x_d differs on two active lanes.
+  static isl::set divergentOffsetTiles(const isl::pw_aff &Offset, long Size,
+                                       const isl::set &Domain, unsigned Dim,
+                                       unsigned Width);
+  /// The tiles where one active lane is in \p Taken and another is not.
+  static isl::set divergentConditionTiles(const isl::set &Taken,
+                                          const isl::set &Domain,
+                                          unsigned Dim, unsigned Width);
+
   /// { S[p, k] -> S[t, k] : t in p's tile } on \p Space.
   static isl::map tileMap(const isl::space &Space, unsigned Dim,
                           unsigned Width);
@@ -221,6 +244,12 @@ public:
                        const isl::set &WIDomain, unsigned Dim, unsigned Width,
                        const isl::set &Context, unsigned MaxRanges,
                        std::vector<SplitRange> &Out, std::string &Why);
+  /// The same with the pieces as sets of tiles.
+  static bool rangesOfTiles(llvm::ArrayRef<isl::set> Pieces,
+                            const isl::set &WIDomain, unsigned Dim,
+                            unsigned Width, const isl::set &Context,
+                            unsigned MaxRanges, std::vector<SplitRange> &Out,
+                            std::string &Why);
 
 private:
   void compute();

@@ -58,11 +58,11 @@ declare float @llvm.fmuladd.f32(float, float, float)
 ; tiles of the hot cell go one way each.
 ; CHECK-LABEL: dimension x, width 8:
 ; CHECK: pieces:
-; CHECK-NEXT: 0 (full, consecutive, uniform control, kernel.body to then):
-; CHECK-NEXT: 1 (full, consecutive, uniform control, kernel.body to end):
-; CHECK-NEXT: 2 (full, consecutive, divergent control): [O_x, n] -> { WI[x, y = 0, z = 0] : O_x < n <= 63 + O_x and 8*floor((-O_x + n)/8) >= -7 + x and 8*floor((-O_x + n)/8) < -O_x + n and 8*floor((-O_x + n)/8) <= x }
+; CHECK-NEXT: 0 (full, consecutive, uniform control, kernel.body to then): [O_x, n] -> { WI[x, y = 0, z = 0] : 0 <= x <= 63 and 8*floor((x)/8) <= -8 - O_x + n }
+; CHECK-NEXT: 1 (full, consecutive, uniform control, kernel.body to end): [O_x, n] -> { WI[x, y = 0, z = 0] : 0 <= x <= 63 and 8*floor((x)/8) >= -O_x + n }
+; CHECK-NEXT: 2 (full, consecutive, divergent control): [O_x, n] -> { WI[x, y = 0, z = 0] : 0 <= x <= 63 and 8*floor((-O_x + n)/8) >= -7 + x and 8*floor((-O_x + n)/8) < -O_x + n and 8*floor((-O_x + n)/8) <= x }
 ; CHECK-NEXT: ranges of x:
-; CHECK-NEXT: [0, [[CUT:O_x >= n \? 0 : n >= O_x \+ 64 \? 64 : -\(\(-O_x \+ n\) % 8\) - O_x \+ n]]): piece 0
+; CHECK-NEXT: [0, [[CUT:O_x >= n \+ 1 \? 0 : n >= O_x \+ 64 \? 64 : -\(\(-O_x \+ n\) % 8\) - O_x \+ n]]): piece 0
 ; CHECK-NEXT: accesses: cons cons cons
 ; CHECK-NEXT: branch kernel.body: always to then
 ; CHECK-NEXT: [[[CUT]], [[CUT2:.+]]): piece 2

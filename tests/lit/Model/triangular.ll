@@ -42,9 +42,9 @@ end:
 ; CHECK: store then 4 bytes at %A + { WI[x, y, z] -> [(4x + 64y)] }
 ; CHECK-LABEL: dimension x, width 8:
 ; CHECK: pieces:
-; CHECK-NEXT: 0 (full, consecutive, uniform control, kernel.body to then): { WI[x, y, z = 0] : 0 <= x <= 7 and 7 <= y <= 14; WI[x, y = 15, z = 0] : 0 <= x <= 15 }
+; CHECK-NEXT: 0 (full, consecutive, uniform control, kernel.body to then): { WI[x, y, z = 0] : 0 <= x <= 7 and 7 <= y <= 15; WI[x, y = 15, z = 0] : 8 <= x <= 15 }
 ; CHECK-NEXT: 1 (full, consecutive, uniform control, kernel.body to end): { WI[x, y, z = 0] : 8 <= x <= 15 and 0 <= y <= 7 }
-; CHECK-NEXT: 2 (full, consecutive, divergent control): { WI[x, y, z = 0] : 0 <= x <= 15 and -6 + y <= 8*floor((x)/8) <= y }
+; CHECK-NEXT: 2 (full, consecutive, divergent control): { WI[x, y, z = 0] : 0 <= x <= 15 and 0 <= y <= 14 and ((x >= 8 and y >= 8) or (x <= 7 and y <= 6)) }
 ; CHECK-NEXT: ranges of x:
 ; CHECK-NEXT: [0, y <= 6 ? 0 : y >= 7 && y <= 14 ? 8 : 16): piece 0
 ; CHECK-NEXT: accesses: cons
@@ -55,15 +55,20 @@ end:
 ; CHECK-NEXT: [y <= 7 ? 8 : 16, 16): piece 1
 ; CHECK-NEXT: accesses: uni
 ; CHECK-NEXT: branch kernel.body: always to end
-; The store's stride in y is a row: divergent where two lanes run it.
+; The store's stride in y is a row: divergent where two lanes run it. The
+; column x = 0 takes the branch everywhere: its first tile of y comes
+; before the others' pieces, in a slot of its own (empty for x > 0).
 ; CHECK-LABEL: dimension y, width 8:
 ; CHECK: ranges of y:
-; CHECK-NEXT: [0, x <= 7 ? 0 : 8): piece 1
+; CHECK-NEXT: [0, x >= 1 ? 0 : 8): piece 0
+; CHECK-NEXT: accesses: div
+; CHECK-NEXT: branch kernel.body: always to then
+; CHECK-NEXT: [x >= 1 ? 0 : 8, x >= 1 && x <= 7 ? 0 : 8): piece 1
 ; CHECK-NEXT: accesses: uni
 ; CHECK-NEXT: branch kernel.body: always to end
-; CHECK-NEXT: [x <= 7 ? 0 : 8, x == 0 ? 0 : x >= 1 && x <= 8 ? 8 : 16): piece 2
+; CHECK-NEXT: [x >= 1 && x <= 7 ? 0 : 8, x <= 8 ? 8 : 16): piece 2
 ; CHECK-NEXT: accesses: div
 ; CHECK-NEXT: branch kernel.body: divergent
-; CHECK-NEXT: [x == 0 ? 0 : x >= 1 && x <= 8 ? 8 : 16, 16): piece 0
+; CHECK-NEXT: [x <= 8 ? 8 : 16, 16): piece 0
 ; CHECK-NEXT: accesses: div
 ; CHECK-NEXT: branch kernel.body: always to then
