@@ -1,4 +1,4 @@
-//===- IslHelpers.h - What isl's C++ bindings lack ---------------*- C++ -*-===//
+//===- IslHelpers.h - What isl's C++ bindings lack --------------*- C++ -*-===//
 // SPDX-License-Identifier: MIT
 //
 // The compiler uses isl (inside libLLVM, through Polly's headers) by the C++

@@ -92,16 +92,15 @@ isl::pw_aff dropUnusedParams(isl::pw_aff PA) {
   return isl::manage(isl_pw_aff_drop_unused_params(PA.release()));
 }
 
-isl::set dropConstraintsNotInvolving(isl::set S, unsigned First,
-                                     unsigned N) {
+isl::set dropConstraintsNotInvolving(isl::set S, unsigned First, unsigned N) {
   return isl::manage(isl_set_drop_constraints_not_involving_dims(
       S.release(), isl_dim_set, First, N));
 }
 
 bool involvesParam(const isl::set &S, const isl::id &Id) {
   int Pos = isl_set_find_dim_by_id(S.get(), isl_dim_param, Id.get());
-  return Pos >= 0 && isl_set_involves_dims(S.get(), isl_dim_param, Pos, 1) ==
-                         isl_bool_true;
+  return Pos >= 0 &&
+         isl_set_involves_dims(S.get(), isl_dim_param, Pos, 1) == isl_bool_true;
 }
 
 isl::map resetRangeTuple(isl::map M) {
@@ -121,8 +120,7 @@ isl::val coefficient(const isl::aff &A, unsigned Pos) {
   return isl::manage(isl_aff_get_coefficient_val(A.get(), isl_dim_in, Pos));
 }
 
-template <typename T, char *(*ToStr)(T *)>
-static std::string toStr(T *Obj) {
+template <typename T, char *(*ToStr)(T *)> static std::string toStr(T *Obj) {
   if (!Obj)
     return "<null>";
   char *C = ToStr(Obj);

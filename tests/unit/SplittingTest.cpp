@@ -44,8 +44,8 @@ protected:
   void expectEqual(const isl::set &A, const isl::set &B) {
     ASSERT_FALSE(A.is_null());
     ASSERT_FALSE(B.is_null());
-    EXPECT_TRUE(A.is_equal(B).is_true())
-        << islStr(A) << "\n   is not\n" << islStr(B);
+    EXPECT_TRUE(A.is_equal(B).is_true()) << islStr(A) << "\n   is not\n"
+                                         << islStr(B);
   }
 };
 
@@ -92,17 +92,16 @@ TEST_F(SplittingTest, InactiveLanesDoNotCount) {
   expectEqual(SplittingPredicates::consecutiveTileSet(F, 4, Even, WI, 0, 8),
               WI);
   isl::pw_aff Half = pwAff("{ WI[x, y, z] -> [(4 * floor(x / 2))] }");
-  expectEqual(
-      SplittingPredicates::consecutiveTileSet(Half, 4, WI, WI, 0, 8),
-      set("{ WI[x, y, z] : false }"));
+  expectEqual(SplittingPredicates::consecutiveTileSet(Half, 4, WI, WI, 0, 8),
+              set("{ WI[x, y, z] : false }"));
   isl::set Lonely = set("{ WI[x, y, z] : 0 <= x < 16 and y = 0 and z = 0 and "
                         "x % 8 = 3 }");
   expectEqual(
       SplittingPredicates::consecutiveTileSet(Half, 4, Lonely, WI, 0, 8), WI);
   // No function: the tiles where at most one lane runs.
-  expectEqual(SplittingPredicates::uniformValueTiles(isl::pw_aff(), Lonely,
-                                                     WI, 0, 8),
-              WI);
+  expectEqual(
+      SplittingPredicates::uniformValueTiles(isl::pw_aff(), Lonely, WI, 0, 8),
+      WI);
   expectEqual(
       SplittingPredicates::uniformValueTiles(isl::pw_aff(), Even, WI, 0, 8),
       set("{ WI[x, y, z] : false }"));
@@ -122,16 +121,15 @@ TEST_F(SplittingTest, CountersAreComparedAtEqualValues) {
   isl::set Dx = set("{ L[x, y, z, k] : 0 <= x < 16 and y = 0 and z = 0 and "
                     "0 <= k <= x }");
   isl::set Continue = set("{ L[x, y, z, k] : k < x }");
-  expectEqual(SplittingPredicates::uniformConditionTiles(Continue, Dx, WI, 0,
-                                                         8),
-              set("{ WI[x, y, z] : false }"));
+  expectEqual(
+      SplittingPredicates::uniformConditionTiles(Continue, Dx, WI, 0, 8),
+      set("{ WI[x, y, z] : false }"));
 }
 
 TEST_F(SplittingTest, TailGuard) {
   isl::set WI = set("{ WI[x, y, z] : 0 <= x < 32 and y = 0 and z = 0 }");
   isl::set Taken = set("[n] -> { WI[x, y, z] : x < n }");
-  isl::set U =
-      SplittingPredicates::uniformConditionTiles(Taken, WI, WI, 0, 8);
+  isl::set U = SplittingPredicates::uniformConditionTiles(Taken, WI, WI, 0, 8);
   // Uniform unless the tile holds n - 1 and n.
   for (int N = -3; N < 40; ++N)
     for (int X = 0; X < 32; ++X) {
@@ -166,13 +164,11 @@ void checkRanges(isl::ctx Ctx, ArrayRef<isl::set> Pieces,
   auto Eval = [&](const isl::pw_aff &PA, int N, int Yv) -> long {
     LLVMContext C;
     Module M("m", C);
-    Function *F = Function::Create(
-        FunctionType::get(Type::getVoidTy(C), false),
-        GlobalValue::ExternalLinkage, "f", M);
+    Function *F = Function::Create(FunctionType::get(Type::getVoidTy(C), false),
+                                   GlobalValue::ExternalLinkage, "f", M);
     IRBuilder<> B(BasicBlock::Create(C, "entry", F));
-    IslExprEmitter E(B, [&](const isl::id &) -> Value * {
-      return B.getInt64(N);
-    });
+    IslExprEmitter E(B,
+                     [&](const isl::id &) -> Value * { return B.getInt64(N); });
     Value *Dims[2] = {B.getInt64(Yv), B.getInt64(0)};
     Expected<Value *> V = E.emit(PA, Dims);
     if (!V) {
@@ -285,7 +281,9 @@ TEST_F(SplittingTest, RangesRefuseAnOrderThatDependsOnParameters) {
 }
 
 /// The same formula in C++: floor division rounding down.
-long floorDiv(long A, long B) { return A / B - (A % B != 0 && (A < 0) != (B < 0)); }
+long floorDiv(long A, long B) {
+  return A / B - (A % B != 0 && (A < 0) != (B < 0));
+}
 
 TEST_F(SplittingTest, EmitterMatchesIsl) {
   // Pieces, max, min, floor divisions and remainders, as the AST builder
@@ -304,9 +302,9 @@ TEST_F(SplittingTest, EmitterMatchesIsl) {
       for (long Y = -4; Y <= 12; ++Y) {
         LLVMContext C;
         Module M("m", C);
-        Function *F = Function::Create(
-            FunctionType::get(Type::getVoidTy(C), false),
-            GlobalValue::ExternalLinkage, "f", M);
+        Function *F =
+            Function::Create(FunctionType::get(Type::getVoidTy(C), false),
+                             GlobalValue::ExternalLinkage, "f", M);
         IRBuilder<> B(BasicBlock::Create(C, "entry", F));
         IslExprEmitter E(B, [&](const isl::id &Id) -> Value * {
           return B.getInt64(Id.get_name() == "n" ? N : Mv);
@@ -355,13 +353,11 @@ TEST_F(SplittingTest, ConditionOnParameters) {
   for (long O : {0L, 2147483616L, 2147483617L, 5000000000L}) {
     LLVMContext C;
     Module M("m", C);
-    Function *F = Function::Create(
-        FunctionType::get(Type::getVoidTy(C), false),
-        GlobalValue::ExternalLinkage, "f", M);
+    Function *F = Function::Create(FunctionType::get(Type::getVoidTy(C), false),
+                                   GlobalValue::ExternalLinkage, "f", M);
     IRBuilder<> B(BasicBlock::Create(C, "entry", F));
-    IslExprEmitter E(B, [&](const isl::id &) -> Value * {
-      return B.getInt64(O);
-    });
+    IslExprEmitter E(B,
+                     [&](const isl::id &) -> Value * { return B.getInt64(O); });
     Expected<Value *> V = E.emitCondition(S, {});
     ASSERT_TRUE(bool(V)) << toString(V.takeError());
     auto *CI = dyn_cast<ConstantInt>(*V);

@@ -38,9 +38,8 @@ isl::ast_expr IslExprEmitter::toAst(const isl::pw_aff &PA,
       Ids = Ids.add(isl::id(Ctx, DimNames[I]));
     P = P.bind_domain(isl::multi_id(Dom, Ids));
   }
-  isl::set C = Context.is_null()
-                   ? isl::set::universe(P.space().params())
-                   : Context.align_params(P.space());
+  isl::set C = Context.is_null() ? isl::set::universe(P.space().params())
+                                 : Context.align_params(P.space());
   P = gistParams(P, C);
   return isl::ast_build::from_context(C).expr_from(P);
 }
@@ -128,9 +127,7 @@ Expected<Value *> IslExprEmitter::emit(const isl::ast_expr &E) {
       return A.takeError();
     Args.push_back(*A);
   }
-  auto Is = [&](auto Tag) {
-    return Op.isa<decltype(Tag)>().is_true();
-  };
+  auto Is = [&](auto Tag) { return Op.isa<decltype(Tag)>().is_true(); };
   auto Chain = [&](CmpInst::Predicate P) {
     Value *R = Args[0];
     for (int I = 1; I < N; ++I)
@@ -159,10 +156,9 @@ Expected<Value *> IslExprEmitter::emit(const isl::ast_expr &E) {
     Value *Q = B.CreateSDiv(Args[0], Args[1]);
     Value *R = B.CreateSRem(Args[0], Args[1]);
     Value *Zero = B.getInt64(0);
-    Value *Adjust = B.CreateAnd(
-        B.CreateICmpNE(R, Zero),
-        B.CreateICmpNE(B.CreateICmpSLT(R, Zero),
-                       B.CreateICmpSLT(Args[1], Zero)));
+    Value *Adjust = B.CreateAnd(B.CreateICmpNE(R, Zero),
+                                B.CreateICmpNE(B.CreateICmpSLT(R, Zero),
+                                               B.CreateICmpSLT(Args[1], Zero)));
     return B.CreateSub(Q, B.CreateZExt(Adjust, B.getInt64Ty()));
   }
   if (Is(isl::ast_expr_op_cond()) || Is(isl::ast_expr_op_select()))

@@ -1,4 +1,4 @@
-//===- IslExprEmitter.h - isl expressions as LLVM IR -------------*- C++ -*-===//
+//===- IslExprEmitter.h - isl expressions as LLVM IR ------------*- C++ -*-===//
 // SPDX-License-Identifier: MIT
 //
 // Emits isl piecewise affine expressions and parameter sets as LLVM IR

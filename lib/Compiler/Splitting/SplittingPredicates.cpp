@@ -64,9 +64,8 @@ std::string SplitPiece::name(const RegionModel &R) const {
 
 /// The multi_aff on \p Space whose output \p Dim is \p Fn(x_d) and the
 /// others the identity.
-static isl::multi_aff
-replaceDim(const isl::space &Space, unsigned Dim,
-           function_ref<isl::aff(isl::aff)> Fn) {
+static isl::multi_aff replaceDim(const isl::space &Space, unsigned Dim,
+                                 function_ref<isl::aff(isl::aff)> Fn) {
   unsigned N = islDim(Space, isl::dim::set);
   isl::local_space LS(Space);
   isl::aff_list List(Space.ctx(), N);
@@ -134,8 +133,7 @@ isl::set SplittingPredicates::toWorkItems(const isl::set &S,
 }
 
 /// The tiles (over Tile) holding points of \p S (over a block's space).
-static isl::set tilesHolding(const isl::set &S, unsigned Dim,
-                             unsigned Width) {
+static isl::set tilesHolding(const isl::set &S, unsigned Dim, unsigned Width) {
   unsigned N = islDim(S, isl::dim::set);
   isl::set P = S;
   if (N > 3)
@@ -156,8 +154,7 @@ struct Expanded {
 };
 } // namespace
 
-static Expanded expand(const isl::space &Block, unsigned Dim,
-                       unsigned Width) {
+static Expanded expand(const isl::space &Block, unsigned Dim, unsigned Width) {
   isl::ctx Ctx = Block.ctx();
   Expanded E;
   E.N = islDim(Block, isl::dim::set);
@@ -229,38 +226,40 @@ isl::set SplittingPredicates::divergentOffsetTiles(const isl::pw_aff &Offset,
                                                    unsigned Width) {
   if (Offset.is_null())
     return divergentValueTiles(Offset, Domain, Dim, Width);
-  isl::pw_aff X = isl::pw_aff::var_on_domain(
-      isl::local_space(Domain.space()), isl::dim::set, Dim);
+  isl::pw_aff X = isl::pw_aff::var_on_domain(isl::local_space(Domain.space()),
+                                             isl::dim::set, Dim);
   isl::pw_aff Base = Offset.sub(X.scale(isl::val(Domain.ctx(), Size)));
   return divergentValueTiles(Base, Domain, Dim, Width);
 }
 
 isl::set SplittingPredicates::goodTiles(const isl::set &Bad,
-                                        const isl::set &WIDomain,
-                                        unsigned Dim, unsigned Width) {
-  return WIDomain.subtract(workItemsOf(tilesHolding(Bad, Dim, Width),
-                                       WIDomain, Dim, Width))
+                                        const isl::set &WIDomain, unsigned Dim,
+                                        unsigned Width) {
+  return WIDomain
+      .subtract(
+          workItemsOf(tilesHolding(Bad, Dim, Width), WIDomain, Dim, Width))
       .coalesce();
 }
 
 isl::set SplittingPredicates::uniformValueTiles(const isl::pw_aff &Value,
                                                 const isl::set &Domain,
                                                 const isl::set &WIDomain,
-                                                unsigned Dim,
-                                                unsigned Width) {
+                                                unsigned Dim, unsigned Width) {
   return WIDomain
       .subtract(workItemsOf(divergentValueTiles(Value, Domain, Dim, Width),
                             WIDomain, Dim, Width))
       .coalesce();
 }
 
-isl::set SplittingPredicates::consecutiveTileSet(
-    const isl::pw_aff &Offset, long Size, const isl::set &Domain,
-    const isl::set &WIDomain, unsigned Dim, unsigned Width) {
+isl::set SplittingPredicates::consecutiveTileSet(const isl::pw_aff &Offset,
+                                                 long Size,
+                                                 const isl::set &Domain,
+                                                 const isl::set &WIDomain,
+                                                 unsigned Dim, unsigned Width) {
   return WIDomain
-      .subtract(workItemsOf(
-          divergentOffsetTiles(Offset, Size, Domain, Dim, Width), WIDomain,
-          Dim, Width))
+      .subtract(
+          workItemsOf(divergentOffsetTiles(Offset, Size, Domain, Dim, Width),
+                      WIDomain, Dim, Width))
       .coalesce();
 }
 
@@ -270,16 +269,14 @@ isl::set SplittingPredicates::uniformConditionTiles(const isl::set &Taken,
                                                     unsigned Dim,
                                                     unsigned Width) {
   return WIDomain
-      .subtract(workItemsOf(
-          divergentConditionTiles(Taken, Domain, Dim, Width), WIDomain, Dim,
-          Width))
+      .subtract(workItemsOf(divergentConditionTiles(Taken, Domain, Dim, Width),
+                            WIDomain, Dim, Width))
       .coalesce();
 }
 
 isl::set SplittingPredicates::pointSet(const isl::pw_aff &Offset, long Step,
                                        const isl::set &Domain,
-                                       const isl::set &WIDomain,
-                                       unsigned Dim) {
+                                       const isl::set &WIDomain, unsigned Dim) {
   if (Offset.is_null())
     return isl::set::empty(WIDomain.space());
   isl::ctx Ctx = Domain.ctx();
@@ -328,25 +325,21 @@ struct Component {
 
 bool SplittingPredicates::rangesOf(ArrayRef<isl::set> Pieces,
                                    const isl::set &WIDomain, unsigned Dim,
-                                   unsigned Width,
-                                   const isl::set &RawContext,
+                                   unsigned Width, const isl::set &RawContext,
                                    unsigned MaxRanges,
                                    std::vector<SplitRange> &Out,
                                    std::string &Why) {
   std::vector<isl::set> Tiles;
   for (const isl::set &P : Pieces)
     Tiles.push_back(tilesOf(P, Dim, Width));
-  return rangesOfTiles(Tiles, WIDomain, Dim, Width, RawContext, MaxRanges,
-                       Out, Why);
+  return rangesOfTiles(Tiles, WIDomain, Dim, Width, RawContext, MaxRanges, Out,
+                       Why);
 }
 
-bool SplittingPredicates::rangesOfTiles(ArrayRef<isl::set> Pieces,
-                                        const isl::set &WIDomain,
-                                        unsigned Dim, unsigned Width,
-                                        const isl::set &RawContext,
-                                        unsigned MaxRanges,
-                                        std::vector<SplitRange> &Out,
-                                        std::string &Why) {
+bool SplittingPredicates::rangesOfTiles(
+    ArrayRef<isl::set> Pieces, const isl::set &WIDomain, unsigned Dim,
+    unsigned Width, const isl::set &RawContext, unsigned MaxRanges,
+    std::vector<SplitRange> &Out, std::string &Why) {
   isl::ctx Ctx = WIDomain.ctx();
   long L = WIDomain.dim_max_val(Dim).get_num_si() + 1;
   // Only the context of the parameters the pieces involve: isl's
@@ -354,7 +347,8 @@ bool SplittingPredicates::rangesOfTiles(ArrayRef<isl::set> Pieces,
   isl::set Context = RawContext;
   for (unsigned I = islDim(RawContext, isl::dim::param); I-- > 0;) {
     isl::id Id = RawContext.space().dim_id(isl::dim::param, I);
-    if (none_of(Pieces, [&](const isl::set &P) { return involvesParam(P, Id); }))
+    if (none_of(Pieces,
+                [&](const isl::set &P) { return involvesParam(P, Id); }))
       Context = Context.project_out_param(Id);
   }
   Context = Context.coalesce();
@@ -399,7 +393,8 @@ bool SplittingPredicates::rangesOfTiles(ArrayRef<isl::set> Pieces,
     std::vector<unsigned> InDeg(N, 0);
     for (unsigned I = 0; I < N; ++I)
       for (unsigned J = I + 1; J < N; ++J) {
-        isl::set Both = Cs[I].Lo.domain()
+        isl::set Both = Cs[I]
+                            .Lo.domain()
                             .intersect(Cs[J].Lo.domain())
                             .intersect_params(Context);
         if (Both.is_empty().is_true())
@@ -593,9 +588,7 @@ void SplittingPredicates::compute() {
         Bad = Bad.project_out_param(Id);
     return Tiles.subtract(Bad).coalesce();
   };
-  auto ToWI = [&](const isl::set &T) {
-    return workItemsOf(T, WI, Dim, Width);
-  };
+  auto ToWI = [&](const isl::set &T) { return workItemsOf(T, WI, Dim, Width); };
   isl::set BadIC = isl::set::empty(Tiles.space());
   for (unsigned A = 0; A < NA; ++A) {
     const ModelAccess &Acc = R.Accesses[A];
@@ -753,8 +746,7 @@ isl::set SplittingPredicates::consecutivePoints(unsigned Access) const {
   const ModelAccess &A = R.Accesses[Access];
   if (!affineAccess(Access))
     return isl::set::empty(R.Domain.space());
-  return forAll(pointSet(A.Offset, A.Size, domainView(A.Domain), R.Domain,
-                         Dim),
+  return forAll(pointSet(A.Offset, A.Size, domainView(A.Domain), R.Domain, Dim),
                 R.Domain, Opaque);
 }
 
@@ -793,9 +785,8 @@ isl::set SplittingPredicates::rangeSet(const SplitRange &Rg) const {
   // { Outer[o] -> [x_d] : Begin(o) <= x_d < End(o) }, back to WI.
   isl::map Geq(Ctx, "{ [a] -> [b] : b >= a }");
   isl::map Lt(Ctx, "{ [a] -> [b] : b < a }");
-  isl::map In = isl::map::from_pw_aff(Rg.Begin)
-                    .apply_range(Geq)
-                    .intersect(isl::map::from_pw_aff(Rg.End).apply_range(Lt));
+  isl::map In = isl::map::from_pw_aff(Rg.Begin).apply_range(Geq).intersect(
+      isl::map::from_pw_aff(Rg.End).apply_range(Lt));
   isl::set W = In.wrap().flatten();
   // The flat order is (outer ids, x_d); WI's is x, y, z.
   isl::space From = W.space().align_params(R.Domain.space());
@@ -816,13 +807,11 @@ static isl::set within(const isl::set &Domain, const isl::set &Piece) {
   return Domain.intersect(Lifted.set_tuple_id(Domain.get_tuple_id()));
 }
 
-int SplittingPredicates::takenOn(unsigned Branch,
-                                 const isl::set &Where) const {
+int SplittingPredicates::takenOn(unsigned Branch, const isl::set &Where) const {
   const ModelBranch &B = R.Branches[Branch];
   if (!B.Affine)
     return -1;
-  isl::set D =
-      within(B.Domain, Where).intersect_params(M.predicateContext());
+  isl::set D = within(B.Domain, Where).intersect_params(M.predicateContext());
   for (unsigned I = 0; I < B.Taken.size(); ++I)
     if (D.is_subset(B.Taken[I]).is_true())
       return I;
@@ -859,9 +848,7 @@ bool SplittingPredicates::uniformAcross(unsigned Branch,
     for (const isl::id &Id : Opaque)
       if (involvesParam(Bad, Id))
         Bad = Bad.project_out_param(Id);
-    if (!Bad.intersect_params(M.predicateContext())
-             .is_empty()
-             .is_true())
+    if (!Bad.intersect_params(M.predicateContext()).is_empty().is_true())
       return false;
   }
   return true;
@@ -910,8 +897,8 @@ void SplittingPredicates::print(raw_ostream &OS) const {
       continue;
     }
     isl::set Runs = toWorkItems(Acc.Domain, R.Domain);
-    OS << "\n      consecutive at "
-       << Set(consecutivePoints(A).intersect(Runs)) << "\n";
+    OS << "\n      consecutive at " << Set(consecutivePoints(A).intersect(Runs))
+       << "\n";
     OS << "      uniform at " << Set(uniformPoints(A).intersect(Runs)) << "\n";
     OS << "      consecutive tiles " << Set(Cons[A])
        << (EverCons[A] ? "" : " (never on a full tile)") << "\n";

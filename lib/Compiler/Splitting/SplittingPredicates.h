@@ -1,4 +1,4 @@
-//===- SplittingPredicates.h - Where a tile runs without divergence -*- C++ -*-===//
+//===- SplittingPredicates.h - Tiles without divergence ---------*- C++ -*-===//
 // SPDX-License-Identifier: MIT
 //
 // The splitting predicates of the input-space-splitting paper (sections
@@ -195,8 +195,8 @@ public:
                                        unsigned Width);
   /// The tiles where one active lane is in \p Taken and another is not.
   static isl::set divergentConditionTiles(const isl::set &Taken,
-                                          const isl::set &Domain,
-                                          unsigned Dim, unsigned Width);
+                                          const isl::set &Domain, unsigned Dim,
+                                          unsigned Width);
 
   /// { S[p, k] -> S[t, k] : t in p's tile } on \p Space.
   static isl::map tileMap(const isl::space &Space, unsigned Dim,
@@ -225,8 +225,8 @@ public:
   /// on none.
   static isl::set uniformConditionTiles(const isl::set &Taken,
                                         const isl::set &Domain,
-                                        const isl::set &WIDomain,
-                                        unsigned Dim, unsigned Width);
+                                        const isl::set &WIDomain, unsigned Dim,
+                                        unsigned Width);
   /// Pointwise: the work-items p all of whose instances have
   /// Offset(p + v_d) = Offset(p) + Step.
   static isl::set pointSet(const isl::pw_aff &Offset, long Step,

@@ -12,8 +12,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "Splitting/WorkItemModel.h"
-#include "Splitting/SplittingPredicates.h"
 #include "Passes.h"
+#include "Splitting/SplittingPredicates.h"
 #include "WorkGroup/Barriers.h"
 #include "WorkGroup/Uniformity.h"
 
@@ -42,10 +42,10 @@ using namespace llvm;
 
 #define DEBUG_TYPE "iss-model"
 
-static cl::opt<unsigned long> MaxOps(
-    "iss-model-max-ops",
-    cl::desc("isl operations allowed per parallel region in the model"),
-    cl::init(4000000));
+static cl::opt<unsigned long>
+    MaxOps("iss-model-max-ops",
+           cl::desc("isl operations allowed per parallel region in the model"),
+           cl::init(4000000));
 
 static cl::list<unsigned>
     ModelDims("iss-model-dims", cl::CommaSeparated,
@@ -54,7 +54,6 @@ static cl::list<unsigned>
 namespace iss {
 
 AnalysisKey WorkItemModelAnalysis::Key;
-
 
 namespace {
 
@@ -147,8 +146,8 @@ private:
   Cond compare(CmpInst::Predicate P, Value *A, Value *B, const Scope &S);
   Cond edgeCondition(Instruction *T, BasicBlock *To, const Scope &S);
   void rebuildContext();
-  bool needInRange(Expr &E, const isl::pw_aff &V, const Scope &S,
-                   unsigned Bits, bool NonNegative);
+  bool needInRange(Expr &E, const isl::pw_aff &V, const Scope &S, unsigned Bits,
+                   bool NonNegative);
   bool applyChecks(ArrayRef<RangeCheck> Checks, isl::set Domain);
   unsigned uniformDims(Value *V) const;
   unsigned liveDims() const;
@@ -259,9 +258,8 @@ isl::id WorkItemModel::Builder::paramId(ModelParam::Kind K, unsigned Dim,
   return Id;
 }
 
-isl::pw_aff WorkItemModel::Builder::paramOn(const Scope &S,
-                                            ModelParam::Kind K, unsigned Dim,
-                                            Value *V) {
+isl::pw_aff WorkItemModel::Builder::paramOn(const Scope &S, ModelParam::Kind K,
+                                            unsigned Dim, Value *V) {
   isl::id Id = paramId(K, Dim, V);
   return isl::pw_aff(S.Space.add_param(Id).param_aff_on_domain(Id));
 }
@@ -348,11 +346,10 @@ isl::set WorkItemModel::Builder::toScope(isl::set S, const Scope &From,
     // Same loops, other LLVM loop (a loop with a barrier in between).
     return S.set_tuple_id(To.Space.get_tuple_id(isl::dim::set));
   }
-  const Scope &Mid = scopeFor(Common ? From.Loops[Common - 1]
-                                     : (From.Loops.empty()
-                                            ? From.LLVMLoop
-                                            : From.Loops.front()
-                                                  ->getParentLoop()));
+  const Scope &Mid = scopeFor(
+      Common ? From.Loops[Common - 1]
+             : (From.Loops.empty() ? From.LLVMLoop
+                                   : From.Loops.front()->getParentLoop()));
   isl::set Down = S;
   if (From.Loops.size() > Common)
     Down = S.apply(projection(From, Mid));
@@ -428,8 +425,7 @@ bool WorkItemModel::Builder::applyChecks(ArrayRef<RangeCheck> Checks,
       isl::set Box = isl::set::universe(C.PA.domain_space());
       for (unsigned D = 0; D < 3; ++D)
         Box = Box.lower_bound_val(isl::dim::set, D, 0L)
-                  .upper_bound_val(isl::dim::set, D,
-                                   long(M.LocalSize[D] - 1));
+                  .upper_bound_val(isl::dim::set, D, long(M.LocalSize[D] - 1));
       isl::set Out = C.PA.lt_set(isl::pw_aff(Box, C.Lo))
                          .unite(C.PA.gt_set(isl::pw_aff(Box, C.Hi)))
                          .intersect(Box)
@@ -437,8 +433,7 @@ bool WorkItemModel::Builder::applyChecks(ArrayRef<RangeCheck> Checks,
       // Gisted: the constraints that the context implies stay out of the
       // assumptions (they are as small as the run-time check).
       BoxChecks.push_back(
-          {C.PA, C.Lo, C.Hi, BadParams(Out).gist(M.Context).coalesce(),
-           false});
+          {C.PA, C.Lo, C.Hi, BadParams(Out).gist(M.Context).coalesce(), false});
       Cached = BoxChecks.end() - 1;
     }
     // The assumptions only grow: once assumed, always.
@@ -460,8 +455,7 @@ bool WorkItemModel::Builder::applyChecks(ArrayRef<RangeCheck> Checks,
       continue;
     if (Empty.is_error())
       return false;
-    Assumed =
-        Assumed.subtract(BadParams(Bad).gist(M.Context)).coalesce();
+    Assumed = Assumed.subtract(BadParams(Bad).gist(M.Context)).coalesce();
     Changed = true;
   }
   if (!Changed)
@@ -761,10 +755,8 @@ std::optional<Expr> WorkItemModel::Builder::valueImpl(Value *V,
       if (!C.Affine)
         return std::nullopt;
       isl::set Univ = isl::set::universe(S.Space);
-      Expr R{constant(S, 1)
-                 .intersect_domain(C.Over)
-                 .union_add(constant(S, 0).intersect_domain(
-                     Univ.subtract(C.Over))),
+      Expr R{constant(S, 1).intersect_domain(C.Over).union_add(
+                 constant(S, 0).intersect_domain(Univ.subtract(C.Over))),
              C.Checks};
       return R;
     }
@@ -797,11 +789,11 @@ std::optional<Expr> WorkItemModel::Builder::valueImpl(Value *V,
     if (!Ops)
       return std::nullopt;
     isl::set Univ = isl::set::universe(S.Space);
-    Expr R{Ops->first.PA.intersect_domain(C.Over)
-               .union_add(
-                   Ops->second.PA.intersect_domain(Univ.subtract(C.Over)))
-               .coalesce(),
-           C.Checks};
+    Expr R{
+        Ops->first.PA.intersect_domain(C.Over)
+            .union_add(Ops->second.PA.intersect_domain(Univ.subtract(C.Over)))
+            .coalesce(),
+        C.Checks};
     return Merge(R, Ops->first, Ops->second);
   }
   case Instruction::Freeze:
@@ -834,8 +826,7 @@ std::optional<Expr> WorkItemModel::Builder::valueImpl(Value *V,
 /// and is one block (the kernel library's max, min, clamp, which iss-prepare
 /// leaves out of line) is translated with its arguments bound to the
 /// call's.
-std::optional<Expr> WorkItemModel::Builder::call(CallInst *CI,
-                                                 const Scope &S) {
+std::optional<Expr> WorkItemModel::Builder::call(CallInst *CI, const Scope &S) {
   unsigned Bits = CI->getType()->getIntegerBitWidth();
   if (auto *II = dyn_cast<IntrinsicInst>(CI)) {
     Intrinsic::ID ID = II->getIntrinsicID();
@@ -914,8 +905,9 @@ std::optional<Expr> WorkItemModel::Builder::loopCounter(PHINode *P,
       continue;
     }
     auto *Inc = dyn_cast<BinaryOperator>(In);
-    AllNsw &= Inc && (Inc->getOpcode() == Instruction::Add ||
-                      Inc->getOpcode() == Instruction::Sub) &&
+    AllNsw &= Inc &&
+              (Inc->getOpcode() == Instruction::Add ||
+               Inc->getOpcode() == Instruction::Sub) &&
               Inc->hasNoSignedWrap() &&
               (Inc->getOperand(0) == P || Inc->getOperand(1) == P) &&
               (isa<ConstantInt>(Inc->getOperand(0)) ||
@@ -929,8 +921,8 @@ std::optional<Expr> WorkItemModel::Builder::loopCounter(PHINode *P,
   if (!E)
     return std::nullopt;
   unsigned K = 3 + (Pos - S.Loops.begin());
-  E->PA = E->PA.add(var(S, K).scale(
-      isl::val(Ctx, long(Step->getAPInt().getSExtValue()))));
+  E->PA = E->PA.add(
+      var(S, K).scale(isl::val(Ctx, long(Step->getAPInt().getSExtValue()))));
   if (!AllNsw && !AR->hasNoSignedWrap() &&
       !needInRange(*E, E->PA, S, P->getType()->getIntegerBitWidth(), false))
     return std::nullopt;
@@ -954,8 +946,8 @@ std::optional<Expr> WorkItemModel::Builder::scevImpl(const SCEV *E,
   if (!Ty->isIntegerTy() || Ty->getIntegerBitWidth() > 64)
     return std::nullopt;
   unsigned Bits = Ty->getIntegerBitWidth();
-  auto Operands = [&](const SCEVNAryExpr *N)
-      -> std::optional<SmallVector<Expr, 4>> {
+  auto Operands =
+      [&](const SCEVNAryExpr *N) -> std::optional<SmallVector<Expr, 4>> {
     SmallVector<Expr, 4> Ops;
     for (const SCEV *Op : N->operands()) {
       auto EO = scev(Op, S);
@@ -999,8 +991,8 @@ std::optional<Expr> WorkItemModel::Builder::scevImpl(const SCEV *E,
   case scZeroExtend: {
     const SCEV *Op = cast<SCEVCastExpr>(E)->getOperand();
     auto EO = scev(Op, S);
-    if (!EO || !needInRange(*EO, EO->PA, S,
-                            Op->getType()->getIntegerBitWidth(), true))
+    if (!EO ||
+        !needInRange(*EO, EO->PA, S, Op->getType()->getIntegerBitWidth(), true))
       return std::nullopt;
     return EO;
   }
@@ -1056,9 +1048,9 @@ std::optional<Expr> WorkItemModel::Builder::scevImpl(const SCEV *E,
     auto EO = scev(AR->getStart(), S);
     if (!EO)
       return std::nullopt;
-    EO->PA = EO->PA.add(var(S, 3 + (Pos - S.Loops.begin()))
-                            .scale(isl::val(
-                                Ctx, long(Step->getAPInt().getSExtValue()))));
+    EO->PA = EO->PA.add(
+        var(S, 3 + (Pos - S.Loops.begin()))
+            .scale(isl::val(Ctx, long(Step->getAPInt().getSExtValue()))));
     if (!AR->hasNoSignedWrap() && !needInRange(*EO, EO->PA, S, Bits, false))
       return std::nullopt;
     return EO;
@@ -1104,8 +1096,8 @@ Cond WorkItemModel::Builder::condition(Value *C, const Scope &S) {
   return R;
 }
 
-Cond WorkItemModel::Builder::compare(CmpInst::Predicate P, Value *A,
-                                     Value *B, const Scope &S) {
+Cond WorkItemModel::Builder::compare(CmpInst::Predicate P, Value *A, Value *B,
+                                     const Scope &S) {
   isl::set Univ = isl::set::universe(S.Space);
   Cond NonAffine{Univ, isl::set::empty(S.Space), {}, false};
   if (!A->getType()->isIntegerTy())
@@ -1185,8 +1177,8 @@ Cond WorkItemModel::Builder::conditionImpl(Value *C, const Scope &S) {
     return A;
   };
   if (auto *Cmp = dyn_cast<ICmpInst>(I))
-    return compare(Cmp->getPredicate(), Cmp->getOperand(0),
-                   Cmp->getOperand(1), S);
+    return compare(Cmp->getPredicate(), Cmp->getOperand(0), Cmp->getOperand(1),
+                   S);
   if (auto *BO = dyn_cast<BinaryOperator>(I)) {
     Value *A = BO->getOperand(0), *B = BO->getOperand(1);
     switch (BO->getOpcode()) {
@@ -1259,8 +1251,8 @@ Cond WorkItemModel::Builder::edgeCondition(Instruction *T, BasicBlock *To,
     for (auto Case : SI->cases()) {
       if ((Case.getCaseSuccessor() == To) == IsDefault)
         continue;
-      Cond Eq = compare(CmpInst::ICMP_EQ, SI->getCondition(),
-                        Case.getCaseValue(), S);
+      Cond Eq =
+          compare(CmpInst::ICMP_EQ, SI->getCondition(), Case.getCaseValue(), S);
       Any.Over = Any.Over.unite(Eq.Over).coalesce();
       Any.Under = Any.Under.unite(Eq.Under).coalesce();
       Any.Checks.append(Eq.Checks.begin(), Eq.Checks.end());
@@ -1280,8 +1272,8 @@ isl::set WorkItemModel::Builder::edgeDomain(BasicBlock *From, BasicBlock *To,
   isl::set D = Dom.lookup(From);
   Cond C = edgeCondition(From->getTerminator(), To, SF);
   if (C.Affine && !applyChecks(C.Checks, D))
-    C = Cond{isl::set::universe(SF.Space), isl::set::empty(SF.Space), {},
-             false};
+    C = Cond{
+        isl::set::universe(SF.Space), isl::set::empty(SF.Space), {}, false};
   EdgeExact = Exact.lookup(From) && C.Affine;
   isl::set R = toScope(D.intersect(C.Over).coalesce(), SF, ST);
   unsigned Common = 0;
@@ -1412,8 +1404,8 @@ void WorkItemModel::Builder::processScope(RegionModel &R, Loop *L,
       continue; // set by the caller: the entries, the counter unbounded
     const Scope &SN = scopeOf(N);
     Loop *Inner = LI.getLoopFor(N);
-    bool IsInnerLoop = Inner && Inner != L && Inner->getHeader() == N &&
-                       isKernelLoop(Inner);
+    bool IsInnerLoop =
+        Inner && Inner != L && Inner->getHeader() == N && isKernelLoop(Inner);
     // The domain from the edges into N (into an inner loop: from outside).
     isl::set D = isl::set::empty(SN.Space);
     bool DExact = true;
@@ -1625,14 +1617,13 @@ void WorkItemModel::Builder::collect(RegionModel &R) {
           break;
         }
         // Each index times the size of what it steps over.
-        for (gep_type_iterator GTI = gep_type_begin(GEP),
-                               E = gep_type_end(GEP);
+        for (gep_type_iterator GTI = gep_type_begin(GEP), E = gep_type_end(GEP);
              GTI != E && Ok; ++GTI) {
           Value *Idx = GTI.getOperand();
           if (StructType *ST = GTI.getStructTypeOrNull()) {
             unsigned Field = cast<ConstantInt>(Idx)->getZExtValue();
-            Off = Off.add(constant(
-                S, DL.getStructLayout(ST)->getElementOffset(Field)));
+            Off = Off.add(
+                constant(S, DL.getStructLayout(ST)->getElementOffset(Field)));
             continue;
           }
           if (Idx->getType()->isVectorTy()) {
@@ -1722,8 +1713,8 @@ void WorkItemModel::Builder::rebuildContext() {
       Hi = 3;
       break;
     }
-    isl::set Range = Param(*P).ge_set(Const(Lo)).intersect(
-        Param(*P).le_set(Const(Hi)));
+    isl::set Range =
+        Param(*P).ge_set(Const(Lo)).intersect(Param(*P).le_set(Const(Hi)));
     C = C.intersect(Range);
     if (Hi < INT64_MAX)
       Light = Light.intersect(Range);
@@ -1766,15 +1757,15 @@ void WorkItemModel::Builder::build() {
       continue;
     RegionModel R;
     R.Barrier = B;
-    isl::space WI = isl::space(Ctx, 0, 3).set_tuple_id(isl::dim::set,
-                                                       isl::id(Ctx, "WI"));
+    isl::space WI =
+        isl::space(Ctx, 0, 3).set_tuple_id(isl::dim::set, isl::id(Ctx, "WI"));
     for (unsigned D = 0; D < 3; ++D)
       WI = WI.set_dim_id(isl::dim::set, D, isl::id(Ctx, DimNames[D]));
     R.Domain = isl::set::universe(WI);
     for (unsigned D = 0; D < 3; ++D)
-      R.Domain = R.Domain.lower_bound_val(isl::dim::set, D, 0L)
-                     .upper_bound_val(isl::dim::set, D,
-                                      long(M.LocalSize[D] - 1));
+      R.Domain =
+          R.Domain.lower_bound_val(isl::dim::set, D, 0L)
+              .upper_bound_val(isl::dim::set, D, long(M.LocalSize[D] - 1));
     bool Failed = false;
     isl::set SavedAssumed = M.Assumed, SavedContext = M.Context,
              SavedLight = M.LightContext;
@@ -1942,9 +1933,9 @@ void WorkItemModel::print(raw_ostream &OS) const {
       OS << ": not modelled (" << R.Why << ")\n";
       continue;
     }
-    OS << ": " << R.Blocks.size() << " blocks, " << R.Loops.size()
-       << " loops, " << R.Branches.size() << " branches, "
-       << R.Accesses.size() << " accesses\n";
+    OS << ": " << R.Blocks.size() << " blocks, " << R.Loops.size() << " loops, "
+       << R.Branches.size() << " branches, " << R.Accesses.size()
+       << " accesses\n";
     OS << "    domain: " << islStr(R.Domain) << "\n";
     for (const ModelLoop &L : R.Loops)
       OS << "    loop " << blockName(L.L->getHeader()) << " (k" << L.Depth
@@ -1965,8 +1956,8 @@ void WorkItemModel::print(raw_ostream &OS) const {
       OS << "    " << (A.IsStore ? "store" : "load") << " "
          << blockName(A.I->getParent()) << " " << A.Size << " bytes";
       if (A.Base)
-        OS << " at " << valueName(A.Base) << " + "
-           << islStr(simplify(A.Offset)) << "\n";
+        OS << " at " << valueName(A.Base) << " + " << islStr(simplify(A.Offset))
+           << "\n";
       else
         OS << ": non-affine\n";
     }
@@ -1984,16 +1975,15 @@ WorkItemModel WorkItemModelAnalysis::run(Function &F,
   const WorkItemUniformity *Ptrs[3] = {nullptr, nullptr, nullptr};
   for (unsigned D = 0; D < 3; ++D)
     if (Size[D] > 1) {
-      Along[D] = std::make_unique<WorkItemUniformity>(F, PDT, LI, 1u << D,
-                                                      true);
+      Along[D] =
+          std::make_unique<WorkItemUniformity>(F, PDT, LI, 1u << D, true);
       Ptrs[D] = Along[D].get();
     }
-  return WorkItemModel(F, FAM.getResult<ScalarEvolutionAnalysis>(F), LI,
-                       Ptrs);
+  return WorkItemModel(F, FAM.getResult<ScalarEvolutionAnalysis>(F), LI, Ptrs);
 }
 
-PreservedAnalyses
-WorkItemModelPrinterPass::run(Function &F, FunctionAnalysisManager &FAM) {
+PreservedAnalyses WorkItemModelPrinterPass::run(Function &F,
+                                                FunctionAnalysisManager &FAM) {
   if (F.isDeclaration() || !F.hasFnAttribute("iss-local-size"))
     return PreservedAnalyses::all();
   const WorkItemModel &M = FAM.getResult<WorkItemModelAnalysis>(F);

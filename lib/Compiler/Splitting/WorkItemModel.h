@@ -1,4 +1,4 @@
-//===- WorkItemModel.h - Polyhedral model of the parallel regions -*- C++ -*-===//
+//===- WorkItemModel.h - Polyhedral model of parallel regions ---*- C++ -*-===//
 // SPDX-License-Identifier: MIT
 //
 // The polyhedral model of a kernel's parallel regions (the input-space-
@@ -195,9 +195,9 @@ struct RegionModel {
   /// False when the region's CFG is irregular or isl ran out of quota:
   /// only Domain is set and nothing may be split.
   bool Modelled = false;
-  std::string Why; ///< why it is not modelled
-  std::vector<ModelBlock> Blocks;   ///< in a topological order
-  std::vector<ModelLoop> Loops;     ///< outer loops before inner ones
+  std::string Why;                ///< why it is not modelled
+  std::vector<ModelBlock> Blocks; ///< in a topological order
+  std::vector<ModelLoop> Loops;   ///< outer loops before inner ones
   std::vector<ModelBranch> Branches;
   std::vector<ModelAccess> Accesses;
 

@@ -81,8 +81,7 @@ static bool isDivergenceRoot(const Instruction &I, const unsigned Size[3],
 
 WorkItemUniformity::WorkItemUniformity(Function &F,
                                        const PostDominatorTree &PDT,
-                                       const LoopInfo &LI,
-                                       unsigned RootDims,
+                                       const LoopInfo &LI, unsigned RootDims,
                                        bool AtEqualIterations)
     : F(F), PDT(PDT), LI(LI), AtEqualIterations(AtEqualIterations) {
   unsigned Size[3];
