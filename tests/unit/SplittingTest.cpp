@@ -12,8 +12,10 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Passes.h"
 #include "Splitting/IslExprEmitter.h"
 #include "Splitting/SplittingPredicates.h"
+#include "Splitting/WorkItemModel.h"
 
 #include "pocl-iss/IslHelpers.h"
 
@@ -22,6 +24,7 @@
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/Verifier.h"
+#include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/SourceMgr.h"
 
 #include <gtest/gtest.h>
@@ -403,6 +406,134 @@ TEST(SplittingModelTest, DerivedParameterIsRecomputed) {
   auto *Sub = dyn_cast<BinaryOperator>(Div->getOperand(0));
   ASSERT_TRUE(Sub);
   EXPECT_EQ(Sub->getOperand(0), WG->getArg(0));
+}
+
+TEST(SplittingModelTest, BoundsOfATailGuardPerWorkGroup) {
+  // The whole chain on a kernel: the front half, the model, the predicates
+  // for x and tiles of 8, the bounds emitted as the split pass does (the
+  // kernel's values mapped to constants, so the IRBuilder folds them),
+  // checked against what each work-item does.
+  //   __kernel void k(__global float *y, int n) {
+  //     int i = get_global_id(0);
+  //     if (i < n) y[i] = 0;
+  //   }
+  LLVMContext C;
+  SMDiagnostic Diag;
+  std::unique_ptr<Module> M = parseAssemblyString(R"IR(
+    target triple = "x86_64-pc-linux-gnu"
+    @_local_id_x = external global i64
+    @_local_size_x = external global i64
+    @_group_id_x = external global i64
+    @_global_offset_x = external global i64
+    define spir_kernel void @k(ptr %y, i32 %n) {
+    entry:
+      %off = load i64, ptr @_global_offset_x
+      %gid = load i64, ptr @_group_id_x
+      %ls = load i64, ptr @_local_size_x
+      %base = mul i64 %ls, %gid
+      %g0 = add i64 %off, %base
+      %lid = load i64, ptr @_local_id_x
+      %g = add i64 %g0, %lid
+      %i = trunc i64 %g to i32
+      %c = icmp slt i32 %i, %n
+      br i1 %c, label %then, label %end
+    then:
+      %ii = sext i32 %i to i64
+      %p = getelementptr inbounds float, ptr %y, i64 %ii
+      store float 0.0, ptr %p
+      br label %end
+    end:
+      ret void
+    }
+  )IR",
+                                                  Diag, C);
+  ASSERT_TRUE(M);
+  WorkGroupConfig Config;
+  Config.Kernel = "k";
+  Config.LocalSize[0] = 64;
+  PassBuilder PB;
+  registerIssPasses(PB);
+  AnalysisManagers AM(PB);
+  ModulePassManager MPM;
+  MPM.addPass(KernelPreparePass(Config));
+  MPM.addPass(CanonicalizeBarriersPass(Config));
+  MPM.addPass(ImplicitLoopBarriersPass(Config));
+  MPM.addPass(ImplicitConditionalBarriersPass(Config));
+  MPM.addPass(ContextArraysPass(Config));
+  MPM.run(*M, AM.MAM);
+  Function *K = M->getFunction("k");
+  const WorkItemModel &Model = AM.FAM.getResult<WorkItemModelAnalysis>(*K);
+  ASSERT_EQ(Model.regions().size(), 1u);
+  const RegionModel &R = Model.regions().front();
+  ASSERT_TRUE(R.Modelled) << R.Why;
+  ASSERT_EQ(R.Branches.size(), 1u);
+  SplittingPredicates SP(Model, R, 0, 8, 8);
+  ASSERT_EQ(SP.ranges().size(), 3u) << SP.refusal();
+  GlobalVariable *GroupId = M->getGlobalVariable("_group_id_x");
+  GlobalVariable *Offset = M->getGlobalVariable("_global_offset_x");
+  Argument *N = K->getArg(1);
+  for (long Goff : {0L, 5L})
+    for (long G : {0L, 1L, 3L})
+      for (long Nv : {-3L, 0L, 7L, 64L, 70L, 100L, 131L, 192L, 300L}) {
+        Function *WG =
+            Function::Create(FunctionType::get(Type::getVoidTy(C), false),
+                             GlobalValue::ExternalLinkage, "wg", *M);
+        IRBuilder<> B(BasicBlock::Create(C, "entry", WG));
+        auto Map = [&](Value *V) -> Value * {
+          if (V == N)
+            return B.getInt32(Nv);
+          if (V == GroupId)
+            return B.getInt64(G);
+          if (V == Offset)
+            return B.getInt64(Goff);
+          return nullptr;
+        };
+        Value *Check = Model.emitAssumptionCheck(B, Map);
+        ASSERT_TRUE(Check && isa<ConstantInt>(Check));
+        EXPECT_TRUE(cast<ConstantInt>(Check)->isOne());
+        Value *Outer[3] = {nullptr, B.getInt64(0), B.getInt64(0)};
+        SmallVector<std::pair<Value *, Value *>, 4> Bounds;
+        ASSERT_TRUE(SP.emitBounds(B, Outer, Map, Bounds));
+        ASSERT_EQ(Bounds.size(), 3u);
+        long At = 0, O = 64 * G + Goff;
+        for (unsigned I = 0; I < 3; ++I) {
+          auto *Bg = dyn_cast<ConstantInt>(Bounds[I].first);
+          auto *En = dyn_cast<ConstantInt>(Bounds[I].second);
+          ASSERT_TRUE(Bg && En);
+          ASSERT_EQ(Bg->getSExtValue(), At);
+          const SplitPiece &P = SP.pieces()[SP.ranges()[I].Piece];
+          for (long X = At; X < En->getSExtValue(); ++X) {
+            bool Taken = O + X < Nv;
+            long Tile = X / 8 * 8;
+            bool Mixed = O + Tile < Nv && Nv < O + Tile + 8;
+            if (P.Fates.empty()) {
+              EXPECT_TRUE(Mixed) << "x = " << X << ", n = " << Nv;
+            } else {
+              EXPECT_FALSE(Mixed) << "x = " << X << ", n = " << Nv;
+              EXPECT_EQ(Taken, P.Fates.front().second == 0)
+                  << "x = " << X << ", n = " << Nv;
+            }
+            // The bounds of ranges of full tiles are whole tiles.
+            EXPECT_TRUE(!P.Full || (At % 8 == 0));
+          }
+          At = En->getSExtValue();
+        }
+        EXPECT_EQ(At, 64);
+        WG->eraseFromParent();
+      }
+  // Past 2^31 - 64 the trunc of the global id wraps: not assumed.
+  Function *WG = Function::Create(FunctionType::get(Type::getVoidTy(C), false),
+                                  GlobalValue::ExternalLinkage, "wg", *M);
+  IRBuilder<> B(BasicBlock::Create(C, "entry", WG));
+  Value *Check = Model.emitAssumptionCheck(B, [&](Value *V) -> Value * {
+    if (V == GroupId)
+      return B.getInt64(1L << 26);
+    if (V == Offset || V == N)
+      return B.getInt64(0);
+    return nullptr;
+  });
+  ASSERT_TRUE(Check && isa<ConstantInt>(Check));
+  EXPECT_TRUE(cast<ConstantInt>(Check)->isZero());
 }
 
 } // namespace

@@ -14,21 +14,12 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/IR/BasicBlock.h"
+#include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace llvm;
-
-static cl::opt<unsigned>
-    MaxRangesOpt("iss-max-ranges",
-                 cl::desc("Ranges a split may cut a work-item loop into"),
-                 cl::init(12));
-
-static cl::opt<unsigned>
-    MaxPiecesOpt("iss-max-pieces",
-                 cl::desc("Pieces a region's work-items may be split into"),
-                 cl::init(8));
 
 static cl::opt<unsigned long> MaxPredicateOps(
     "iss-predicates-max-ops",
@@ -499,8 +490,9 @@ bool SplittingPredicates::rangesOfTiles(
 
 SplittingPredicates::SplittingPredicates(const WorkItemModel &M,
                                          const RegionModel &R, unsigned Dim,
-                                         unsigned Width)
-    : M(M), R(R), Dim(Dim), Width(Width ? Width : 1) {
+                                         unsigned Width, unsigned MaxRanges)
+    : M(M), R(R), Dim(Dim), Width(Width ? Width : 1),
+      MaxRanges(MaxRanges ? MaxRanges : 1) {
   // Opaque parameters the same along d are quantified away; those that
   // vary along d make what involves them non-affine here.
   for (const auto &P : M.params())
@@ -698,7 +690,7 @@ void SplittingPredicates::compute() {
       if (Rest.intersect_params(Context).is_empty().is_false())
         Next.push_back({Rest.coalesce(), Fates});
     }
-    if (Next.size() + 4 > MaxPiecesOpt)
+    if (Next.size() + 4 > MaxRanges)
       break;
     Hot = std::move(Next);
   }
@@ -711,7 +703,7 @@ void SplittingPredicates::compute() {
     Refusal = Q.error() + " computing the predicates";
     return;
   }
-  if (!rangesOfTiles(TileSets, WI, Dim, Width, Context, MaxRangesOpt, Ranges,
+  if (!rangesOfTiles(TileSets, WI, Dim, Width, Context, MaxRanges, Ranges,
                      Refusal))
     Ranges.clear();
   if (Q.exceeded()) {
@@ -851,6 +843,59 @@ bool SplittingPredicates::uniformAcross(unsigned Branch,
     if (!Bad.intersect_params(M.predicateContext()).is_empty().is_true())
       return false;
   }
+  return true;
+}
+
+bool SplittingPredicates::emitBounds(
+    IRBuilderBase &B, Value *const OuterIds[3],
+    function_ref<Value *(Value *)> MapKernelValue,
+    SmallVectorImpl<std::pair<Value *, Value *>> &Bounds) const {
+  if (Ranges.empty())
+    return false;
+  // Each parameter once, before the bounds that use it.
+  DenseMap<const ModelParam *, Value *> Params;
+  bool Missing = false;
+  IslExprEmitter E(B, [&](const isl::id &Id) -> Value * {
+    const ModelParam *P = WorkItemModel::param(Id);
+    if (!P) {
+      Missing = true;
+      return nullptr;
+    }
+    auto It = Params.find(P);
+    if (It == Params.end())
+      It = Params.insert({P, M.paramValue(*P, B, MapKernelValue)}).first;
+    Missing |= !It->second;
+    return It->second;
+  });
+  SmallVector<Value *, 2> Outer;
+  for (unsigned D = 0; D < 3; ++D)
+    if (D != Dim)
+      Outer.push_back(OuterIds[D]);
+  isl::set Context = M.predicateContext();
+  SmallVector<std::pair<Value *, Value *>, 8> Out;
+  Value *Prev = nullptr;
+  for (const SplitRange &Rg : Ranges) {
+    // Each range starts where the last ended.
+    Value *Begin = Prev;
+    if (!Begin) {
+      Expected<Value *> V = E.emit(Rg.Begin, Outer, Context);
+      if (!V) {
+        consumeError(V.takeError());
+        return false;
+      }
+      Begin = *V;
+    }
+    Expected<Value *> End = E.emit(Rg.End, Outer, Context);
+    if (!End) {
+      consumeError(End.takeError());
+      return false;
+    }
+    if (Missing)
+      return false;
+    Out.push_back({Begin, *End});
+    Prev = *End;
+  }
+  Bounds.append(Out.begin(), Out.end());
   return true;
 }
 

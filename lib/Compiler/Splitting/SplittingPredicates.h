@@ -30,7 +30,7 @@
 // Pieces (Table 1, with the hot cell split by control flow):
 //   0  full tiles, I_C, every id-dependent branch uniform on its tiles,
 //      split again by the successor such branches take on whole tiles
-//      (at most -iss-max-pieces pieces in all)
+//      (no more pieces than ranges allowed)
 //   1  full tiles, I_C, some branch divergent
 //   2  full tiles, I_T
 //   3  partial tiles, I_C
@@ -60,8 +60,10 @@
 #include <vector>
 
 namespace llvm {
+class IRBuilderBase;
+class Value;
 class raw_ostream;
-}
+} // namespace llvm
 
 namespace iss {
 
@@ -93,8 +95,10 @@ enum class AccessClass { Consecutive, Uniform, Divergent };
 
 class SplittingPredicates {
 public:
+  /// \p MaxRanges bounds the ranges (each a copy of the body) a split may
+  /// have: WorkGroupConfig::MaxPieces (POCL_ISS_MAX_PIECES).
   SplittingPredicates(const WorkItemModel &M, const RegionModel &R,
-                      unsigned Dim, unsigned Width);
+                      unsigned Dim, unsigned Width, unsigned MaxRanges = 8);
 
   unsigned dim() const { return Dim; }
   unsigned width() const { return Width; }
@@ -167,6 +171,19 @@ public:
   bool uniformAcross(unsigned Branch, const SplitPiece &P) const {
     return uniformAcross(Branch, P.Set);
   }
+
+  /// SplitPlan::emitBounds: at \p B, inside the outer work-item loops, the
+  /// bounds [Begin, End) of every range as i64 values; \p OuterIds are the
+  /// ids of the other dimensions (the vectorized one is not read),
+  /// \p MapKernelValue maps the kernel's arguments and work-item globals to
+  /// the work-group function's values. Right where the model's
+  /// assumptions hold (WorkItemModel::emitAssumptionCheck). False, and
+  /// nothing emitted, when a parameter has no value.
+  bool
+  emitBounds(llvm::IRBuilderBase &B, llvm::Value *const OuterIds[3],
+             llvm::function_ref<llvm::Value *(llvm::Value *)> MapKernelValue,
+             llvm::SmallVectorImpl<std::pair<llvm::Value *, llvm::Value *>>
+                 &Bounds) const;
 
   /// The predicates, pieces and ranges (print<iss-model>).
   void print(llvm::raw_ostream &OS) const;
@@ -262,7 +279,7 @@ private:
 
   const WorkItemModel &M;
   const RegionModel &R;
-  unsigned Dim, Width;
+  unsigned Dim, Width, MaxRanges;
   llvm::SmallVector<isl::id, 4> Opaque, Varying;
   isl::set Full, UniformControl, IC;
   std::vector<isl::set> Cons, Uni, BranchUni;

@@ -13,6 +13,7 @@
 
 #include "Splitting/WorkItemModel.h"
 #include "Passes.h"
+#include "Splitting/IslExprEmitter.h"
 #include "Splitting/SplittingPredicates.h"
 #include "WorkGroup/Barriers.h"
 #include "WorkGroup/Uniformity.h"
@@ -1736,6 +1737,7 @@ void WorkItemModel::Builder::rebuildContext() {
 }
 
 void WorkItemModel::Builder::build() {
+  M.Kernel = &F;
   localSizeOf(F, M.LocalSize);
   M.Name = F.getName().str();
   if (NamedMDNode *NMD = F.getParent()->getNamedMetadata("iss.context"))
@@ -1881,6 +1883,76 @@ Value *ModelParam::materialize(IRBuilderBase &B,
   return Copy(V);
 }
 
+Value *
+WorkItemModel::paramValue(const ModelParam &P, IRBuilderBase &B,
+                          function_ref<Value *(Value *)> MapKernelValue) const {
+  Module *Mod = Kernel ? Kernel->getParent() : nullptr;
+  auto Global = [&](unsigned G) -> Value * {
+    GlobalVariable *GV =
+        Mod ? Mod->getGlobalVariable(WorkItemGlobals[G]) : nullptr;
+    return GV ? MapKernelValue(GV) : nullptr;
+  };
+  switch (P.K) {
+  case ModelParam::GroupOffset: {
+    // O_d = group_id_d * L_d + global_offset_d.
+    Value *G = Global(6 + P.Dim), *O = Global(12 + P.Dim);
+    if (!G || !O)
+      return nullptr;
+    Value *L = ConstantInt::get(G->getType(), LocalSize[P.Dim]);
+    return B.CreateAdd(B.CreateMul(G, L), B.CreateSExtOrTrunc(O, G->getType()),
+                       P.Id.get_name());
+  }
+  case ModelParam::GroupId:
+    return Global(6 + P.Dim);
+  case ModelParam::NumGroups:
+    return Global(9 + P.Dim);
+  case ModelParam::WorkDim:
+    return Global(15);
+  case ModelParam::Argument:
+    return MapKernelValue(P.V);
+  case ModelParam::Derived: {
+    bool Missing = false;
+    Value *V = P.materialize(B, [&](Value *Leaf) -> Value * {
+      Value *To =
+          isa<llvm::Argument>(Leaf)
+              ? MapKernelValue(Leaf)
+              : MapKernelValue(cast<LoadInst>(Leaf)->getPointerOperand());
+      if (!To) {
+        Missing = true;
+        return UndefValue::get(Leaf->getType());
+      }
+      return B.CreateZExtOrTrunc(To, Leaf->getType());
+    });
+    return Missing ? nullptr : V;
+  }
+  case ModelParam::Opaque:
+    return nullptr;
+  }
+  return nullptr;
+}
+
+Value *WorkItemModel::emitAssumptionCheck(
+    IRBuilderBase &B, function_ref<Value *(Value *)> MapKernelValue) const {
+  isl::set A = dropUnusedParams(Assumed);
+  if (A.is_null())
+    return nullptr;
+  if (A.is_equal(isl::set::universe(A.space())).is_true())
+    return B.getTrue();
+  bool Missing = false;
+  IslExprEmitter E(B, [&](const isl::id &Id) -> Value * {
+    const ModelParam *P = param(Id);
+    Value *V = P ? paramValue(*P, B, MapKernelValue) : nullptr;
+    Missing |= !V;
+    return V;
+  });
+  Expected<Value *> V = E.emitCondition(A, {}, Context);
+  if (!V) {
+    consumeError(V.takeError());
+    return nullptr;
+  }
+  return Missing ? nullptr : *V;
+}
+
 const ModelBlock *RegionModel::block(const BasicBlock *BB) const {
   for (const ModelBlock &B : Blocks)
     if (B.BB == BB)
@@ -1988,7 +2060,8 @@ PreservedAnalyses WorkItemModelPrinterPass::run(Function &F,
     return PreservedAnalyses::all();
   const WorkItemModel &M = FAM.getResult<WorkItemModelAnalysis>(F);
   M.print(OS);
-  unsigned Width = WorkGroupConfig::fromCommandLine().VectorWidth;
+  WorkGroupConfig Config = WorkGroupConfig::fromCommandLine();
+  unsigned Width = Config.VectorWidth;
   SmallVector<unsigned, 3> Dims;
   if (!ModelDims.empty()) {
     for (unsigned D : ModelDims)
@@ -2001,7 +2074,7 @@ PreservedAnalyses WorkItemModelPrinterPass::run(Function &F,
   }
   for (const RegionModel &R : M.regions())
     for (unsigned D : Dims)
-      SplittingPredicates(M, R, D, Width).print(OS);
+      SplittingPredicates(M, R, D, Width, Config.MaxPieces).print(OS);
   return PreservedAnalyses::all();
 }
 

@@ -76,6 +76,7 @@
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/IR/PassManager.h"
 
@@ -244,6 +245,20 @@ public:
   /// that dimension (bit mask) only.
   llvm::SmallVector<isl::id, 4> opaqueParams(unsigned VaryingWith = 0) const;
 
+  /// The value of \p P at \p B in the work-group function: \p MapKernelValue
+  /// maps a value of the kernel (an argument, a work-item global variable)
+  /// to its value there, as SplitPlan::emitBounds does. Null when one is
+  /// missing, and for opaque parameters, which never need one.
+  llvm::Value *paramValue(
+      const ModelParam &P, llvm::IRBuilderBase &B,
+      llvm::function_ref<llvm::Value *(llvm::Value *)> MapKernelValue) const;
+  /// Whether the assumptions hold, an i1 at \p B (true when nothing is
+  /// assumed); null when a parameter has no value. The split pass runs a
+  /// region split only where it is true.
+  llvm::Value *emitAssumptionCheck(
+      llvm::IRBuilderBase &B,
+      llvm::function_ref<llvm::Value *(llvm::Value *)> MapKernelValue) const;
+
   /// \p S gisted with the context and the assumptions, coalesced, without
   /// unused parameters: for printing.
   isl::set simplify(isl::set S) const;
@@ -257,6 +272,7 @@ private:
   friend class Builder;
 
   std::unique_ptr<IslContext> Ctx; // first: freed after every isl object
+  llvm::Function *Kernel = nullptr;
   unsigned LocalSize[3] = {1, 1, 1};
   std::string Name;
   std::vector<std::unique_ptr<ModelParam>> Params;
