@@ -46,6 +46,25 @@
 // Opaque parameters of the model are quantified away (the sets hold for
 // every value of them). Everything assumes the model's assumptions().
 //
+// Use in the split pass (SplitPlan.h), for the region a barrier starts:
+//   const WorkItemModel &M = FAM.getResult<WorkItemModelAnalysis>(Kernel);
+//   const RegionModel *R = M.region(Barrier);  // null: the exit barrier
+//   SplittingPredicates SP(M, *R, Config.vectorizedDim(),
+//                          Config.VectorWidth, Config.MaxPieces);
+//   SP.ranges().empty(): no plan (SP.refusal() says why, for a remark);
+//   pieces():       SplitPieceInfo{WholeTiles = Full, Name = name(*R)};
+//   rangePieces():  Piece of each of ranges();
+//   emitBounds():   SP.emitBounds(...), guarded by
+//                   M.emitAssumptionCheck(...) (else the unsplit nest);
+//   specialize(P):  takenOn(B, P) >= 0 folds branch B in P's copy (map
+//                   the terminator through the copy's VMap); loops whose
+//                   exit branches are all uniformAcross may get the
+//                   work-item loop inside (horizontal parallelization);
+//                   classify() tells consecutive, uniform and divergent
+//                   accesses apart (POCL_ISS_STATS, the scores).
+// All of it reads the kernel's IR: ask for the model before iss-wi-loops
+// changes the kernel.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef POCL_ISS_COMPILER_SPLITTING_SPLITTINGPREDICATES_H
