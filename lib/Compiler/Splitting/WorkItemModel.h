@@ -44,18 +44,21 @@
 //    dimensions it varies with, what involves it is non-affine.
 //
 // Exactness. Values are modelled by their signed value. Branch conditions
-// (icmp, and/or/not, select) and accesses whose index is affine in the ids,
-// the loop counters and the parameters -- min/max/clamps, selects of
-// affine conditions, sext, divisions and remainders by constants included
-// -- are exact. Arithmetic with nsw flags (clang's int arithmetic), sext,
-// inbounds GEPs and signed divisions need no further justification;
-// otherwise (the trunc of a size_t global id to int, a zext, an add without
-// nsw) the value is exact where it stays in its type's range: when isl
-// proves it over the instances, nothing is assumed; else the parameters
-// where it does are added to assumptions(), and the split pass must check
-// them at run time (one comparison per parameter, computed per work
-// group) and run the unsplit nest where they fail. When that set is empty
-// or involves opaque parameters, the value is treated as non-affine.
+// (icmp signed and unsigned, and/or/not, select, switch) and accesses whose
+// index is affine in the ids, the loop counters and the parameters --
+// min/max/clamps (selects, intrinsics, and the kernel library's max, min
+// and clamp, which stay calls until the work-item loops exist: their body
+// is read with the call's arguments), sext, divisions and remainders by
+// constants included -- are exact. Arithmetic with nsw flags (clang's int
+// arithmetic), sext, inbounds GEPs and signed divisions need no further
+// justification; otherwise (the trunc of a size_t global id to int, a
+// zext, an add without nsw) the value is exact where it stays in its type's
+// range: when isl proves it over the instances, nothing is assumed; else
+// the parameters where it does are added to assumptions() (whatever the
+// opaque parameters are), and the split pass must check them at run time
+// (a few comparisons, per work group: emitAssumptionCheck) and run the
+// unsplit nest where they fail. When no parameters satisfy them, the
+// value is treated as non-affine.
 // Non-affine conditions over-approximate: both successors get the
 // branch's whole domain, and a loop whose exits are not affine gets an
 // unbounded counter. A non-affine access is divergent, unless the
