@@ -58,25 +58,35 @@ public:
   /// The piece of each range, in the order of the vectorized id.
   virtual llvm::ArrayRef<unsigned> rangePieces() const = 0;
 
+  /// Emits, at \p B (at the region's start, once per work group), whether
+  /// the parameters satisfy what the plan assumes (an i1); null when that
+  /// cannot be computed (the region then runs unsplit). \p MapKernelValue
+  /// maps a value of the kernel (an argument, a work-item global) to its
+  /// value in the work-group function, or null.
+  virtual llvm::Value *emitAssumptionCheck(
+      llvm::IRBuilderBase &B,
+      llvm::function_ref<llvm::Value *(llvm::Value *)> MapKernelValue) = 0;
+
   /// Emits, at \p B (inside the outer work-item loops, once per outer
   /// ids), the bounds [Begin_i, End_i) of every range as i64 values in
   /// 0..L_d, Begin_0 = 0, End_i = Begin_i+1 and End_last = L_d; the bounds
   /// of a range of whole tiles are multiples of w. \p OuterIds holds the
   /// ids of the dimensions other than the vectorized one (that one is
-  /// null); \p MapKernelValue maps a value of the kernel (an argument, a
-  /// work-item global) to its value in the work-group function, or null.
-  /// The planner hands out only plans whose bounds it can emit.
-  virtual void emitBounds(
+  /// null). False when a bound cannot be emitted: the caller then runs
+  /// the region's work-items in one plain loop.
+  virtual bool emitBounds(
       llvm::IRBuilderBase &B, llvm::Value *const OuterIds[3],
       llvm::function_ref<llvm::Value *(llvm::Value *)> MapKernelValue,
       llvm::SmallVectorImpl<std::pair<llvm::Value *, llvm::Value *>>
           &Bounds) = 0;
 
-  /// Specialises the copy of the region's body that runs piece \p Piece:
+  /// Specialises the copy of the region's body that runs range \p Range:
   /// \p VMap maps the kernel's blocks and values to the copy's; \p Ids are
   /// the copy's work-item ids.
-  virtual void specialize(unsigned Piece, llvm::ValueToValueMapTy &VMap,
-                          llvm::Value *const Ids[3]) = 0;
+  virtual void
+  specialize(unsigned Range, llvm::ValueToValueMapTy &VMap,
+             llvm::Value *const Ids[3],
+             llvm::function_ref<llvm::Value *(llvm::Value *)> MapKernelValue) = 0;
 };
 
 /// The plan for the region a barrier block starts, or null to run it

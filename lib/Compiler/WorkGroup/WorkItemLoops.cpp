@@ -30,7 +30,9 @@
 #include "Barriers.h"
 #include "CompilerInternal.h"
 #include "Passes.h"
+#include "Splitting/RegionSplitter.h"
 #include "Splitting/SplitPlan.h"
+#include "Splitting/WorkItemModel.h"
 
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/Analysis/ValueTracking.h"
@@ -427,23 +429,58 @@ Nest WorkGroupBuilder::buildNest(BasicBlock *Pre, BasicBlock *After,
 /// A region split by \p Plan: the outer work-item loops as usual, and
 /// inside them, instead of one loop over the vectorized id, one loop per
 /// range of the plan, each with its own specialised copy of the region.
+/// Where the plan's assumptions on the parameters fail for a work group,
+/// the region runs unsplit.
 bool WorkGroupBuilder::emitSplitRegion(const Region &R, BasicBlock *Start,
                                        SplitPlan &Plan) {
   unsigned D = Config.vectorizedDim();
   ArrayRef<unsigned> RangePieces = Plan.rangePieces();
   if (Config.LocalSize[D] <= 1 || RangePieces.empty())
     return false;
-  Nest N = buildNest(Start, regionStart(R.Exits.front()), false,
-                     /*OuterOnly=*/true);
-  IRBuilder<> B(N.Body);
   auto MapKernelValue = [&](Value *V) -> Value * {
     for (auto &[Old, New] : Common)
       if (Old == V)
         return New;
     return GroupValues.lookup(V);
   };
+  IRBuilder<> SB(Start);
+  Value *Holds = Plan.emitAssumptionCheck(SB, MapKernelValue);
+  if (!Holds) {
+    for (Instruction &I : make_early_inc_range(reverse(*Start)))
+      I.eraseFromParent();
+    return false;
+  }
+  BasicBlock *After = regionStart(R.Exits.front());
+  BasicBlock *SplitStart = Start;
+  if (!isa<ConstantInt>(Holds)) {
+    SplitStart = BasicBlock::Create(Ctx, Start->getName() + ".split", WG,
+                                    WGExit);
+    BasicBlock *Plain = BasicBlock::Create(Ctx, Start->getName() + ".plain",
+                                           WG, WGExit);
+    SB.CreateCondBr(Holds, SplitStart, Plain);
+    Nest N = buildNest(Plain, After, false);
+    cloneRegion(
+        R, N.Ids, [&](BasicBlock *) { return N.BodyEnd; }, N.Body, N.Blocks);
+    markParallel(N);
+  }
+  Nest N = buildNest(SplitStart, After, false, /*OuterOnly=*/true);
+  IRBuilder<> B(N.Body);
   SmallVector<std::pair<Value *, Value *>, 8> Bounds;
-  Plan.emitBounds(B, N.Ids, MapKernelValue, Bounds);
+  if (!Plan.emitBounds(B, N.Ids, MapKernelValue, Bounds)) {
+    // One plain loop over all the work-items, as if unsplit.
+    for (Instruction &I : make_early_inc_range(reverse(*N.Body)))
+      I.eraseFromParent();
+    Value *Ids[3] = {N.Ids[0], N.Ids[1], N.Ids[2]};
+    BasicBlock *Body, *BodyEnd;
+    buildRangeLoop(N.Body, N.BodyEnd, B.getInt64(0),
+                   B.getInt64(Config.LocalSize[D]), false, Ids, Body,
+                   BodyEnd, N.Loops, N.Blocks);
+    N.Loops.back().Role = LoopRec::Innermost;
+    cloneRegion(
+        R, Ids, [&](BasicBlock *) { return BodyEnd; }, Body, N.Blocks);
+    markParallel(N);
+    return true;
+  }
   assert(Bounds.size() == RangePieces.size() && "a bound per range");
   BasicBlock *Cur = N.Body;
   for (unsigned I = 0; I < RangePieces.size(); ++I) {
@@ -462,7 +499,7 @@ bool WorkGroupBuilder::emitSplitRegion(const Region &R, BasicBlock *Start,
     ValueToValueMapTy VMap;
     cloneRegion(
         R, Ids, [&](BasicBlock *) { return BodyEnd; }, Body, N.Blocks, &VMap);
-    Plan.specialize(Piece, VMap, Ids);
+    Plan.specialize(I, VMap, Ids, MapKernelValue);
     Cur = Next;
   }
   markParallel(N);
@@ -664,11 +701,26 @@ void WorkGroupBuilder::emitSelection() {
             MDString::get(Ctx, Desc)}));
 }
 
-PreservedAnalyses WorkItemLoopsPass::run(Module &M, ModuleAnalysisManager &) {
+PreservedAnalyses WorkItemLoopsPass::run(Module &M,
+                                         ModuleAnalysisManager &MAM) {
   Function *Kernel = kernelToProcess(M, Config);
   if (!Kernel)
     return PreservedAnalyses::all();
-  WorkGroupBuilder(M, *Kernel, Config).build();
+  // `vec` keeps full-tile splitting only (what the loop vectorizer does with
+  // the constant local size); the other vector modes split (the
+  // input-space-splitting paper, section 6.3; `score` takes `split`'s code
+  // until the scoring issue lands).
+  bool Split = Config.IssMode == Mode::Split || Config.IssMode == Mode::Score ||
+               Config.IssMode == Mode::SplitScore;
+  std::optional<WorkItemModel> Model;
+  SplitPlanner Planner;
+  if (Split && Config.MaxPieces > 1) {
+    FunctionAnalysisManager &FAM = functionAnalyses(M, MAM);
+    Model.emplace(WorkItemModelAnalysis().run(*Kernel, FAM));
+    Planner = makeSplitPlanner(*Model, Config.vectorizedDim(),
+                               Config.VectorWidth, Config.MaxPieces, *Kernel);
+  }
+  WorkGroupBuilder(M, *Kernel, Config, Planner).build();
   return PreservedAnalyses::none();
 }
 

@@ -1,0 +1,366 @@
+//===- RegionSplitter.cpp - Split plans from the polyhedral model ---------===//
+// SPDX-License-Identifier: MIT
+//
+// The split itself (the input-space-splitting paper, sections 3 and 5;
+// DESIGN.md section 6, "Split"): for each parallel region the model
+// covers, the splitting predicates give the ranges of the vectorized id
+// and their pieces; this file turns them into a SplitPlan for iss-wi-loops.
+//  - Bounds: each range's [Begin, End) is a piecewise affine expression of
+//    the parameters and the outer ids, emitted per work group and outer
+//    ids (IslExprEmitter). Where the model is exact only under assumptions
+//    on the parameters (a size_t id truncated to int, say), a check per
+//    work group picks the split or the unsplit loops.
+//  - Specialisation: in a range's copy of the body, a branch that takes
+//    the same successor on every instance of the range is folded, and a
+//    load or store that is consecutive or uniform on the range's tiles
+//    gets its address recomputed from the model's affine offset restricted
+//    to the range, so that min/max and clamps in the index are gone and
+//    the loop vectorizer sees unit-stride (or invariant) addresses.
+//  - A refused split is an optimization remark (iss-split), with the
+//    reason.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Splitting/RegionSplitter.h"
+
+#include "Splitting/IslExprEmitter.h"
+#include "Splitting/SplittingPredicates.h"
+#include "Splitting/WorkItemModel.h"
+#include "Passes.h"
+
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/OptimizationRemarkEmitter.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Transforms/Utils/Local.h"
+
+using namespace llvm;
+
+#define DEBUG_TYPE "iss-split"
+
+namespace iss {
+
+SplitPlan::~SplitPlan() = default;
+
+namespace {
+
+const char *const GroupIdNames[3] = {"_group_id_x", "_group_id_y",
+                                     "_group_id_z"};
+const char *const OffsetNames[3] = {"_global_offset_x", "_global_offset_y",
+                                    "_global_offset_z"};
+const char *const NumGroupsNames[3] = {"_num_groups_x", "_num_groups_y",
+                                       "_num_groups_z"};
+
+/// A plan made from the splitting predicates of one region.
+class ModelSplitPlan : public SplitPlan {
+public:
+  ModelSplitPlan(const WorkItemModel &M, const RegionModel &R,
+                 std::unique_ptr<SplittingPredicates> P, unsigned Dim,
+                 unsigned LocalSize)
+      : M(M), R(R), P(std::move(P)), Dim(Dim), LocalSize(LocalSize) {
+    for (const SplitPiece &Piece : this->P->pieces())
+      Pieces.push_back({Piece.Full, Piece.name()});
+    for (const SplitRange &Range : this->P->ranges())
+      RangePieces.push_back(Range.Piece);
+  }
+
+  ArrayRef<SplitPieceInfo> pieces() const override { return Pieces; }
+  ArrayRef<unsigned> rangePieces() const override { return RangePieces; }
+
+  Value *emitAssumptionCheck(
+      IRBuilderBase &B,
+      function_ref<Value *(Value *)> MapKernelValue) override;
+  bool emitBounds(IRBuilderBase &B, Value *const OuterIds[3],
+                  function_ref<Value *(Value *)> MapKernelValue,
+                  SmallVectorImpl<std::pair<Value *, Value *>> &Bounds)
+      override;
+  void specialize(unsigned Range, ValueToValueMapTy &VMap,
+                  Value *const Ids[3],
+                  function_ref<Value *(Value *)> MapKernelValue) override;
+
+private:
+  /// The value of the isl parameter \p Id in the work-group function.
+  Value *paramValue(IRBuilderBase &B, const isl::id &Id,
+                    function_ref<Value *(Value *)> MapKernelValue);
+  Value *groupGlobal(const char *Name,
+                     function_ref<Value *(Value *)> MapKernelValue) const;
+  /// What the model knows of the parameters where the plan runs.
+  isl::set context() const {
+    return M.context().intersect(M.assumptions());
+  }
+
+  const WorkItemModel &M;
+  const RegionModel &R;
+  std::unique_ptr<SplittingPredicates> P;
+  unsigned Dim, LocalSize;
+  SmallVector<SplitPieceInfo, 5> Pieces;
+  SmallVector<unsigned, 8> RangePieces;
+};
+
+} // namespace
+
+Value *ModelSplitPlan::groupGlobal(
+    const char *Name, function_ref<Value *(Value *)> MapKernelValue) const {
+  GlobalVariable *G = R.Barrier->getModule()->getGlobalVariable(Name);
+  return G ? MapKernelValue(G) : nullptr;
+}
+
+Value *ModelSplitPlan::paramValue(
+    IRBuilderBase &B, const isl::id &Id,
+    function_ref<Value *(Value *)> MapKernelValue) {
+  const ModelParam *MP = WorkItemModel::param(Id);
+  if (!MP)
+    return nullptr;
+  switch (MP->K) {
+  case ModelParam::GroupOffset: {
+    Value *G = groupGlobal(GroupIdNames[MP->Dim], MapKernelValue);
+    Value *O = groupGlobal(OffsetNames[MP->Dim], MapKernelValue);
+    if (!G || !O)
+      return nullptr;
+    unsigned L = M.localSize(MP->Dim);
+    return B.CreateAdd(B.CreateMul(G, B.getInt64(L)), O, "iss.group_offset");
+  }
+  case ModelParam::GroupId:
+    return groupGlobal(GroupIdNames[MP->Dim], MapKernelValue);
+  case ModelParam::NumGroups:
+    return groupGlobal(NumGroupsNames[MP->Dim], MapKernelValue);
+  case ModelParam::WorkDim:
+    return groupGlobal("_work_dim", MapKernelValue);
+  case ModelParam::Argument:
+    return MapKernelValue(MP->V);
+  case ModelParam::Derived: {
+    bool Missing = false;
+    Value *V = MP->materialize(B, [&](Value *Leaf) -> Value * {
+      Value *Mapped = MapKernelValue(Leaf);
+      Missing |= !Mapped;
+      return Mapped ? Mapped : Leaf;
+    });
+    return Missing ? nullptr : V;
+  }
+  case ModelParam::Opaque:
+    return nullptr;
+  }
+  return nullptr;
+}
+
+Value *ModelSplitPlan::emitAssumptionCheck(
+    IRBuilderBase &B, function_ref<Value *(Value *)> MapKernelValue) {
+  isl::set A = M.assumptions();
+  if (M.context().is_subset(A).is_true())
+    return B.getTrue();
+  IslExprEmitter E(B, [&](const isl::id &Id) {
+    return paramValue(B, Id, MapKernelValue);
+  });
+  Expected<Value *> C = E.emitCondition(A, {}, M.context());
+  if (!C) {
+    consumeError(C.takeError());
+    return nullptr;
+  }
+  return *C;
+}
+
+bool ModelSplitPlan::emitBounds(
+    IRBuilderBase &B, Value *const OuterIds[3],
+    function_ref<Value *(Value *)> MapKernelValue,
+    SmallVectorImpl<std::pair<Value *, Value *>> &Bounds) {
+  SmallVector<Value *, 2> Outer;
+  for (unsigned D = 0; D < 3; ++D)
+    if (D != Dim)
+      Outer.push_back(OuterIds[D] ? OuterIds[D] : B.getInt64(0));
+  IslExprEmitter E(B, [&](const isl::id &Id) {
+    return paramValue(B, Id, MapKernelValue);
+  });
+  for (const SplitRange &Range : P->ranges()) {
+    Expected<Value *> Begin = E.emit(Range.Begin, Outer, context());
+    if (!Begin) {
+      consumeError(Begin.takeError());
+      return false;
+    }
+    Expected<Value *> End = E.emit(Range.End, Outer, context());
+    if (!End) {
+      consumeError(End.takeError());
+      return false;
+    }
+    Bounds.push_back({*Begin, *End});
+  }
+  return true;
+}
+
+/// The number of iterations a loop of the copy has run, from 0: the
+/// counter k of the model's spaces; null when the copy's loop is not in
+/// simplified form.
+static PHINode *iterationCounter(Loop *L, ValueToValueMapTy &VMap,
+                                 DenseMap<Loop *, PHINode *> &Counters) {
+  if (PHINode *K = Counters.lookup(L))
+    return K;
+  BasicBlock *Pre = L->getLoopPreheader(), *Latch = L->getLoopLatch();
+  if (!Pre || !Latch || !VMap.count(Pre) || !VMap.count(Latch) ||
+      !VMap.count(L->getHeader()))
+    return nullptr;
+  auto *Header = cast<BasicBlock>(VMap[L->getHeader()]);
+  auto *PreC = cast<BasicBlock>(VMap[Pre]);
+  auto *LatchC = cast<BasicBlock>(VMap[Latch]);
+  IRBuilder<> B(Header, Header->getFirstInsertionPt());
+  PHINode *K = B.CreatePHI(B.getInt64Ty(), 2, "iss.iter");
+  K->addIncoming(B.getInt64(0), PreC);
+  IRBuilder<> LB(LatchC->getTerminator());
+  K->addIncoming(LB.CreateAdd(K, LB.getInt64(1), "iss.iter.next", true, true),
+                 LatchC);
+  Counters[L] = K;
+  return K;
+}
+
+void ModelSplitPlan::specialize(unsigned RangeIndex, ValueToValueMapTy &VMap,
+                                Value *const Ids[3],
+                                function_ref<Value *(Value *)> MapKernelValue) {
+  const SplitRange &Range = P->ranges()[RangeIndex];
+  isl::set Where = P->rangeSet(Range);
+  bool WholeTiles = Pieces[Range.Piece].WholeTiles;
+
+  SmallPtrSet<const BasicBlock *, 32> CopyBlocks;
+  for (const ModelBlock &MB : R.Blocks)
+    if (auto *C = dyn_cast_or_null<BasicBlock>(VMap.lookup(MB.BB)))
+      CopyBlocks.insert(C);
+  // Addresses first: the branches folded below may delete blocks.
+  DenseMap<Loop *, PHINode *> Counters;
+  for (unsigned A = 0; A < R.Accesses.size(); ++A) {
+    const ModelAccess &Acc = R.Accesses[A];
+    if (!WholeTiles || Acc.Offset.is_null() || !Acc.Base)
+      continue;
+    AccessClass C = P->classify(A, Where);
+    if (C == AccessClass::Divergent)
+      continue;
+    // Loads of the work-group values (work-item globals, the scratch
+    // base) are gone from the copy: iss-wi-loops replaced them.
+    if (auto *G = dyn_cast<GlobalVariable>(Acc.Base))
+      if (G->getName() == ScratchGlobal ||
+          is_contained(WorkItemGlobals, G->getName()))
+        continue;
+    auto *I = dyn_cast_or_null<Instruction>(VMap.lookup(Acc.I));
+    if (!I || !CopyBlocks.count(I->getParent()))
+      continue;
+    Value *Base = MapKernelValue(Acc.Base);
+    if (!Base)
+      Base = VMap.lookup(Acc.Base);
+    if (!Base || !Base->getType()->isPointerTy())
+      continue;
+    const ModelBlock *MB = R.block(Acc.I->getParent());
+    if (!MB)
+      continue;
+    SmallVector<Value *, 5> DimValues = {Ids[0], Ids[1], Ids[2]};
+    bool Ok = true;
+    for (Loop *L : MB->Loops) {
+      PHINode *K = iterationCounter(L, VMap, Counters);
+      Ok &= K != nullptr;
+      DimValues.push_back(K);
+    }
+    if (!Ok)
+      continue;
+    // The offset on the range's instances only, where its clamps resolve.
+    unsigned Counts = MB->Loops.size();
+    isl::set Lifted = Where;
+    if (Counts)
+      Lifted = Lifted.insert_dims(isl::dim::set, 3, Counts);
+    isl::set Instances =
+        Acc.Domain.intersect(Lifted.set_tuple_id(Acc.Domain.get_tuple_id()));
+    if (Instances.is_empty().is_true())
+      continue;
+    isl::pw_aff Offset = Acc.Offset.intersect_domain(Instances);
+    Offset = Offset.gist(Instances);
+    IRBuilder<> B(I);
+    IslExprEmitter E(B, [&](const isl::id &Id) {
+      return paramValue(B, Id, MapKernelValue);
+    });
+    Expected<Value *> Bytes = E.emit(Offset, DimValues, context());
+    if (!Bytes) {
+      consumeError(Bytes.takeError());
+      continue;
+    }
+    Value *Ptr = B.CreateInBoundsGEP(B.getInt8Ty(), Base, *Bytes,
+                                     Acc.I->getName() + ".addr");
+    if (auto *L = dyn_cast<LoadInst>(I))
+      L->setOperand(L->getPointerOperandIndex(), Ptr);
+    else if (auto *S = dyn_cast<StoreInst>(I))
+      S->setOperand(S->getPointerOperandIndex(), Ptr);
+  }
+  // Branches taken the same way on every instance of the range.
+  for (unsigned Br = 0; Br < R.Branches.size(); ++Br) {
+    int Taken = P->takenOn(Br, Where);
+    if (Taken < 0)
+      continue;
+    auto *T = dyn_cast_or_null<Instruction>(VMap.lookup(R.Branches[Br].Term));
+    if (!T)
+      continue;
+    if (auto *BI = dyn_cast<BranchInst>(T)) {
+      if (!BI->isConditional())
+        continue;
+      BI->setCondition(ConstantInt::getBool(BI->getContext(), Taken == 0));
+    } else if (auto *SI = dyn_cast<SwitchInst>(T)) {
+      BasicBlock *Succ = SI->getSuccessor(Taken);
+      ConstantInt *Case = nullptr;
+      for (auto &C : SI->cases())
+        if (C.getCaseSuccessor() == Succ)
+          Case = C.getCaseValue();
+      if (!Case)
+        continue;
+      SI->setCondition(Case);
+    } else {
+      continue;
+    }
+    ConstantFoldTerminator(T->getParent(), /*DeleteDeadConditions=*/true);
+  }
+}
+
+SplitPlanner makeSplitPlanner(const WorkItemModel &M, unsigned Dim,
+                              unsigned Width, unsigned MaxPieces,
+                              Function &Kernel) {
+  return [&M, Dim, Width, MaxPieces,
+          &Kernel](BasicBlock *Barrier) -> std::unique_ptr<SplitPlan> {
+    OptimizationRemarkEmitter ORE(&Kernel);
+    auto Refuse = [&](const Twine &Why) -> std::unique_ptr<SplitPlan> {
+      ORE.emit([&] {
+        return OptimizationRemarkMissed(DEBUG_TYPE, "NotSplit",
+                                        Kernel.getSubprogram(),
+                                        &Barrier->front())
+               << "region after " << Barrier->getName() << " not split: "
+               << Why.str();
+      });
+      return nullptr;
+    };
+    const RegionModel *R = M.region(Barrier);
+    if (!R)
+      return nullptr;
+    if (!R->Modelled)
+      return Refuse(R->Why.empty() ? "not modelled" : R->Why);
+    if (M.localSize(Dim) < Width)
+      return nullptr; // no whole tile: the vectorizer's own masks do better
+    auto P = std::make_unique<SplittingPredicates>(M, *R, Dim, Width);
+    if (P->ranges().empty())
+      return Refuse(P->refusal());
+    // A split pays only where a range's copy is simpler than the whole
+    // region's: a branch that becomes fixed, an access that becomes
+    // consecutive or uniform.
+    unsigned Gains = 0;
+    for (const SplitRange &Range : P->ranges()) {
+      isl::set Where = P->rangeSet(Range);
+      for (unsigned Br = 0; Br < R->Branches.size(); ++Br)
+        Gains += P->takenOn(Br, R->Domain) < 0 && P->takenOn(Br, Where) >= 0;
+      if (P->pieces()[Range.Piece].Full)
+        for (unsigned A = 0; A < R->Accesses.size(); ++A)
+          Gains += P->classify(A, R->Domain) == AccessClass::Divergent &&
+                   P->classify(A, Where) != AccessClass::Divergent;
+    }
+    if (!Gains)
+      return nullptr;
+    if (P->ranges().size() > MaxPieces)
+      return Refuse(Twine(P->ranges().size()) +
+                    " ranges, more than POCL_ISS_MAX_PIECES=" +
+                    Twine(MaxPieces));
+    return std::make_unique<ModelSplitPlan>(M, *R, std::move(P), Dim,
+                                            M.localSize(Dim));
+  };
+}
+
+} // namespace iss
