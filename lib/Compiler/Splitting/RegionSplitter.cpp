@@ -322,7 +322,6 @@ SplitPlanner makeSplitPlanner(const WorkItemModel &M, unsigned Dim,
     auto Refuse = [&](const Twine &Why) -> std::unique_ptr<SplitPlan> {
       ORE.emit([&] {
         return OptimizationRemarkMissed(DEBUG_TYPE, "NotSplit",
-                                        Kernel.getSubprogram(),
                                         &Barrier->front())
                << "region after " << Barrier->getName() << " not split: "
                << Why.str();
