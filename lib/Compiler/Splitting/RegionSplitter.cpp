@@ -46,20 +46,12 @@ SplitPlan::~SplitPlan() = default;
 
 namespace {
 
-const char *const GroupIdNames[3] = {"_group_id_x", "_group_id_y",
-                                     "_group_id_z"};
-const char *const OffsetNames[3] = {"_global_offset_x", "_global_offset_y",
-                                    "_global_offset_z"};
-const char *const NumGroupsNames[3] = {"_num_groups_x", "_num_groups_y",
-                                       "_num_groups_z"};
-
 /// A plan made from the splitting predicates of one region.
 class ModelSplitPlan : public SplitPlan {
 public:
   ModelSplitPlan(const WorkItemModel &M, const RegionModel &R,
-                 std::unique_ptr<SplittingPredicates> P, unsigned Dim,
-                 unsigned LocalSize)
-      : M(M), R(R), P(std::move(P)), Dim(Dim), LocalSize(LocalSize) {
+                 std::unique_ptr<SplittingPredicates> P)
+      : M(M), R(R), P(std::move(P)) {
     for (const SplitPiece &Piece : this->P->pieces())
       Pieces.push_back({Piece.Full, Piece.name()});
     for (const SplitRange &Range : this->P->ranges())
@@ -83,9 +75,10 @@ public:
 private:
   /// The value of the isl parameter \p Id in the work-group function.
   Value *paramValue(IRBuilderBase &B, const isl::id &Id,
-                    function_ref<Value *(Value *)> MapKernelValue);
-  Value *groupGlobal(const char *Name,
-                     function_ref<Value *(Value *)> MapKernelValue) const;
+                    function_ref<Value *(Value *)> MapKernelValue) const {
+    const ModelParam *MP = WorkItemModel::param(Id);
+    return MP ? M.paramValue(*MP, B, MapKernelValue) : nullptr;
+  }
   /// What the model knows of the parameters where the plan runs.
   isl::set context() const {
     return M.context().intersect(M.assumptions());
@@ -94,98 +87,22 @@ private:
   const WorkItemModel &M;
   const RegionModel &R;
   std::unique_ptr<SplittingPredicates> P;
-  unsigned Dim, LocalSize;
   SmallVector<SplitPieceInfo, 5> Pieces;
   SmallVector<unsigned, 8> RangePieces;
 };
 
 } // namespace
 
-Value *ModelSplitPlan::groupGlobal(
-    const char *Name, function_ref<Value *(Value *)> MapKernelValue) const {
-  GlobalVariable *G = R.Barrier->getModule()->getGlobalVariable(Name);
-  return G ? MapKernelValue(G) : nullptr;
-}
-
-Value *ModelSplitPlan::paramValue(
-    IRBuilderBase &B, const isl::id &Id,
-    function_ref<Value *(Value *)> MapKernelValue) {
-  const ModelParam *MP = WorkItemModel::param(Id);
-  if (!MP)
-    return nullptr;
-  switch (MP->K) {
-  case ModelParam::GroupOffset: {
-    Value *G = groupGlobal(GroupIdNames[MP->Dim], MapKernelValue);
-    Value *O = groupGlobal(OffsetNames[MP->Dim], MapKernelValue);
-    if (!G || !O)
-      return nullptr;
-    unsigned L = M.localSize(MP->Dim);
-    return B.CreateAdd(B.CreateMul(G, B.getInt64(L)), O, "iss.group_offset");
-  }
-  case ModelParam::GroupId:
-    return groupGlobal(GroupIdNames[MP->Dim], MapKernelValue);
-  case ModelParam::NumGroups:
-    return groupGlobal(NumGroupsNames[MP->Dim], MapKernelValue);
-  case ModelParam::WorkDim:
-    return groupGlobal("_work_dim", MapKernelValue);
-  case ModelParam::Argument:
-    return MapKernelValue(MP->V);
-  case ModelParam::Derived: {
-    bool Missing = false;
-    Value *V = MP->materialize(B, [&](Value *Leaf) -> Value * {
-      Value *Mapped = MapKernelValue(Leaf);
-      Missing |= !Mapped;
-      return Mapped ? Mapped : Leaf;
-    });
-    return Missing ? nullptr : V;
-  }
-  case ModelParam::Opaque:
-    return nullptr;
-  }
-  return nullptr;
-}
-
 Value *ModelSplitPlan::emitAssumptionCheck(
     IRBuilderBase &B, function_ref<Value *(Value *)> MapKernelValue) {
-  isl::set A = M.assumptions();
-  if (M.context().is_subset(A).is_true())
-    return B.getTrue();
-  IslExprEmitter E(B, [&](const isl::id &Id) {
-    return paramValue(B, Id, MapKernelValue);
-  });
-  Expected<Value *> C = E.emitCondition(A, {}, M.context());
-  if (!C) {
-    consumeError(C.takeError());
-    return nullptr;
-  }
-  return *C;
+  return M.emitAssumptionCheck(B, MapKernelValue);
 }
 
 bool ModelSplitPlan::emitBounds(
     IRBuilderBase &B, Value *const OuterIds[3],
     function_ref<Value *(Value *)> MapKernelValue,
     SmallVectorImpl<std::pair<Value *, Value *>> &Bounds) {
-  SmallVector<Value *, 2> Outer;
-  for (unsigned D = 0; D < 3; ++D)
-    if (D != Dim)
-      Outer.push_back(OuterIds[D] ? OuterIds[D] : B.getInt64(0));
-  IslExprEmitter E(B, [&](const isl::id &Id) {
-    return paramValue(B, Id, MapKernelValue);
-  });
-  for (const SplitRange &Range : P->ranges()) {
-    Expected<Value *> Begin = E.emit(Range.Begin, Outer, context());
-    if (!Begin) {
-      consumeError(Begin.takeError());
-      return false;
-    }
-    Expected<Value *> End = E.emit(Range.End, Outer, context());
-    if (!End) {
-      consumeError(End.takeError());
-      return false;
-    }
-    Bounds.push_back({*Begin, *End});
-  }
-  return true;
+  return P->emitBounds(B, OuterIds, MapKernelValue, Bounds);
 }
 
 /// The number of iterations a loop of the copy has run, from 0: the
@@ -335,9 +252,13 @@ SplitPlanner makeSplitPlanner(const WorkItemModel &M, unsigned Dim,
       return Refuse(R->Why.empty() ? "not modelled" : R->Why);
     if (M.localSize(Dim) < Width)
       return nullptr; // no whole tile: the vectorizer's own masks do better
-    auto P = std::make_unique<SplittingPredicates>(M, *R, Dim, Width);
+    auto P =
+        std::make_unique<SplittingPredicates>(M, *R, Dim, Width, MaxPieces);
     if (P->ranges().empty())
-      return Refuse(P->refusal());
+      return Refuse(P->refusal() +
+                    (StringRef(P->refusal()).contains("more than")
+                         ? " (POCL_ISS_MAX_PIECES)"
+                         : ""));
     // A split pays only where a range's copy is simpler than the whole
     // region's: a branch that becomes fixed, an access that becomes
     // consecutive or uniform.
@@ -353,12 +274,7 @@ SplitPlanner makeSplitPlanner(const WorkItemModel &M, unsigned Dim,
     }
     if (!Gains)
       return nullptr;
-    if (P->ranges().size() > MaxPieces)
-      return Refuse(Twine(P->ranges().size()) +
-                    " ranges, more than POCL_ISS_MAX_PIECES=" +
-                    Twine(MaxPieces));
-    return std::make_unique<ModelSplitPlan>(M, *R, std::move(P), Dim,
-                                            M.localSize(Dim));
+    return std::make_unique<ModelSplitPlan>(M, *R, std::move(P));
   };
 }
 
