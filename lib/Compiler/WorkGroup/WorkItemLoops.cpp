@@ -662,11 +662,21 @@ void WorkGroupBuilder::markParallel(const Nest &N) {
       Ops.push_back(MDNode::get(
           Ctx, {MDString::get(Ctx, Name), ConstantAsMetadata::get(V)}));
     };
-    if (Scalar || L.Role == LoopRec::Scalar || L.Role == LoopRec::Tiles) {
-      // Partial tiles and the loop over whole tiles stay scalar: the tile
-      // loop inside is the one for vectors.
+    if (Scalar || L.Role == LoopRec::Scalar) {
       Flag("llvm.loop.vectorize.width", ConstantInt::get(I32, 1));
       Flag("llvm.loop.interleave.count", ConstantInt::get(I32, 1));
+    } else if (L.Role == LoopRec::Tiles) {
+      // The tile loop inside is the one for vectors; this one may be
+      // unrolled once it is innermost.
+      Flag("llvm.loop.vectorize.width", ConstantInt::get(I32, 1));
+    } else if (L.Role == LoopRec::Tile) {
+      // Its w iterations are one vector iteration: the full unroller, which
+      // runs before the loop vectorizer, must leave it alone.
+      Ops.push_back(
+          MDNode::get(Ctx, {MDString::get(Ctx, "llvm.loop.unroll.disable")}));
+      if (Config.ForceWidth)
+        Flag("llvm.loop.vectorize.width",
+             ConstantInt::get(I32, Config.VectorWidth));
     } else if (Innermost && Config.ForceWidth) {
       // Otherwise the vectorizer's cost model decides: forcing vectorization
       // made array-of-struct kernels (nn) twice slower than scalar code.
