@@ -90,13 +90,16 @@ struct RemarkPrinter : DiagnosticHandler {
     return true;
   }
   bool isAnalysisRemarkEnabled(StringRef Pass) const override {
-    return settings().VectorizerRemarks && Pass == "loop-vectorize";
+    return settings().VectorizerRemarks &&
+           (Pass == "loop-vectorize" || Pass == "iss-split");
   }
   bool isMissedOptRemarkEnabled(StringRef Pass) const override {
-    return settings().VectorizerRemarks && Pass == "loop-vectorize";
+    return settings().VectorizerRemarks &&
+           (Pass == "loop-vectorize" || Pass == "iss-split");
   }
   bool isPassedOptRemarkEnabled(StringRef Pass) const override {
-    return settings().VectorizerRemarks && Pass == "loop-vectorize";
+    return settings().VectorizerRemarks &&
+           (Pass == "loop-vectorize" || Pass == "iss-split");
   }
 };
 } // namespace
@@ -385,10 +388,10 @@ getCompiledKernel(const std::vector<uint8_t> &Binary, const std::string &Kernel,
   Config.MaxPieces = S.MaxPieces;
   Config.SafeDivision = S.SafeDivision;
 
-  if (Config.IssMode != Mode::Scalar && Config.IssMode != Mode::Vec)
-    // TODO(issue 5): input space splitting and scoring fill these modes.
-    debugLog(DbgGeneral, "POCL_ISS_MODE=%s runs as vec until input space "
-             "splitting lands", modeName(Config.IssMode));
+  if (Config.IssMode == Mode::Score || Config.IssMode == Mode::SplitScore)
+    // TODO(issue 10): subkernels per dimension and their scores.
+    debugLog(DbgGeneral, "POCL_ISS_MODE=%s runs as split until scoring lands",
+             modeName(Config.IssMode));
   const TargetInfo &T = getTargetInfo();
   std::string Key;
   raw_string_ostream KS(Key);
