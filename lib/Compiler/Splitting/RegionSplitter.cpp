@@ -262,17 +262,27 @@ SplitPlanner makeSplitPlanner(const WorkItemModel &M, unsigned Dim,
     // A split pays only where a range's copy is simpler than the whole
     // region's: a branch that becomes fixed, an access that becomes
     // consecutive or uniform.
-    unsigned Gains = 0;
-    for (const SplitRange &Range : P->ranges()) {
-      isl::set Where = P->rangeSet(Range);
+    auto Gains = [&] {
+      SmallVector<int, 8> TakenAll;
       for (unsigned Br = 0; Br < R->Branches.size(); ++Br)
-        Gains += P->takenOn(Br, R->Domain) < 0 && P->takenOn(Br, Where) >= 0;
-      if (P->pieces()[Range.Piece].Full)
-        for (unsigned A = 0; A < R->Accesses.size(); ++A)
-          Gains += P->classify(A, R->Domain) == AccessClass::Divergent &&
-                   P->classify(A, Where) != AccessClass::Divergent;
-    }
-    if (!Gains)
+        TakenAll.push_back(P->takenOn(Br, R->Domain));
+      for (const SplitRange &Range : P->ranges()) {
+        isl::set Where = P->rangeSet(Range);
+        for (unsigned Br = 0; Br < R->Branches.size(); ++Br)
+          if (TakenAll[Br] < 0 && P->takenOn(Br, Where) >= 0)
+            return true;
+      }
+      for (unsigned A = 0; A < R->Accesses.size(); ++A) {
+        if (P->classify(A, R->Domain) != AccessClass::Divergent)
+          continue;
+        for (const SplitRange &Range : P->ranges())
+          if (P->pieces()[Range.Piece].Full &&
+              P->classify(A, P->rangeSet(Range)) != AccessClass::Divergent)
+            return true;
+      }
+      return false;
+    };
+    if (!Gains())
       return nullptr;
     return std::make_unique<ModelSplitPlan>(M, *R, std::move(P));
   };

@@ -458,9 +458,13 @@ bool WorkGroupBuilder::emitSplitRegion(const Region &R, BasicBlock *Start,
     BasicBlock *Plain = BasicBlock::Create(Ctx, Start->getName() + ".plain",
                                            WG, WGExit);
     SB.CreateCondBr(Holds, SplitStart, Plain);
+    // Only work groups whose offsets come within a group of the int range
+    // run this: kept scalar, it costs little to compile.
     Nest N = buildNest(Plain, After, false);
     cloneRegion(
         R, N.Ids, [&](BasicBlock *) { return N.BodyEnd; }, N.Body, N.Blocks);
+    if (!N.Loops.empty())
+      N.Loops.back().Role = LoopRec::Scalar;
     markParallel(N);
   }
   Nest N = buildNest(SplitStart, After, false, /*OuterOnly=*/true);
