@@ -93,6 +93,9 @@ struct RemarkPrinter : DiagnosticHandler {
     return settings().VectorizerRemarks &&
            (Pass == "loop-vectorize" || Pass == "iss-split");
   }
+  bool isAnyRemarkEnabled() const override {
+    return settings().VectorizerRemarks;
+  }
   bool isMissedOptRemarkEnabled(StringRef Pass) const override {
     return settings().VectorizerRemarks &&
            (Pass == "loop-vectorize" || Pass == "iss-split");
