@@ -6,7 +6,8 @@
 // pocl_types.h, _builtin_renames.h, clang's opencl-c headers and _kernel.h,
 // -cl-kernel-arg-info and -fno-builtin; OpenCL C 3.0 unless -cl-std says
 // otherwise, with the extensions and features the device reports
-// (TargetInfo) and __OPENCL_VERSION__ 300. -O2 -disable-llvm-passes keeps
+// (TargetInfo) and __OPENCL_VERSION__ 300; headers are also looked up in
+// the working directory. -O2 -disable-llvm-passes keeps
 // optnone off and leaves the whole optimisation pipeline to us
 // (DESIGN.md section 4). Diagnostics become the program's build log.
 //
@@ -97,11 +98,11 @@ static bool translateOptions(const std::vector<std::string> &In,
                              std::vector<std::string> &Out, std::string &Std,
                              std::string &Log) {
   static const char *const PassThrough[] = {
-      "-cl-single-precision-constant", "-cl-denorms-are-zero",
+      "-cl-single-precision-constant",
       "-cl-fp32-correctly-rounded-divide-sqrt", "-cl-opt-disable",
       "-cl-mad-enable", "-cl-no-signed-zeros", "-cl-unsafe-math-optimizations",
       "-cl-finite-math-only", "-cl-fast-relaxed-math", "-w", "-Werror",
-      "-cl-uniform-work-group-size", "-cl-no-subgroup-ifp"};
+      "-cl-uniform-work-group-size"};
   for (size_t I = 0; I < In.size(); ++I) {
     const std::string &O = In[I];
     auto TakesValue = [&](const char *Flag) -> bool {
@@ -138,6 +139,15 @@ static bool translateOptions(const std::vector<std::string> &In,
     }
     if (O == "-cl-kernel-arg-info")
       continue; // always on
+    // Hints the specification lets a device ignore: denormals are computed
+    // (CL_FP_DENORM), as pocl does on x86, and there are no sub-groups.
+    if (O == "-cl-denorms-are-zero" || O == "-cl-no-subgroup-ifp")
+      continue;
+    if (O == "-cl-strict-aliasing") {
+      Log += "warning: -cl-strict-aliasing is deprecated since OpenCL 1.1 "
+             "and has no effect\n";
+      continue;
+    }
     if (O == "-g") {
       Out.push_back("-debug-info-kind=limited");
       continue;
@@ -184,9 +194,11 @@ compileOpenCL(LLVMContext &Ctx, const std::string &Source,
       "-DPOCL_DEVICE_ADDRESS_BITS=64", "-D__ENDIAN_LITTLE__=1",
       "-D__OPENCL_VERSION__=300", "-Dcl_khr_int64",
       "-DCL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE=0",
+      // The working directory is searched for headers, as pocl does, after
+      // pocl's folder (our shims include from there).
       "-internal-isystem", Resource + "/include", "-I", VirtualDir, "-I",
-      LibInclude, "-include", std::string(VirtualDir) + "/iss_types.h",
-      "-include",
+      LibInclude, "-I", ".", "-include",
+      std::string(VirtualDir) + "/iss_types.h", "-include",
       LibInclude + "/_builtin_renames.h", "-include",
       Resource + "/include/opencl-c-base.h", "-include",
       Resource + "/include/opencl-c.h", "-include",

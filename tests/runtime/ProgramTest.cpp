@@ -7,14 +7,18 @@
 // binaries that are accepted back and still run; the OpenCL C versions and
 // build options as Debian's pocl 3.1 takes them (-cl-std=CL1.1 to CL3.0,
 // OpenCL C 3.0 by default, the feature macros of the device's features,
-// deprecated options with a warning).
+// deprecated options with a warning, headers found in the working
+// directory and an edited header always seen).
 //
 //===----------------------------------------------------------------------===//
 
 #include "ClTest.h"
 
 #include <cstdint>
+#include <fstream>
 #include <set>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <vector>
 
 using namespace clt;
@@ -623,4 +627,156 @@ CLT_TEST(binaryForTheSameDeviceTwice) {
   CL_CHECK(Err);
   CL_CHECK(clBuildProgram(B, 0, nullptr, nullptr, nullptr, nullptr));
   checkFill(E, B, 12);
+}
+
+/// -cl-strict-aliasing, deprecated since OpenCL 1.1, builds with a warning
+/// in the log that names it.
+CLT_TEST(deprecatedOptionWarns) {
+  for (const char *Options :
+       {"-cl-strict-aliasing", "-cl-mad-enable -cl-strict-aliasing"}) {
+    Program P = E.build(TwoKernels, Options);
+    std::string Log = E.buildLog(P);
+    CLT_EXPECT_MSG(Log.find("warning") != std::string::npos &&
+                       Log.find("-cl-strict-aliasing") != std::string::npos,
+                   Log);
+    checkFill(E, P, 5);
+  }
+  // Without it, no warning.
+  Program P = E.build(TwoKernels, "-cl-mad-enable");
+  CLT_EXPECT_MSG(E.buildLog(P).find("warning") == std::string::npos,
+                 E.buildLog(P));
+}
+
+/// -cl-denorms-are-zero and -cl-opt-disable are accepted, alone, together
+/// and with -cl-std=CL2.0, and the kernels (a helper function, a barrier,
+/// local memory) still compute the right thing. Denormals may be kept: the
+/// option is a hint.
+CLT_TEST(denormsAndOptDisable) {
+  const char *Src = R"CLC(
+float scaled(float x, float s) { return x * s; }
+kernel void k(global float *out, local float *tmp, float s) {
+  size_t l = get_local_id(0), g = get_global_id(0);
+  tmp[l] = scaled((float)g, s);
+  barrier(CLK_LOCAL_MEM_FENCE);
+  out[g] = tmp[get_local_size(0) - 1 - l];
+}
+)CLC";
+  const size_t N = 64, L = 16;
+  std::vector<float> Want(N);
+  for (size_t G = 0; G < N; ++G)
+    Want[G] = float(G / L * L + (L - 1 - G % L)) * 0.5f;
+  std::vector<const char *> Builds = {
+      "-cl-denorms-are-zero", "-cl-opt-disable",
+      "-cl-opt-disable -cl-denorms-are-zero",
+      "-cl-std=CL2.0 -cl-denorms-are-zero -cl-opt-disable"};
+  // A 2.1 option for sub-groups, which the device does not have (Debian's
+  // pocl refuses it).
+  if (E.IsPoclIss)
+    Builds.push_back("-cl-no-subgroup-ifp");
+  for (const char *Options : Builds) {
+    Program P = E.build(Src, Options);
+    Kernel K = E.kernel(P, "k");
+    Mem Out = E.output<float>(N);
+    setArgs(K, Out, LocalMem{L * sizeof(float)}, 0.5f);
+    E.run1(K, N, L);
+    expectEqual(E.read<float>(Out, N), Want, Options);
+  }
+}
+
+//===-- Headers ---------------------------------------------------------===//
+
+/// A fresh folder made the working directory for one test case, with files
+/// written into it; the old working directory comes back at the end.
+class WorkingDir {
+public:
+  WorkingDir() {
+    char Old[4096];
+    CLT_EXPECT(getcwd(Old, sizeof(Old)) != nullptr);
+    OldDir = Old;
+    char Tmpl[] = "/tmp/iss-wd-XXXXXX";
+    CLT_EXPECT(mkdtemp(Tmpl) != nullptr);
+    Dir = Tmpl;
+    CLT_EXPECT(chdir(Dir.c_str()) == 0);
+  }
+  ~WorkingDir() {
+    (void)!chdir(OldDir.c_str());
+    for (auto It = Files.rbegin(); It != Files.rend(); ++It)
+      std::remove((Dir + "/" + *It).c_str());
+    std::remove(Dir.c_str());
+  }
+  WorkingDir(const WorkingDir &) = delete;
+  WorkingDir &operator=(const WorkingDir &) = delete;
+  /// Writes \p Text to \p Name (a relative path; "sub/" makes a folder).
+  void write(const std::string &Name, const std::string &Text) {
+    size_t Slash = Name.rfind('/');
+    if (Slash != std::string::npos) {
+      std::string Sub = Name.substr(0, Slash);
+      if (mkdir((Dir + "/" + Sub).c_str(), 0700) == 0)
+        Files.push_back(Sub);
+    }
+    std::ofstream Out(Dir + "/" + Name, std::ios::trunc);
+    Out << Text;
+    CLT_EXPECT_MSG(Out.good(), Name);
+    if (std::find(Files.begin(), Files.end(), Name) == Files.end())
+      Files.push_back(Name);
+  }
+
+private:
+  std::string OldDir, Dir;
+  std::vector<std::string> Files; ///< in creation order
+};
+
+/// #include "x.h" finds x.h in the working directory, as pocl does (its
+/// test_clBuildProgram), and in -I folders given relative to it.
+CLT_TEST(includeFromWorkingDirectory) {
+  WorkingDir WD;
+  WD.write(
+      "iss_wd_helper.h",
+      "#define WD_VALUE 41\nint wd_helper(int x) { return x + WD_VALUE; }\n");
+  WD.write("headers/iss_wd_sub.h", "#define SUB_VALUE 1000\n");
+  const char *Src = R"CLC(
+#include "iss_wd_helper.h"
+#include "iss_wd_sub.h"
+kernel void k(global int *out) { out[0] = wd_helper(1) + SUB_VALUE; }
+)CLC";
+  for (const char *Options : {"-I./headers", "-I headers", "-Iheaders"})
+    CLT_EXPECT_MSG(runOne(E, Src, Options, 1)[0] == 1042, Options);
+  // Without the -I, the second header is not found.
+  cl_int Err;
+  Program P(clCreateProgramWithSource(E.Ctx, 1, &Src, nullptr, &Err));
+  CL_CHECK(Err);
+  CLT_EXPECT_ERR(CL_BUILD_PROGRAM_FAILURE,
+                 clBuildProgram(P, 1, &E.Device, "", nullptr, nullptr));
+  std::string Log = E.buildLog(P);
+  CLT_EXPECT_MSG(Log.find("iss_wd_sub.h") != std::string::npos, Log);
+}
+
+/// An edited header is seen by the next build of the same source, by a new
+/// program and by the old one built again: nothing (the kernel cache
+/// included) serves the code compiled with the old header.
+CLT_TEST(editedHeaderIsRebuilt) {
+  WorkingDir WD;
+  const char *Src = R"CLC(
+#include "iss_edited.h"
+kernel void k(global int *out) { out[get_global_id(0)] = HEADER_VALUE; }
+)CLC";
+  auto Run = [&](cl_program P) {
+    Kernel K = E.kernel(P, "k");
+    Mem Out = E.output<int>(4);
+    setArg(K, 0, Out);
+    E.run1(K, 4, 2);
+    return E.read<int>(Out, 4)[3];
+  };
+  WD.write("iss_edited.h", "#define HEADER_VALUE 1\n");
+  Program First = E.build(Src);
+  CLT_EXPECT(Run(First) == 1);
+  WD.write("iss_edited.h", "#define HEADER_VALUE 2 /* edited */\n");
+  Program Second = E.build(Src);
+  CLT_EXPECT(Run(Second) == 2);
+  CL_CHECK(clBuildProgram(First, 1, &E.Device, "", nullptr, nullptr));
+  CLT_EXPECT(Run(First) == 2);
+  // Back to the first text: its code again.
+  WD.write("iss_edited.h", "#define HEADER_VALUE 1\n");
+  Program Third = E.build(Src);
+  CLT_EXPECT(Run(Third) == 1);
 }
