@@ -153,7 +153,8 @@ static void checkType(Env &E, const Program &P, const std::string &Type) {
     size_t Checked = expectDefinedLanes(A, B, E.read<T>(DQ, Count),
                                         E.read<T>(DR, Count), Name);
     CLT_EXPECT_MSG(Checked > Count / 2 && Checked < Count,
-              Name + ": the operands should mix defined and undefined lanes");
+                   Name +
+                       ": the operands should mix defined and undefined lanes");
   }
   std::string Name = "divArg_" + Type;
   Kernel K = E.kernel(P, Name.c_str());
@@ -202,4 +203,3 @@ CLT_TEST(divisionByZeroInLoop) {
   expectDefinedLanes(As, Bs, E.read<cl_int>(DQ, Count * Terms),
                      E.read<cl_int>(DR, Count * Terms), "divLoop");
 }
-

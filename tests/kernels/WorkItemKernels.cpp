@@ -181,4 +181,3 @@ CLT_TEST(workItemFunctionsBufferDim) {
     expectEqual(E.read<cl_ulong>(Out, 7 * N), Want, "bufferDim, " + L.name());
   }
 }
-
