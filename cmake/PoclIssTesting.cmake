@@ -1,5 +1,6 @@
-# Test helpers: every test that runs OpenCL code goes through the real ICD
-# loader with OCL_ICD_VENDORS pointing at the build tree's vendors/ folder.
+# Helpers for the OpenCL host programs (tests and examples): every test that
+# runs OpenCL code goes through the real ICD loader with OCL_ICD_VENDORS
+# pointing at the build tree's vendors/ folder.
 
 set(POCL_ISS_MODES scalar vec split score split+score)
 set(POCL_ISS_TEST_ENV
@@ -8,32 +9,37 @@ set(POCL_ISS_TEST_ENV
   "POCL_CACHE_DIR=${PROJECT_BINARY_DIR}/test-kcache"
   ${POCL_ISS_SANITIZER_ENV})
 
-# add_runtime_test(<name> <sources>...): one executable per API area, linked
-# against the ICD loader (never against libpocl-iss directly). Exit code 77
-# is a skip.
-function(add_runtime_test NAME)
-  add_executable(${NAME} ${ARGN})
-  target_include_directories(${NAME} PRIVATE ${PROJECT_SOURCE_DIR}/tests/common
-                                             ${OPENCL_INCLUDE_DIR})
-  target_compile_definitions(${NAME} PRIVATE CL_TARGET_OPENCL_VERSION=300
+# pocl_iss_opencl_host(<target> <CL_TARGET_OPENCL_VERSION>): an OpenCL host
+# program of the tree (test or example) with the shared harness
+# tests/common/ClTest.h, linked against the ICD loader only, never against
+# libpocl-iss directly.
+function(pocl_iss_opencl_host TARGET VERSION)
+  target_include_directories(${TARGET} PRIVATE ${PROJECT_SOURCE_DIR}/tests/common
+                                               ${OPENCL_INCLUDE_DIR})
+  target_compile_definitions(${TARGET} PRIVATE CL_TARGET_OPENCL_VERSION=${VERSION}
     CL_USE_DEPRECATED_OPENCL_1_2_APIS CL_USE_DEPRECATED_OPENCL_1_1_APIS
     CL_USE_DEPRECATED_OPENCL_1_0_APIS)
-  target_link_libraries(${NAME} PRIVATE ${OPENCL_ICD_LOADER} Threads::Threads)
+  target_link_libraries(${TARGET} PRIVATE ${OPENCL_ICD_LOADER} Threads::Threads m)
+endfunction()
+
+# add_runtime_test(<name> <sources>...): one executable per API area. With
+# ClTest.cpp among the sources, the harness's runner is its main. Exit code
+# 77 is a skip.
+function(add_runtime_test NAME)
+  add_executable(${NAME} ${ARGN})
+  pocl_iss_opencl_host(${NAME} 300)
   add_dependencies(${NAME} pocl-iss)
   add_test(NAME ${NAME} COMMAND ${NAME})
   set_tests_properties(${NAME} PROPERTIES ENVIRONMENT "${POCL_ISS_TEST_ENV}"
                        SKIP_RETURN_CODE 77 TIMEOUT 600)
 endfunction()
 
-# add_kernel_test(<name> <sources>...): an end-to-end test, registered once
-# per POCL_ISS_MODE (all modes must give the host reference's results).
+# add_kernel_test(<name> <sources>...): an end-to-end test run by the
+# harness's runner, registered once per POCL_ISS_MODE (all modes must give
+# the host reference's results).
 function(add_kernel_test NAME)
-  add_executable(${NAME} ${ARGN})
-  target_include_directories(${NAME} PRIVATE ${PROJECT_SOURCE_DIR}/tests/common
-                                             ${OPENCL_INCLUDE_DIR})
-  target_compile_definitions(${NAME} PRIVATE CL_TARGET_OPENCL_VERSION=300
-    CL_USE_DEPRECATED_OPENCL_1_2_APIS)
-  target_link_libraries(${NAME} PRIVATE ${OPENCL_ICD_LOADER} Threads::Threads m)
+  add_executable(${NAME} ${ARGN} ${PROJECT_SOURCE_DIR}/tests/common/ClTest.cpp)
+  pocl_iss_opencl_host(${NAME} 300)
   add_dependencies(${NAME} pocl-iss)
   foreach(MODE ${POCL_ISS_MODES})
     add_test(NAME ${NAME}.${MODE} COMMAND ${NAME})

@@ -17,14 +17,14 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "ClUtil.h"
+#include "ClTest.h"
 #include "Convolution2DKernel.h"
 
 #include <cstdlib>
 #include <cstring>
 #include <iostream>
 
-using namespace clutil;
+using namespace clt;
 
 namespace {
 
@@ -94,7 +94,7 @@ Options parse(int Argc, char **Argv) {
 int main(int Argc, char **Argv) {
   Options O = parse(Argc, Argv);
   try {
-    ClEnv E;
+    Env E;
     E.open(O.Platform);
     const char *Mode = std::getenv("POCL_ISS_MODE");
     std::cout << "platform: " << E.PlatformName
@@ -110,11 +110,11 @@ int main(int Argc, char **Argv) {
     auto Want =
         conv2d::reference(Input, Mask, O.Width, O.Height, O.Mask, O.Mask);
 
-    cl_program P = E.build(conv2d::Source);
-    cl_kernel K = E.kernel(P, "Convolution2D");
-    cl_mem DIn = E.buffer(Pixels * sizeof(int), CL_MEM_READ_ONLY);
-    cl_mem DMask = E.buffer(Mask.size() * sizeof(float), CL_MEM_READ_ONLY);
-    cl_mem DOut = E.buffer(Pixels * sizeof(int), CL_MEM_WRITE_ONLY);
+    Program P = E.build(conv2d::Source);
+    Kernel K = E.kernel(P, "Convolution2D");
+    Mem DIn = E.buffer(CL_MEM_READ_ONLY, Pixels * sizeof(int));
+    Mem DMask = E.buffer(CL_MEM_READ_ONLY, Mask.size() * sizeof(float));
+    Mem DOut = E.buffer(CL_MEM_WRITE_ONLY, Pixels * sizeof(int));
     E.write(DIn, Input);
     E.write(DMask, Mask);
     setArgs(K, DOut, DIn, DMask, O.Width, O.Height, O.Mask, O.Mask);
@@ -147,11 +147,6 @@ int main(int Argc, char **Argv) {
                 Times[Times.size() / 2], Times.front(), Times.back(), O.Reps);
     std::printf("%.1f Mpixel/s\n",
                 double(Pixels) / Times[Times.size() / 2] * 1e-3);
-    clReleaseMemObject(DIn);
-    clReleaseMemObject(DMask);
-    clReleaseMemObject(DOut);
-    clReleaseKernel(K);
-    clReleaseProgram(P);
     if (TotalBad) {
       std::puts("result: FAILED");
       return 1;

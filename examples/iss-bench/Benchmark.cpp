@@ -5,8 +5,7 @@
 //===----------------------------------------------------------------------===//
 //
 // Out-of-line parts of the iss-bench benchmark interface (see Benchmark.h):
-// the registry the benchmarks add themselves to and the release of the CL
-// objects a benchmark owns.
+// the registry the benchmarks add themselves to.
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,14 +13,7 @@
 
 namespace issbench {
 
-Benchmark::~Benchmark() {
-  for (cl_mem M : Mems)
-    clReleaseMemObject(M);
-  for (cl_kernel K : Kernels)
-    clReleaseKernel(K);
-  for (cl_program P : Programs)
-    clReleaseProgram(P);
-}
+Benchmark::~Benchmark() = default;
 
 std::vector<BenchmarkInfo> &registry() {
   static std::vector<BenchmarkInfo> Infos;

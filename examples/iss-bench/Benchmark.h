@@ -23,7 +23,7 @@
 #ifndef POCL_ISS_EXAMPLES_ISSBENCH_BENCHMARK_H
 #define POCL_ISS_EXAMPLES_ISSBENCH_BENCHMARK_H
 
-#include "ClUtil.h"
+#include "ClTest.h"
 
 #include <cmath>
 #include <functional>
@@ -39,40 +39,35 @@ class Benchmark {
 public:
   virtual ~Benchmark();
   /// Creates inputs, the host reference and the program. Throws on error.
-  virtual void setup(const clutil::ClEnv &E, Size S) = 0;
+  virtual void setup(const clt::Env &E, Size S) = 0;
   /// Enqueues one execution; kernel launch events go to \p Events.
-  virtual void run(const clutil::ClEnv &E, std::vector<cl_event> &Events) = 0;
+  virtual void run(const clt::Env &E, std::vector<cl_event> &Events) = 0;
   /// Reads the results back; returns "" if they match the reference, else
   /// what went wrong (first mismatches).
-  virtual std::string verify(const clutil::ClEnv &E) = 0;
+  virtual std::string verify(const clt::Env &E) = 0;
   /// Problem size in words, for the report.
   virtual std::string describe() const = 0;
 
 protected:
-  /// Releases everything registered with own().
-  void own(cl_mem M) { Mems.push_back(M); }
-  void own(cl_kernel K) { Kernels.push_back(K); }
-  void own(cl_program P) { Programs.push_back(P); }
-  cl_mem buffer(const clutil::ClEnv &E, size_t Bytes) {
-    cl_mem M = E.buffer(Bytes);
-    own(M);
-    return M;
+  /// The benchmark's objects, released with it.
+  cl_mem buffer(const clt::Env &E, size_t Bytes) {
+    Mems.push_back(E.buffer(CL_MEM_READ_WRITE, Bytes));
+    return Mems.back();
   }
-  cl_kernel kernel(const clutil::ClEnv &E, cl_program P, const char *Name) {
-    cl_kernel K = E.kernel(P, Name);
-    own(K);
-    return K;
+  cl_kernel kernel(const clt::Env &E, cl_program P, const char *Name) {
+    Kernels.push_back(E.kernel(P, Name));
+    return Kernels.back();
   }
-  cl_program program(const clutil::ClEnv &E, const char *Src) {
-    cl_program P = E.build(Src);
-    own(P);
-    return P;
+  cl_program program(const clt::Env &E, const char *Src) {
+    Programs.push_back(E.build(Src));
+    return Programs.back();
   }
 
 private:
-  std::vector<cl_mem> Mems;
-  std::vector<cl_kernel> Kernels;
-  std::vector<cl_program> Programs;
+  // Kernels before programs: members are destroyed in reverse order.
+  std::vector<clt::Program> Programs;
+  std::vector<clt::Kernel> Kernels;
+  std::vector<clt::Mem> Mems;
 };
 
 struct BenchmarkInfo {

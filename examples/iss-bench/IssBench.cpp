@@ -41,7 +41,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-using namespace clutil;
+using namespace clt;
 using namespace issbench;
 
 namespace {
@@ -93,7 +93,7 @@ std::string join(const std::vector<std::string> &V, const char *Sep) {
 }
 
 std::vector<BenchmarkInfo> sortedRegistry() {
-  std::vector<BenchmarkInfo> R = registry();
+  std::vector<BenchmarkInfo> R = issbench::registry();
   auto Rank = [](const std::string &N) {
     auto It = std::find(PaperOrder.begin(), PaperOrder.end(), N);
     return It - PaperOrder.begin();
@@ -105,7 +105,7 @@ std::vector<BenchmarkInfo> sortedRegistry() {
 }
 
 const BenchmarkInfo *findBenchmark(const std::string &Name) {
-  for (const BenchmarkInfo &I : registry())
+  for (const BenchmarkInfo &I : issbench::registry())
     if (lower(I.Name) == lower(Name))
       return &I;
   return nullptr;
@@ -155,7 +155,7 @@ int runChild(const ChildArgs &A) {
   std::string Desc;
   std::vector<double> Times;
   try {
-    ClEnv E;
+    Env E;
     E.open(A.Platform);
     std::unique_ptr<Benchmark> B = Info->Make();
     B->setup(E, A.Sz);
@@ -168,7 +168,7 @@ int runChild(const ChildArgs &A) {
       std::vector<cl_event> Events;
       double Cpu = processCpuMillis();
       B->run(E, Events);
-      CL_CHECK(clFinish(E.Queue));
+      CL_CHECK(clFinish(E.Q));
       Cpu = processCpuMillis() - Cpu;
       double Ms = kernelMillis(Events);
       if (A.CpuTime)
@@ -192,7 +192,7 @@ int runChild(const ChildArgs &A) {
     }
     Emit("ok", Desc, Times, "");
     return 0;
-  } catch (const ClBuildError &Ex) {
+  } catch (const BuildFailure &Ex) {
     // A platform that refuses a barrier kernel lacks a feature; any other
     // build failure is a bug to report. The refusal is a log line of its
     // own ("error: kernel 'k' uses a work-group barrier; ..."); compiler

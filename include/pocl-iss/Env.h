@@ -41,6 +41,7 @@ struct Settings {
   std::string Devices;             ///< POCL_DEVICES, empty: all
   unsigned DebugMask = 0;          ///< POCL_DEBUG categories
   std::string DumpDir;             ///< POCL_ISS_DUMP_IR: write kernels' IR
+  std::string PlatformName = "pocl-iss"; ///< POCL_PLATFORM_NAME_OVERRIDE
 };
 
 /// Reads and validates every variable once. On a bad value, prints one line

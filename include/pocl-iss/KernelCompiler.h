@@ -86,6 +86,12 @@ struct TargetInfo {
   unsigned NativeVectorBits = 128; ///< widest vector register
   bool HasFP64 = true;
   bool HasFP16 = false;
+  /// The OpenCL C extensions kernels may use: what the kernel library
+  /// implements. CL_DEVICE_EXTENSIONS reports them (and cl_khr_icd).
+  std::vector<std::string> Extensions;
+  /// The optional OpenCL C 3.0 features (__opencl_c_*) of kernels compiled
+  /// as OpenCL C 3.0; CL_DEVICE_OPENCL_C_FEATURES reports them.
+  std::vector<std::string> OpenCLCFeatures;
 };
 
 /// Detected once per process from the host CPU.

@@ -4,7 +4,10 @@
 // Compiles OpenCL C the way pocl does (DESIGN.md section 3): triple
 // x86_64-pc-linux-gnu, the kernel library's target-cpu, forced includes of
 // pocl_types.h, _builtin_renames.h, clang's opencl-c headers and _kernel.h,
-// -cl-kernel-arg-info and -fno-builtin. -O2 -disable-llvm-passes keeps
+// -cl-kernel-arg-info and -fno-builtin; OpenCL C 3.0 unless -cl-std says
+// otherwise, with the extensions and features the device reports
+// (TargetInfo) and __OPENCL_VERSION__ 300; headers are also looked up in
+// the working directory. -O2 -disable-llvm-passes keeps
 // optnone off and leaves the whole optimisation pipeline to us
 // (DESIGN.md section 4). Diagnostics become the program's build log.
 //
@@ -36,6 +39,17 @@ static const char *const KernelHeaderShim =
     "#define __clang_major__ 16\n"
     "#include <_kernel.h>\n"
     "#pragma pop_macro(\"__clang_major__\")\n";
+
+/// pocl_types.h declares reserve_id_t for Clang 13+, where OpenCL C 2.0
+/// has it built in (pipes): under 2.0 its typedef gets another name.
+static const char *const TypesHeaderShim =
+    "#if __OPENCL_C_VERSION__ == 200\n"
+    "#define reserve_id_t __pocl_types_reserve_id_t\n"
+    "#include <pocl_types.h>\n"
+    "#undef reserve_id_t\n"
+    "#else\n"
+    "#include <pocl_types.h>\n"
+    "#endif\n";
 
 static const char *const VirtualDir = "/pocl-iss-virtual";
 
@@ -84,11 +98,11 @@ static bool translateOptions(const std::vector<std::string> &In,
                              std::vector<std::string> &Out, std::string &Std,
                              std::string &Log) {
   static const char *const PassThrough[] = {
-      "-cl-single-precision-constant", "-cl-denorms-are-zero",
+      "-cl-single-precision-constant",
       "-cl-fp32-correctly-rounded-divide-sqrt", "-cl-opt-disable",
       "-cl-mad-enable", "-cl-no-signed-zeros", "-cl-unsafe-math-optimizations",
       "-cl-finite-math-only", "-cl-fast-relaxed-math", "-w", "-Werror",
-      "-cl-uniform-work-group-size", "-cl-no-subgroup-ifp"};
+      "-cl-uniform-work-group-size"};
   for (size_t I = 0; I < In.size(); ++I) {
     const std::string &O = In[I];
     auto TakesValue = [&](const char *Flag) -> bool {
@@ -111,10 +125,13 @@ static bool translateOptions(const std::vector<std::string> &In,
       continue;
     }
     if (O.rfind("-cl-std=", 0) == 0) {
+      // The values OpenCL 3.0 defines, as pocl 3.1 takes them; clang
+      // compiles each as that version.
       std::string V = O.substr(8);
-      if (V != "CL1.0" && V != "CL1.1" && V != "CL1.2") {
+      if (V != "CL1.1" && V != "CL1.2" && V != "CL2.0" && V != "CL3.0") {
         Log += "error: " + O +
-               " is not supported; this device supports CL1.0 to CL1.2\n";
+               " is not supported; the values are CL1.1, CL1.2, CL2.0 and "
+               "CL3.0\n";
         return false;
       }
       Std = V;
@@ -122,6 +139,15 @@ static bool translateOptions(const std::vector<std::string> &In,
     }
     if (O == "-cl-kernel-arg-info")
       continue; // always on
+    // Hints the specification lets a device ignore: denormals are computed
+    // (CL_FP_DENORM), as pocl does on x86, and there are no sub-groups.
+    if (O == "-cl-denorms-are-zero" || O == "-cl-no-subgroup-ifp")
+      continue;
+    if (O == "-cl-strict-aliasing") {
+      Log += "warning: -cl-strict-aliasing is deprecated since OpenCL 1.1 "
+             "and has no effect\n";
+      continue;
+    }
     if (O == "-g") {
       Out.push_back("-debug-info-kind=limited");
       continue;
@@ -151,7 +177,9 @@ compileOpenCL(LLVMContext &Ctx, const std::string &Source,
   std::string Resource = POCL_ISS_CLANG_RESOURCE_DIR;
 
   std::vector<std::string> UserArgs, Args;
-  std::string Std = "CL1.2";
+  // pocl 3.1 compiles as OpenCL C 3.0 unless told otherwise: the language
+  // of an OpenCL C 1.2 device plus the 3.0 features it reports.
+  std::string Std = "CL3.0";
   if (!splitOptions(Options, UserArgs, Log) ||
       !translateOptions(UserArgs, Args, Std, Log)) {
     InvalidOptions = true;
@@ -164,25 +192,37 @@ compileOpenCL(LLVMContext &Ctx, const std::string &Source,
       "-x", "cl", "-cl-std=" + Std, "-cl-kernel-arg-info", "-fno-builtin",
       "-ffp-contract=on", "-Dinline=", "-D__USE_CLANG_OPENCL_C_H",
       "-DPOCL_DEVICE_ADDRESS_BITS=64", "-D__ENDIAN_LITTLE__=1",
-      "-Dcl_khr_int64", "-DCL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE=0",
-      "-cl-ext=-all,+cl_khr_fp64,+cl_khr_int64_base_atomics,"
-      "+cl_khr_int64_extended_atomics,+cl_khr_global_int32_base_atomics,"
-      "+cl_khr_global_int32_extended_atomics,"
-      "+cl_khr_local_int32_base_atomics,+cl_khr_local_int32_extended_atomics,"
-      "+cl_khr_byte_addressable_store",
-      "-Dcl_khr_fp64=1", "-Dcl_khr_int64_base_atomics=1",
-      "-Dcl_khr_int64_extended_atomics=1", "-Dcl_khr_byte_addressable_store=1",
-      "-Dcl_khr_global_int32_base_atomics=1",
-      "-Dcl_khr_global_int32_extended_atomics=1",
-      "-Dcl_khr_local_int32_base_atomics=1",
-      "-Dcl_khr_local_int32_extended_atomics=1",
+      "-D__OPENCL_VERSION__=300", "-Dcl_khr_int64",
+      "-DCL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE=0",
+      // The working directory is searched for headers, as pocl does, after
+      // pocl's folder (our shims include from there).
       "-internal-isystem", Resource + "/include", "-I", VirtualDir, "-I",
-      LibInclude, "-include", LibInclude + "/pocl_types.h", "-include",
+      LibInclude, "-I", ".", "-include",
+      std::string(VirtualDir) + "/iss_types.h", "-include",
       LibInclude + "/_builtin_renames.h", "-include",
       Resource + "/include/opencl-c-base.h", "-include",
       Resource + "/include/opencl-c.h", "-include",
       std::string(VirtualDir) + "/iss_kernel.h", "-fno-common",
       "-fgnuc-version=0", "-Wno-typedef-redefinition"};
+  // The extensions, and under OpenCL C 3.0 the optional features, the
+  // device reports: nothing else is enabled or defined.
+  std::string Ext = "-cl-ext=-all";
+  auto Enable = [&](const std::string &Name) {
+    Ext += ",+" + Name;
+    CC1.push_back("-D" + Name + "=1");
+  };
+  for (const std::string &E : T.Extensions)
+    Enable(E);
+  if (Std == "CL3.0") {
+    for (const std::string &F : T.OpenCLCFeatures)
+      Enable(F);
+    // Clang 19's opencl-c.h declares the sampler image reads whatever the
+    // features; without images the header itself does not compile. The
+    // types are allowed (as under OpenCL C 1.2) but not announced.
+    Ext += ",+__opencl_c_images";
+    CC1.push_back("-U__opencl_c_images");
+  }
+  CC1.push_back(Ext);
   CC1.insert(CC1.end(), Args.begin(), Args.end());
   CC1.push_back(Input);
 
@@ -219,6 +259,8 @@ compileOpenCL(LLVMContext &Ctx, const std::string &Source,
   PP.addRemappedFile(Input, MemoryBuffer::getMemBufferCopy(Source, Input).release());
   PP.addRemappedFile(std::string(VirtualDir) + "/iss_kernel.h",
                      MemoryBuffer::getMemBufferCopy(KernelHeaderShim).release());
+  PP.addRemappedFile(std::string(VirtualDir) + "/iss_types.h",
+                     MemoryBuffer::getMemBufferCopy(TypesHeaderShim).release());
   for (const HeaderSource &H : Headers) {
     std::string Name = std::string(VirtualDir) + "/" + H.Name;
     PP.addRemappedFile(Name, MemoryBuffer::getMemBufferCopy(H.Source, Name).release());

@@ -6,6 +6,8 @@
 // lazily: each build materialises only the functions its program calls.
 // Library functions carry the spir_func convention; calls are relaxed to C
 // so that the optimiser does not turn mismatched calls into unreachable.
+// OpenCL C 2.0's generic-pointer builtins are bound to the library's
+// named-address-space ones.
 //
 //===----------------------------------------------------------------------===//
 
@@ -16,6 +18,7 @@
 #include "llvm/Linker/Linker.h"
 #include "llvm/Support/MemoryBuffer.h"
 
+#include <cstring>
 #include <mutex>
 
 using namespace llvm;
@@ -72,6 +75,39 @@ static void relaxCallingConventions(Module &M) {
   }
 }
 
+/// OpenCL C 2.0 passes generic pointers to builtins such as fract, vload2
+/// or atomic_load_explicit, which pocl's library defines for named address
+/// spaces only. On this target every address space is address space 0 in
+/// the IR, so the generic builtin is the named one: each undefined
+/// "...U9CLgeneric..." function becomes the library's private, global or
+/// local variant (same mangling otherwise, so the same parameters).
+static void bindGenericBuiltins(Module &M, Module &Lib) {
+  static const char *const Generic = "U9CLgeneric";
+  static const char *const Named[] = {"U9CLprivate", "U8CLglobal", "U7CLlocal"};
+  SmallVector<Function *, 8> Undefined;
+  for (Function &F : M)
+    if (F.isDeclaration() && F.getName().contains(Generic) &&
+        !Lib.getFunction(F.getName()))
+      Undefined.push_back(&F);
+  for (Function *F : Undefined) {
+    std::string Name = F->getName().str();
+    for (const char *N : Named) {
+      std::string Candidate = Name;
+      for (size_t At; (At = Candidate.find(Generic)) != std::string::npos;)
+        Candidate.replace(At, std::strlen(Generic), N);
+      if (!Lib.getFunction(Candidate))
+        continue;
+      if (Function *Existing = M.getFunction(Candidate)) {
+        F->replaceAllUsesWith(Existing);
+        F->eraseFromParent();
+      } else {
+        F->setName(Candidate);
+      }
+      break;
+    }
+  }
+}
+
 bool linkKernelLibrary(Module &M, std::string &Log) {
   std::string Error;
   MemoryBuffer *Buffer = libraryBuffer(Error);
@@ -87,6 +123,7 @@ bool linkKernelLibrary(Module &M, std::string &Log) {
   }
   (*Lib)->setDataLayout(M.getDataLayout());
   (*Lib)->setTargetTriple(M.getTargetTriple());
+  bindGenericBuiltins(M, **Lib);
   if (Linker::linkModules(M, std::move(*Lib), Linker::LinkOnlyNeeded)) {
     Log += "error: linking the kernel library failed\n";
     return false;

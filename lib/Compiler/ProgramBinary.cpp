@@ -145,6 +145,44 @@ size_t KernelInfo::autoLocalBytes() const {
   return Total;
 }
 
+/// The OpenCL C name of a scalar or vector type of vec_type_hint.
+static std::string openCLTypeName(Type *T, bool Signed) {
+  unsigned Lanes = 0;
+  if (auto *V = dyn_cast<FixedVectorType>(T)) {
+    Lanes = V->getNumElements();
+    T = V->getElementType();
+  }
+  std::string Name;
+  if (T->isHalfTy())
+    Name = "half";
+  else if (T->isFloatTy())
+    Name = "float";
+  else if (T->isDoubleTy())
+    Name = "double";
+  else if (T->isIntegerTy()) {
+    switch (T->getIntegerBitWidth()) {
+    case 8:
+      Name = "char";
+      break;
+    case 16:
+      Name = "short";
+      break;
+    case 32:
+      Name = "int";
+      break;
+    default:
+      Name = "long";
+      break;
+    }
+    if (!Signed)
+      Name = "u" + Name;
+  } else {
+    raw_string_ostream OS(Name);
+    T->print(OS);
+  }
+  return Lanes ? Name + std::to_string(Lanes) : Name;
+}
+
 KernelInfo describeKernel(Function &F) {
   KernelInfo K;
   K.Name = F.getName().str();
@@ -211,21 +249,12 @@ KernelInfo describeKernel(Function &F) {
   if (MDNode *N = F.getMetadata("vec_type_hint")) {
     if (N->getNumOperands() > 0)
       if (auto *VT = mdconst::dyn_extract_or_null<Constant>(N->getOperand(0))) {
-        std::string TS;
-        raw_string_ostream OS(TS);
-        VT->getType()->print(OS);
-        OS.flush();
-        // clang records the type as a value of it: <4 x float> -> float4.
-        if (auto *V = dyn_cast<FixedVectorType>(VT->getType())) {
-          Type *E = V->getElementType();
-          std::string EN = E->isFloatTy() ? "float" : E->isDoubleTy() ? "double"
-                           : E->isIntegerTy(8) ? "char" : E->isIntegerTy(16) ? "short"
-                           : E->isIntegerTy(32) ? "int" : E->isIntegerTy(64) ? "long" : TS;
-          TS = EN + std::to_string(V->getNumElements());
-        }
+        // clang records the type as a value of it and, apart, whether it is
+        // a signed integer: <2 x i8>, 0 -> uchar2.
+        bool Signed = mdInt(F, "vec_type_hint", 1) == 1;
         if (!Attrs.empty())
           Attrs += " ";
-        Attrs += "vec_type_hint(" + TS + ")";
+        Attrs += "vec_type_hint(" + openCLTypeName(VT->getType(), Signed) + ")";
       }
   }
   K.Attributes = Attrs;

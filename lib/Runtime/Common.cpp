@@ -9,7 +9,9 @@
 
 #include "Runtime/Objects.h"
 
+#include <algorithm>
 #include <chrono>
+#include <ctime>
 #include <deque>
 #include <new>
 #include <unordered_map>
@@ -170,6 +172,26 @@ cl_int returnInfo(size_t Size, void *Value, size_t *SizeRet, const void *Data,
   if (SizeRet)
     *SizeRet = DataSize;
   return CL_SUCCESS;
+}
+
+std::vector<cl_name_version> nameVersions(const std::vector<std::string> &Names,
+                                          cl_version Version) {
+  std::vector<cl_name_version> Out;
+  for (const std::string &N : Names) {
+    cl_name_version NV{};
+    NV.version = Version;
+    std::strncpy(NV.name, N.c_str(), CL_NAME_VERSION_MAX_NAME_SIZE - 1);
+    Out.push_back(NV);
+  }
+  return Out;
+}
+
+cl_ulong hostTimerResolution() {
+  // steady_clock is CLOCK_MONOTONIC on Linux.
+  struct timespec Res = {0, 1};
+  clock_getres(CLOCK_MONOTONIC, &Res);
+  return std::max<cl_ulong>(1, cl_ulong(Res.tv_sec) * 1000000000u +
+                                   cl_ulong(Res.tv_nsec));
 }
 
 cl_ulong nowNs() {

@@ -3,9 +3,14 @@
 //
 // The one CPU device, with the host's real values: cores and caches from
 // hwloc, memory from the system, vector widths from the compiler's target
-// (iss::getTargetInfo), the extensions pocl's kernel library implements.
-// POCL_DEVICES naming no device of ours hides it (CL_DEVICE_NOT_FOUND).
-// Its threads (command scheduler, worker pool) start on first use.
+// (iss::getTargetInfo), the extensions and OpenCL C features pocl's kernel
+// library implements. It is an OpenCL 3.0 device as pocl 3.1's CPU device
+// is: OpenCL C 1.2 plus the 3.0 features, and none of the optional 2.x
+// features (no generic address space, pipes, device-side enqueue, SVM,
+// sub-groups or non-uniform work-groups); every 3.0 query answers what we
+// actually have. POCL_DEVICES naming no device of ours hides it
+// (CL_DEVICE_NOT_FOUND). Its threads (command scheduler, worker pool) start
+// on first use.
 //
 //===----------------------------------------------------------------------===//
 
@@ -44,15 +49,11 @@ static cl_device_id makeDevice() {
   D->CachelineSize = H.CachelineSize;
   D->VectorWidthInt = std::max(1u, T.NativeVectorBits / 32);
   D->HasFP64 = T.HasFP64;
-  D->Extensions = "cl_khr_byte_addressable_store "
-                  "cl_khr_global_int32_base_atomics "
-                  "cl_khr_global_int32_extended_atomics "
-                  "cl_khr_local_int32_base_atomics "
-                  "cl_khr_local_int32_extended_atomics "
-                  "cl_khr_int64_base_atomics cl_khr_int64_extended_atomics";
-  if (D->HasFP64)
-    D->Extensions += " cl_khr_fp64";
-  D->Extensions += " cl_khr_icd";
+  D->ExtensionList = T.Extensions;
+  D->ExtensionList.push_back("cl_khr_icd");
+  for (const std::string &E : D->ExtensionList)
+    D->Extensions += (D->Extensions.empty() ? "" : " ") + E;
+  D->Features = T.OpenCLCFeatures;
   registerObject(D, ObjKind::Device);
   return D;
 }
@@ -136,9 +137,16 @@ CL_API_ENTRY cl_int CL_API_CALL clGetDeviceInfo(cl_device_id Device,
     return returnString(Size, Value, SizeRet, V);
   };
   const cl_uint W = D->VectorWidthInt; // lanes of 32 bits
+  auto Caps = [&](cl_device_atomic_capabilities V) {
+    return returnValue(Size, Value, SizeRet, V);
+  };
+  auto Versions = [&](const std::vector<cl_name_version> &V) {
+    return returnArray(Size, Value, SizeRet, V);
+  };
   const cl_device_fp_config FP = CL_FP_DENORM | CL_FP_INF_NAN |
                                  CL_FP_ROUND_TO_NEAREST | CL_FP_ROUND_TO_ZERO |
                                  CL_FP_ROUND_TO_INF | CL_FP_FMA;
+  const cl_version V300 = CL_MAKE_VERSION(3, 0, 0);
   switch (Param) {
   case CL_DEVICE_TYPE:
     return returnValue(Size, Value, SizeRet,
@@ -182,7 +190,10 @@ CL_API_ENTRY cl_int CL_API_CALL clGetDeviceInfo(cl_device_id Device,
     return U(64);
   case CL_DEVICE_MAX_READ_IMAGE_ARGS:
   case CL_DEVICE_MAX_WRITE_IMAGE_ARGS:
+  case CL_DEVICE_MAX_READ_WRITE_IMAGE_ARGS:
   case CL_DEVICE_MAX_SAMPLERS:
+  case CL_DEVICE_IMAGE_PITCH_ALIGNMENT:
+  case CL_DEVICE_IMAGE_BASE_ADDRESS_ALIGNMENT:
     return U(0);
   case CL_DEVICE_MAX_MEM_ALLOC_SIZE:
     return UL(D->MaxAllocSize);
@@ -208,7 +219,9 @@ CL_API_ENTRY cl_int CL_API_CALL clGetDeviceInfo(cl_device_id Device,
     return returnValue(Size, Value, SizeRet,
                        D->HasFP64 ? FP : cl_device_fp_config(0));
   case CL_DEVICE_HALF_FP_CONFIG:
-    return returnValue(Size, Value, SizeRet, cl_device_fp_config(0));
+    // A query of cl_khr_fp16, which the device does not have.
+    return ISS_ERR(CL_INVALID_VALUE,
+                   "CL_DEVICE_HALF_FP_CONFIG needs cl_khr_fp16");
   case CL_DEVICE_GLOBAL_MEM_CACHE_TYPE:
     return returnValue(Size, Value, SizeRet,
                        cl_device_mem_cache_type(CL_READ_WRITE_CACHE));
@@ -241,9 +254,74 @@ CL_API_ENTRY cl_int CL_API_CALL clGetDeviceInfo(cl_device_id Device,
   case CL_DEVICE_EXECUTION_CAPABILITIES:
     return returnValue(Size, Value, SizeRet,
                        cl_device_exec_capabilities(CL_EXEC_KERNEL));
-  case CL_DEVICE_QUEUE_PROPERTIES:
+  case CL_DEVICE_QUEUE_ON_HOST_PROPERTIES: // CL_DEVICE_QUEUE_PROPERTIES
     return returnValue(Size, Value, SizeRet,
                        cl_command_queue_properties(CL_QUEUE_PROFILING_ENABLE));
+  case CL_DEVICE_QUEUE_ON_DEVICE_PROPERTIES:
+    return returnValue(Size, Value, SizeRet, cl_command_queue_properties(0));
+  case CL_DEVICE_QUEUE_ON_DEVICE_PREFERRED_SIZE:
+  case CL_DEVICE_QUEUE_ON_DEVICE_MAX_SIZE:
+  case CL_DEVICE_MAX_ON_DEVICE_QUEUES:
+  case CL_DEVICE_MAX_ON_DEVICE_EVENTS:
+    return U(0);
+  case CL_DEVICE_DEVICE_ENQUEUE_CAPABILITIES:
+    return returnValue(Size, Value, SizeRet,
+                       cl_device_device_enqueue_capabilities(0));
+  case CL_DEVICE_PIPE_SUPPORT:
+  case CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT:
+  case CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT:
+  case CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT:
+  case CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS:
+    return B(CL_FALSE);
+  case CL_DEVICE_MAX_PIPE_ARGS:
+  case CL_DEVICE_PIPE_MAX_ACTIVE_RESERVATIONS:
+  case CL_DEVICE_PIPE_MAX_PACKET_SIZE:
+  case CL_DEVICE_MAX_NUM_SUB_GROUPS:
+  case CL_DEVICE_PREFERRED_PLATFORM_ATOMIC_ALIGNMENT:
+  case CL_DEVICE_PREFERRED_GLOBAL_ATOMIC_ALIGNMENT:
+  case CL_DEVICE_PREFERRED_LOCAL_ATOMIC_ALIGNMENT:
+    return U(0);
+  case CL_DEVICE_SVM_CAPABILITIES:
+    return returnValue(Size, Value, SizeRet, cl_device_svm_capabilities(0));
+  case CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE:
+  case CL_DEVICE_GLOBAL_VARIABLE_PREFERRED_TOTAL_SIZE:
+    return SZ(0);
+  case CL_DEVICE_PREFERRED_WORK_GROUP_SIZE_MULTIPLE:
+    return SZ(preferredMultiple(D));
+  case CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES:
+    // The library's C11 atomics are host-wide whatever the scope.
+    return Caps(
+        CL_DEVICE_ATOMIC_ORDER_RELAXED | CL_DEVICE_ATOMIC_ORDER_ACQ_REL |
+        CL_DEVICE_ATOMIC_ORDER_SEQ_CST | CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP |
+        CL_DEVICE_ATOMIC_SCOPE_DEVICE | CL_DEVICE_ATOMIC_SCOPE_ALL_DEVICES);
+  case CL_DEVICE_ATOMIC_FENCE_CAPABILITIES:
+    return Caps(
+        CL_DEVICE_ATOMIC_ORDER_RELAXED | CL_DEVICE_ATOMIC_ORDER_ACQ_REL |
+        CL_DEVICE_ATOMIC_ORDER_SEQ_CST | CL_DEVICE_ATOMIC_SCOPE_WORK_ITEM |
+        CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP | CL_DEVICE_ATOMIC_SCOPE_DEVICE);
+  case CL_DEVICE_NUMERIC_VERSION:
+    return returnValue(Size, Value, SizeRet, V300);
+  case CL_DEVICE_OPENCL_C_ALL_VERSIONS: {
+    // As pocl 3.1: -cl-std=CL2.0 is taken too, but OpenCL C 2.0 is not
+    // fully supported (its generic address space and pipes are not).
+    std::vector<cl_name_version> All;
+    const cl_version Known[] = {CL_MAKE_VERSION(1, 0, 0),
+                                CL_MAKE_VERSION(1, 1, 0),
+                                CL_MAKE_VERSION(1, 2, 0), V300};
+    for (cl_version V : Known)
+      All.push_back(nameVersions({"OpenCL C"}, V)[0]);
+    return Versions(All);
+  }
+  case CL_DEVICE_OPENCL_C_FEATURES:
+    return Versions(nameVersions(D->Features, V300));
+  case CL_DEVICE_EXTENSIONS_WITH_VERSION:
+    return Versions(nameVersions(D->ExtensionList, CL_MAKE_VERSION(1, 0, 0)));
+  case CL_DEVICE_ILS_WITH_VERSION:
+  case CL_DEVICE_BUILT_IN_KERNELS_WITH_VERSION:
+    return Versions({});
+  case CL_DEVICE_IL_VERSION:
+  case CL_DEVICE_LATEST_CONFORMANCE_VERSION_PASSED:
+    return S(""); // no IL; the conformance suite has not been passed
   case CL_DEVICE_PLATFORM:
     return returnValue(Size, Value, SizeRet, D->Platform);
   case CL_DEVICE_NAME:
@@ -255,8 +333,11 @@ CL_API_ENTRY cl_int CL_API_CALL clGetDeviceInfo(cl_device_id Device,
   case CL_DEVICE_PROFILE:
     return S("FULL_PROFILE");
   case CL_DEVICE_VERSION:
-    return S("OpenCL 1.2 pocl-iss");
+    return S("OpenCL 3.0 pocl-iss HSTR: pthread-" + getTargetInfo().Triple +
+             "-" + getTargetInfo().CPU);
   case CL_DEVICE_OPENCL_C_VERSION:
+    // Deprecated by 3.0: the newest version whose optional features are
+    // all supported (CL_DEVICE_OPENCL_C_ALL_VERSIONS has the others).
     return S("OpenCL C 1.2 pocl-iss");
   case CL_DEVICE_EXTENSIONS:
     return S(D->Extensions);
@@ -280,6 +361,29 @@ CL_API_ENTRY cl_int CL_API_CALL clGetDeviceInfo(cl_device_id Device,
   default:
     return ISS_ERR(CL_INVALID_VALUE, "unknown or unsupported cl_device_info");
   }
+}
+
+/// The device timer is the clock of event profiling (CL_PROFILING_COMMAND_*),
+/// and the host timer the same clock: the pair is exactly synchronized.
+CL_API_ENTRY cl_int CL_API_CALL clGetDeviceAndHostTimer(cl_device_id Device,
+                                                        cl_ulong *DeviceTime,
+                                                        cl_ulong *HostTime) {
+  if (!isValid(Device))
+    return ISS_ERR(CL_INVALID_DEVICE, "invalid device");
+  if (!DeviceTime || !HostTime)
+    return ISS_ERR(CL_INVALID_VALUE, "a timestamp pointer is NULL");
+  *DeviceTime = *HostTime = nowNs();
+  return CL_SUCCESS;
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clGetHostTimer(cl_device_id Device,
+                                               cl_ulong *HostTime) {
+  if (!isValid(Device))
+    return ISS_ERR(CL_INVALID_DEVICE, "invalid device");
+  if (!HostTime)
+    return ISS_ERR(CL_INVALID_VALUE, "host_timestamp is NULL");
+  *HostTime = nowNs();
+  return CL_SUCCESS;
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clCreateSubDevices(

@@ -106,6 +106,13 @@ cl_int returnArray(size_t Size, void *Value, size_t *SizeRet,
   return returnInfo(Size, Value, SizeRet, V.data(), V.size() * sizeof(T));
 }
 
+/// OpenCL 3.0's (name, version) lists: every name with \p Version.
+std::vector<cl_name_version> nameVersions(const std::vector<std::string> &Names,
+                                          cl_version Version);
+
+/// CL_PLATFORM_HOST_TIMER_RESOLUTION: nanoseconds per tick of nowNs().
+cl_ulong hostTimerResolution();
+
 /// Arithmetic on the application's sizes, offsets and counts: false when
 /// the exact result does not fit in size_t. A wrapped product passes any
 /// bounds check after it, so every computation on such numbers goes
@@ -176,7 +183,9 @@ struct _cl_device_id : iss::ObjectBase {
   cl_ulong L1Size = 0, L2Size = 0, L3Size = 0;
   cl_uint VectorWidthInt = 4; ///< 32-bit lanes of the widest vector register
   bool HasFP64 = true;
-  std::string Extensions;
+  std::string Extensions; ///< CL_DEVICE_EXTENSIONS, from ExtensionList
+  std::vector<std::string> ExtensionList;
+  std::vector<std::string> Features; ///< CL_DEVICE_OPENCL_C_FEATURES
   size_t MaxWorkGroupSize = 4096;
   size_t MaxWorkItemSizes[3] = {4096, 4096, 4096};
   size_t PrintfBufferSize = 16u << 20;

@@ -1,8 +1,11 @@
 //===- Platform.cpp - clGetPlatformIDs, clGetPlatformInfo -----------------===//
 // SPDX-License-Identifier: MIT
 //
-// Our one platform: OpenCL 1.2, full profile, named "pocl-iss" so that
-// applications and the tests can pick it out of the ICD loader's list.
+// Our one platform: OpenCL 3.0, full profile, as pocl 3.1 reports itself,
+// named "pocl-iss" so that applications and the tests can pick it out of the
+// ICD loader's list (POCL_PLATFORM_NAME_OVERRIDE renames it, as in later
+// pocl versions). Its host timer is the clock of event profiling, so it
+// supports device and host timer synchronization (Device.cpp).
 //
 //===----------------------------------------------------------------------===//
 
@@ -36,15 +39,24 @@ cl_int getPlatformInfo(cl_platform_id Platform, cl_platform_info Param,
     return returnString(Size, Value, SizeRet, "FULL_PROFILE");
   case CL_PLATFORM_VERSION:
     return returnString(Size, Value, SizeRet,
-                        "OpenCL 1.2 pocl-iss " POCL_ISS_VERSION);
+                        "OpenCL 3.0 pocl-iss " POCL_ISS_VERSION
+                        "  Linux, LLVM " POCL_ISS_LLVM_VERSION);
+  case CL_PLATFORM_NUMERIC_VERSION:
+    return returnValue(Size, Value, SizeRet,
+                       cl_version(CL_MAKE_VERSION(3, 0, 0)));
   case CL_PLATFORM_NAME:
-    return returnString(Size, Value, SizeRet, "pocl-iss");
+    return returnString(Size, Value, SizeRet, settings().PlatformName);
   case CL_PLATFORM_VENDOR:
     return returnString(Size, Value, SizeRet, "The pocl-iss project");
   case CL_PLATFORM_EXTENSIONS:
     return returnString(Size, Value, SizeRet, "cl_khr_icd");
+  case CL_PLATFORM_EXTENSIONS_WITH_VERSION:
+    return returnArray(Size, Value, SizeRet,
+                       nameVersions({"cl_khr_icd"}, CL_MAKE_VERSION(1, 0, 0)));
   case CL_PLATFORM_ICD_SUFFIX_KHR:
     return returnString(Size, Value, SizeRet, "POCL_ISS");
+  case CL_PLATFORM_HOST_TIMER_RESOLUTION:
+    return returnValue(Size, Value, SizeRet, hostTimerResolution());
   default:
     return ISS_ERR(CL_INVALID_VALUE, "unknown cl_platform_info");
   }

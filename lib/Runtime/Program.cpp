@@ -93,9 +93,14 @@ CL_API_ENTRY cl_program CL_API_CALL clCreateProgramWithBinary(
     return ISS_ERR_RET(Err, CL_INVALID_CONTEXT, "invalid context");
   if (NumDevices == 0 || !Devices)
     return ISS_ERR_RET(Err, CL_INVALID_VALUE, "no devices");
-  for (cl_uint I = 0; I < NumDevices; ++I)
+  for (cl_uint I = 0; I < NumDevices; ++I) {
     if (!isValid(Devices[I]) || !C->hasDevice(Devices[I]))
       return ISS_ERR_RET(Err, CL_INVALID_DEVICE, "device not in the context");
+    // One binary per device: a device named twice has two (as on pocl).
+    if (std::find(Devices, Devices + I, Devices[I]) != Devices + I)
+      return ISS_ERR_RET(Err, CL_INVALID_DEVICE,
+                         "a device is listed more than once");
+  }
   if (!Lengths || !Binaries)
     return ISS_ERR_RET(Err, CL_INVALID_VALUE, "lengths or binaries is NULL");
   for (cl_uint I = 0; I < NumDevices; ++I)
@@ -106,8 +111,7 @@ CL_API_ENTRY cl_program CL_API_CALL clCreateProgramWithBinary(
       return ISS_ERR_RET(Err, CL_INVALID_VALUE,
                          "an empty binary, or one past the address space");
     }
-  // One device: every entry is a binary for it; the first one is used,
-  // but all must be valid.
+  // One device, so one binary.
   BuildResult First;
   bool AllValid = true;
   for (cl_uint I = 0; I < NumDevices; ++I) {

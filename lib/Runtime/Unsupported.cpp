@@ -2,11 +2,12 @@
 // SPDX-License-Identifier: MIT
 //
 // The ICD dispatch table has a slot for every entry of every OpenCL version
-// and of the sharing extensions. This is an OpenCL 1.2 implementation: the
-// later entries (SVM, pipes, IL, sub-groups, ...) and the GL/EGL sharing
-// ones exist so that no slot is empty, and answer CL_INVALID_OPERATION (or
-// the closest error the specification has), setting errcode_ret where a
-// handle is returned.
+// and of the sharing extensions. The device reports OpenCL 3.0 without its
+// optional features (SVM, pipes, IL, sub-groups, ...): their entries, and
+// the 2.x and 3.0 entries not implemented yet, and the GL/EGL sharing ones
+// exist so that no slot is empty, and answer CL_INVALID_OPERATION (or the
+// closest error the specification has), setting errcode_ret where a handle
+// is returned.
 //
 //===----------------------------------------------------------------------===//
 
@@ -97,14 +98,6 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueSVMMigrateMem(
     cl_command_queue, cl_uint, const void **, const size_t *,
     cl_mem_migration_flags, cl_uint, const cl_event *, cl_event *) {
   ISS_REFUSE("SVM needs OpenCL 2.0");
-}
-CL_API_ENTRY cl_int CL_API_CALL clGetDeviceAndHostTimer(cl_device_id,
-                                                        cl_ulong *,
-                                                        cl_ulong *) {
-  ISS_REFUSE("device timers need OpenCL 2.1");
-}
-CL_API_ENTRY cl_int CL_API_CALL clGetHostTimer(cl_device_id, cl_ulong *) {
-  ISS_REFUSE("host timers need OpenCL 2.1");
 }
 CL_API_ENTRY cl_int CL_API_CALL
 clGetKernelSubGroupInfo(cl_kernel, cl_device_id, cl_kernel_sub_group_info,

@@ -199,6 +199,8 @@ static Settings readSettings() {
     fail(Err);
   if (const char *V = Get("POCL_ISS_DUMP_IR"))
     S.DumpDir = V;
+  if (const char *V = Get("POCL_PLATFORM_NAME_OVERRIDE"))
+    S.PlatformName = V;
   const char *Dir = Get("POCL_CACHE_DIR");
   S.CacheDir = Dir ? Dir : defaultCacheDir();
   return S;

@@ -4,15 +4,15 @@
 // For the runtime tests whose subject is a whole process (its exit, its
 // environment, what it leaves on disk): the platform a child uses, and
 // starting a child with a changed environment and waiting for it with a
-// time limit. Header-only: the children themselves do not link the test
-// harness.
+// time limit. Header-only, like the rest of ClTest.h: the children do not
+// link the test runner.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef POCL_ISS_TESTS_COMMON_CHILDPROCESS_H
 #define POCL_ISS_TESTS_COMMON_CHILDPROCESS_H
 
-#include <CL/cl.h>
+#include "ClTest.h"
 
 #include <chrono>
 #include <csignal>
@@ -30,21 +30,10 @@ extern char **environ;
 
 namespace clt {
 
-/// The platform whose name contains ISS_TEST_PLATFORM, or "pocl-iss";
-/// null if there is none.
+/// The platform the tests run on (ClTest.h): ISS_TEST_PLATFORM, or
+/// "pocl-iss"; null if there is none.
 inline cl_platform_id childPlatform() {
-  const char *Want = std::getenv("ISS_TEST_PLATFORM");
-  cl_platform_id Ps[16];
-  cl_uint N = 0;
-  if (clGetPlatformIDs(16, Ps, &N) != CL_SUCCESS)
-    return nullptr;
-  for (cl_uint I = 0; I < N && I < 16; ++I) {
-    char Name[256] = {0};
-    clGetPlatformInfo(Ps[I], CL_PLATFORM_NAME, sizeof(Name), Name, nullptr);
-    if (std::strstr(Name, Want && *Want ? Want : "pocl-iss"))
-      return Ps[I];
-  }
-  return nullptr;
+  return findPlatform(testPlatformNeedle());
 }
 
 /// Environment changes for a child: a null value unsets the variable.

@@ -13,9 +13,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "KernelTest.h"
+#include "ClTest.h"
 
-using namespace kt;
+using namespace clt;
 
 static const char *ArgSource = R"CLC(
 typedef struct {
@@ -80,7 +80,7 @@ struct alignas(16) HostParams {
 };
 static_assert(sizeof(HostParams) == 48, "layout must match the kernel's");
 
-TEST_CASE(structByValue) {
+CLT_TEST(structByValue) {
   const size_t N = 1031;
   auto In = randomVector<float>(N, -1.f, 1.f, 30);
   HostParams P{};
@@ -101,7 +101,7 @@ TEST_CASE(structByValue) {
   expectNear(E.read<float>(DOut, N), Want, 1e-6, 1e-5, "structArg");
 }
 
-TEST_CASE(scalarArgumentWidths) {
+CLT_TEST(scalarArgumentWidths) {
   const size_t N = 100;
   cl_char C = -3;
   cl_uchar UC = 250;
@@ -126,7 +126,7 @@ TEST_CASE(scalarArgumentWidths) {
   expectEqual(E.read<cl_long>(Out, N), Want, "scalarArgs");
 }
 
-TEST_CASE(constantBuffer) {
+CLT_TEST(constantBuffer) {
   const size_t N = 3000;
   auto Table = randomVector<int>(64, -1000, 1000, 31);
   auto Idx = randomVector<int>(N, 0, 63, 32);
@@ -141,7 +141,7 @@ TEST_CASE(constantBuffer) {
   expectEqual(E.read<int>(DO, N), Want, "constantArg");
 }
 
-TEST_CASE(localArgumentOwnSlot) {
+CLT_TEST(localArgumentOwnSlot) {
   Program Prog = E.build(ArgSource);
   Kernel K = E.kernel(Prog, "localArg");
   for (size_t Local : {size_t(1), size_t(7), size_t(64), size_t(255)}) {
@@ -159,7 +159,7 @@ TEST_CASE(localArgumentOwnSlot) {
   }
 }
 
-TEST_CASE(automaticLocalArray) {
+CLT_TEST(automaticLocalArray) {
   Program Prog = E.build(ArgSource);
   Kernel K = E.kernel(Prog, "autoLocal");
   for (size_t Local : {size_t(7), size_t(64), size_t(255), size_t(256)}) {
@@ -177,5 +177,3 @@ TEST_CASE(automaticLocalArray) {
                "autoLocal local " + std::to_string(Local));
   }
 }
-
-KERNEL_TEST_MAIN()

@@ -22,7 +22,7 @@
 
 #include "CaptureStdout.h"
 
-using namespace kt;
+using namespace clt;
 
 // Barrier-free kernels in a program of their own: they take the single
 // parallel region path, whatever the state of barrier support.
@@ -301,7 +301,7 @@ static std::vector<T> perGroup(const std::vector<T> &In, size_t LS, Fn Sim) {
   return Out;
 }
 
-TEST_CASE(barrierLoopArgumentTrips) {
+CLT_TEST(barrierLoopArgumentTrips) {
   Program P = E.build(ArgLoopSource);
   Kernel K = E.kernel(P, "argLoop");
   for (size_t LS : localSizesFor(E, K)) {
@@ -326,7 +326,7 @@ TEST_CASE(barrierLoopArgumentTrips) {
   }
 }
 
-TEST_CASE(nestedLoopBarriers) {
+CLT_TEST(nestedLoopBarriers) {
   Program P = E.build(NestedLoopsSource);
   Kernel K = E.kernel(P, "nestedLoops");
   for (size_t LS : localSizesFor(E, K)) {
@@ -357,7 +357,7 @@ TEST_CASE(nestedLoopBarriers) {
   }
 }
 
-TEST_CASE(uniformIfElseBarriers) {
+CLT_TEST(uniformIfElseBarriers) {
   Program P = E.build(UniformIfElseSource);
   Kernel K = E.kernel(P, "uniformIfElse");
   for (size_t LS : localSizesFor(E, K)) {
@@ -384,7 +384,7 @@ TEST_CASE(uniformIfElseBarriers) {
   }
 }
 
-TEST_CASE(conditionalBarrierThenCommonCode) {
+CLT_TEST(conditionalBarrierThenCommonCode) {
   Program P = E.build(CondBarrierCommonSource);
   Kernel K = E.kernel(P, "condBarrierCommon");
   for (size_t LS : localSizesFor(E, K)) {
@@ -410,7 +410,7 @@ TEST_CASE(conditionalBarrierThenCommonCode) {
   }
 }
 
-TEST_CASE(loopWithSeveralExits) {
+CLT_TEST(loopWithSeveralExits) {
   Program P = E.build(MultiExitSource);
   Kernel K = E.kernel(P, "multiExit");
   for (size_t LS : localSizesFor(E, K)) {
@@ -454,7 +454,7 @@ TEST_CASE(loopWithSeveralExits) {
   }
 }
 
-TEST_CASE(earlyReturnsWithoutBarrier) {
+CLT_TEST(earlyReturnsWithoutBarrier) {
   const int N = 10007;
   auto In = randomVector<int>(N, -1000, 1000, 105);
   Program P = E.build(NoBarrierSource);
@@ -463,7 +463,8 @@ TEST_CASE(earlyReturnsWithoutBarrier) {
     size_t Global = (N + LS - 1) / LS * LS + LS; // a whole idle group too
     std::vector<int> Init(Global, -7);
     Mem DIn = E.input(In);
-    Mem DOut = E.buffer(CL_MEM_READ_WRITE, Global * sizeof(int), Init.data());
+    Mem DOut = E.buffer(CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
+                        Global * sizeof(int), Init.data());
     setArgs(K, DIn, DOut, N);
     E.run1(K, Global, LS);
     std::vector<int> Want = Init;
@@ -481,7 +482,7 @@ TEST_CASE(earlyReturnsWithoutBarrier) {
   }
 }
 
-TEST_CASE(dataDependentLoopWithoutBarrier) {
+CLT_TEST(dataDependentLoopWithoutBarrier) {
   const size_t N = 255 * 40;
   auto In = randomVector<cl_uint>(2 * N, 0, 0x7fffffff, 106);
   Program P = E.build(NoBarrierSource);
@@ -507,7 +508,7 @@ TEST_CASE(dataDependentLoopWithoutBarrier) {
   }
 }
 
-TEST_CASE(dataDependentLoopBetweenBarriers) {
+CLT_TEST(dataDependentLoopBetweenBarriers) {
   Program P = E.build(CollatzBetweenSource);
   Kernel K = E.kernel(P, "collatzBetween");
   for (size_t LS : localSizesFor(E, K)) {
@@ -534,7 +535,7 @@ TEST_CASE(dataDependentLoopBetweenBarriers) {
   }
 }
 
-TEST_CASE(valuesLiveAcrossBarriers) {
+CLT_TEST(valuesLiveAcrossBarriers) {
   Program P = E.build(LiveValuesSource);
   Kernel K = E.kernel(P, "liveValues");
   for (size_t LS : localSizesFor(E, K)) {
@@ -585,7 +586,7 @@ TEST_CASE(valuesLiveAcrossBarriers) {
   }
 }
 
-TEST_CASE(groupShapes) {
+CLT_TEST(groupShapes) {
   Program P = E.build(GroupShapeSource);
   Kernel K = E.kernel(P, "groupShape");
   struct Shape {
@@ -645,7 +646,7 @@ TEST_CASE(groupShapes) {
   }
 }
 
-TEST_CASE(printfBetweenBarriers) {
+CLT_TEST(printfBetweenBarriers) {
   const size_t LS = 25, N = LS * 3;
   auto In = randomVector<int>(N, -1000, 1000, 109);
   Program P = E.build(PrintfBetweenSource);
@@ -665,5 +666,3 @@ TEST_CASE(printfBetweenBarriers) {
   }
   expectLines(Out, Want, "printf between barriers");
 }
-
-KERNEL_TEST_MAIN()

@@ -11,9 +11,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "KernelTest.h"
+#include "ClTest.h"
 
-using namespace kt;
+using namespace clt;
 
 /// Tree reductions of p[0..get_local_size(0)) to p[0], where the active
 /// size and the half are private variables updated inside the barrier
@@ -294,7 +294,7 @@ static std::vector<cl_uint> groupSums(const std::vector<cl_uint> &In,
   return Sums;
 }
 
-TEST_CASE(treeReductionsWithPrivateActiveSize) {
+CLT_TEST(treeReductionsWithPrivateActiveSize) {
   Program P = E.build(TreeSource);
   for (const char *Name : {"treeWhile", "treeFor", "treeUpdateBefore",
                            "treeHalfInside", "treeGlobal"}) {
@@ -318,7 +318,7 @@ TEST_CASE(treeReductionsWithPrivateActiveSize) {
   }
 }
 
-TEST_CASE(loopCarriedUniformValues) {
+CLT_TEST(loopCarriedUniformValues) {
   Program P = E.build(CarriedSource);
   for (const char *Name : {"fibonacciPair", "rotateThree"}) {
     Kernel K = E.kernel(P, Name);
@@ -364,7 +364,7 @@ TEST_CASE(loopCarriedUniformValues) {
   }
 }
 
-TEST_CASE(treeReductionInOuterLoop) {
+CLT_TEST(treeReductionInOuterLoop) {
   Program P = E.build(CarriedSource);
   Kernel K = E.kernel(P, "nestedTree");
   for (size_t LS : reductionSizes(E, K)) {
@@ -395,7 +395,7 @@ TEST_CASE(treeReductionInOuterLoop) {
   }
 }
 
-TEST_CASE(treeReductionIn2DGroups) {
+CLT_TEST(treeReductionIn2DGroups) {
   Program P = E.build(MoreStateSource);
   Kernel K = E.kernel(P, "tree2d");
   size_t Max = maxLocalSize1D(E, K);
@@ -420,7 +420,7 @@ TEST_CASE(treeReductionIn2DGroups) {
   }
 }
 
-TEST_CASE(vectorAndConditionalState) {
+CLT_TEST(vectorAndConditionalState) {
   Program P = E.build(MoreStateSource);
   Kernel KV = E.kernel(P, "swapVectors");
   Kernel KC = E.kernel(P, "conditionalState");
@@ -491,7 +491,7 @@ TEST_CASE(vectorAndConditionalState) {
   }
 }
 
-TEST_CASE(privateArraysStayPrivate) {
+CLT_TEST(privateArraysStayPrivate) {
   Program P = E.build(PrivateSource);
   {
     // A NULL local size: the runtime picks the group, up to its maximum.
@@ -543,7 +543,7 @@ TEST_CASE(privateArraysStayPrivate) {
   }
 }
 
-TEST_CASE(sixteenMiBPrivateArray) {
+CLT_TEST(sixteenMiBPrivateArray) {
   Program P = E.build(PrivateSource);
   Kernel K = E.kernel(P, "hugePrivate");
   const size_t N = 3;
@@ -560,7 +560,7 @@ TEST_CASE(sixteenMiBPrivateArray) {
               "16 MiB private array");
 }
 
-TEST_CASE(privateMemoryBeyondTheHostIsRefused) {
+CLT_TEST(privateMemoryBeyondTheHostIsRefused) {
   // 64 MiB per work-item in groups of 4096 (or the kernel's maximum) is
   // far beyond the host: CL_OUT_OF_RESOURCES at enqueue, never a shared
   // copy, a crash or a silent success; the context stays usable.
@@ -568,13 +568,13 @@ TEST_CASE(privateMemoryBeyondTheHostIsRefused) {
   Kernel K = E.kernel(P, "tooMuchPrivate");
   const size_t LS = maxLocalSize1D(E, K);
   if (LS < 1024)
-    throw SkipCase{"the kernel's maximum local size is below 1024"};
+    CLT_SKIP("the kernel's maximum local size is below 1024");
   Mem DOut = E.output<int>(LS);
   setArgs(K, DOut, 5);
   cl_int Err = clEnqueueNDRangeKernel(E.Q, K, 1, nullptr, &LS, &LS, 0,
                                       nullptr, nullptr);
-  KT_EXPECT(Err == CL_OUT_OF_RESOURCES,
-            std::string("enqueue returned ") + errorName(Err));
+  CLT_EXPECT_MSG(Err == CL_OUT_OF_RESOURCES,
+                 std::string("enqueue returned ") + errorName(Err));
   Kernel Small = E.kernel(P, "hugePrivate");
   const size_t One = 1;
   setArgs(Small, DOut, 7);
@@ -582,5 +582,3 @@ TEST_CASE(privateMemoryBeyondTheHostIsRefused) {
   expectEqual(E.read<int>(DOut, 1), std::vector<int>{7},
               "a launch after the refusal");
 }
-
-KERNEL_TEST_MAIN()

@@ -13,9 +13,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "KernelTest.h"
+#include "ClTest.h"
 
-using namespace kt;
+using namespace clt;
 
 static const char *BasicSource = R"CLC(
 __kernel void vecAdd(__global const float *A, __global const float *B,
@@ -123,7 +123,7 @@ __kernel void daxpyPoly(double Alpha, __global const double *X,
 }
 )CLC";
 
-TEST_CASE(vectorAddOddSize) {
+CLT_TEST(vectorAddOddSize) {
   const cl_uint N = 1000003; // prime: no local size divides it
   auto A = randomVector<float>(N, -100.f, 100.f, 1);
   auto B = randomVector<float>(N, -100.f, 100.f, 2);
@@ -148,7 +148,7 @@ TEST_CASE(vectorAddOddSize) {
   expectEqual(E.read<float>(DC, N), Want, "vecAdd NULL local size");
 }
 
-TEST_CASE(saxpy) {
+CLT_TEST(saxpy) {
   const size_t N = 1 << 20;
   const float Alpha = 2.5f;
   auto X = randomVector<float>(N, -1.f, 1.f, 3);
@@ -156,7 +156,8 @@ TEST_CASE(saxpy) {
   Program P = E.build(BasicSource);
   Kernel K = E.kernel(P, "saxpy");
   Mem DX = E.input(X);
-  Mem DY = E.buffer(CL_MEM_READ_WRITE, N * sizeof(float), Y.data());
+  Mem DY = E.buffer(CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, N * sizeof(float),
+                    Y.data());
   setArgs(K, Alpha, DX, DY);
   E.run1(K, N, 128);
   std::vector<float> Want(N);
@@ -166,7 +167,7 @@ TEST_CASE(saxpy) {
   expectNear(E.read<float>(DY, N), Want, 1e-6, 1e-7, "saxpy");
 }
 
-TEST_CASE(localSizes) {
+CLT_TEST(localSizes) {
   Program P = E.build(BasicSource);
   Kernel K = E.kernel(P, "whoAmI");
   for (size_t Local : {1, 2, 7, 8, 9, 16, 63, 64, 65, 100, 255, 256}) {
@@ -185,7 +186,7 @@ TEST_CASE(localSizes) {
   }
 }
 
-TEST_CASE(nullLocalSize) {
+CLT_TEST(nullLocalSize) {
   Program P = E.build(BasicSource);
   Kernel K = E.kernel(P, "groupInfo");
   for (size_t Global : {size_t(1), size_t(3), size_t(97), size_t(1000),
@@ -196,9 +197,9 @@ TEST_CASE(nullLocalSize) {
     auto Got = E.read<cl_uint>(Out, 4 * Global);
     cl_uint L = Got[0];
     std::string What = "groupInfo global " + std::to_string(Global);
-    KT_EXPECT(L >= 1 && Global % L == 0,
-              What + ": local size " + std::to_string(L) +
-                  " does not divide the global size");
+    CLT_EXPECT_MSG(L >= 1 && Global % L == 0,
+                   What + ": local size " + std::to_string(L) +
+                       " does not divide the global size");
     std::vector<cl_uint> Want(4 * Global);
     for (size_t I = 0; I < Global; ++I) {
       Want[4 * I + 0] = L;
@@ -210,14 +211,15 @@ TEST_CASE(nullLocalSize) {
   }
 }
 
-TEST_CASE(earlyReturn) {
+CLT_TEST(earlyReturn) {
   const size_t N = 10007 * 4;
   auto In = randomVector<int>(N, -1000, 1000, 5);
   Program P = E.build(BasicSource);
   Kernel K = E.kernel(P, "earlyReturn");
   std::vector<int> Init(N, -7);
   Mem DIn = E.input(In);
-  Mem DOut = E.buffer(CL_MEM_READ_WRITE, N * sizeof(int), Init.data());
+  Mem DOut = E.buffer(CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, N * sizeof(int),
+                      Init.data());
   setArgs(K, DIn, DOut);
   E.run1(K, N, 4);
   std::vector<int> Want = Init;
@@ -227,7 +229,7 @@ TEST_CASE(earlyReturn) {
   expectEqual(E.read<int>(DOut, N), Want, "earlyReturn");
 }
 
-TEST_CASE(dataDependentLoop) {
+CLT_TEST(dataDependentLoop) {
   const size_t N = 64 * 250;
   auto In = randomVector<cl_uint>(N, 1, 100000, 6);
   Program P = E.build(BasicSource);
@@ -249,7 +251,7 @@ TEST_CASE(dataDependentLoop) {
   expectEqual(E.read<cl_uint>(DOut, N), Want, "collatz");
 }
 
-TEST_CASE(uniformLoopDivergentBranch) {
+CLT_TEST(uniformLoopDivergentBranch) {
   const size_t N = 255 * 40;
   auto In = randomVector<int>(4096, -50, 50, 7);
   Program P = E.build(BasicSource);
@@ -274,7 +276,7 @@ static int32_t mulHi(int32_t X, int32_t Y) {
   return static_cast<int32_t>((int64_t(X) * int64_t(Y)) >> 32);
 }
 
-TEST_CASE(integerOps) {
+CLT_TEST(integerOps) {
   const size_t N = 4099;
   auto A = randomVector<int>(N, -100000, 100000, 8);
   auto B = randomVector<int>(N, -300, 300, 9);
@@ -314,7 +316,7 @@ TEST_CASE(integerOps) {
   expectEqual(E.read<cl_long>(DL, N), WantL, "integerOps long");
 }
 
-TEST_CASE(manyWorkGroups) {
+CLT_TEST(manyWorkGroups) {
   const size_t N = 200003;
   Program P = E.build(BasicSource);
   Kernel K = E.kernel(P, "manyGroups");
@@ -327,9 +329,9 @@ TEST_CASE(manyWorkGroups) {
   expectEqual(E.read<cl_uint>(Out, N), Want, "manyGroups");
 }
 
-TEST_CASE(doubleKernel) {
+CLT_TEST(doubleKernel) {
   if (!E.hasExtension("cl_khr_fp64"))
-    throw SkipCase{"device has no cl_khr_fp64"};
+    CLT_SKIP("device has no cl_khr_fp64");
   const size_t N = 63 * 143;
   auto X = randomVector<double>(N, -4.0, 4.0, 10);
   auto Y = randomVector<double>(N, -1.0, 1.0, 11);
@@ -337,7 +339,8 @@ TEST_CASE(doubleKernel) {
   Program P = E.build(DoubleSource);
   Kernel K = E.kernel(P, "daxpyPoly");
   Mem DX = E.input(X);
-  Mem DY = E.buffer(CL_MEM_READ_WRITE, N * sizeof(double), Y.data());
+  Mem DY = E.buffer(CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
+                    N * sizeof(double), Y.data());
   setArgs(K, Alpha, DX, DY);
   E.run1(K, N, 7 * 9);
   std::vector<double> Want(N);
@@ -350,5 +353,3 @@ TEST_CASE(doubleKernel) {
   // ~1e-7, far beyond this bound.
   expectNear(E.read<double>(DY, N), Want, 1e-13, 1e-13, "daxpyPoly");
 }
-
-KERNEL_TEST_MAIN()

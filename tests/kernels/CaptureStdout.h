@@ -15,13 +15,13 @@
 #ifndef POCL_ISS_TESTS_KERNELS_CAPTURESTDOUT_H
 #define POCL_ISS_TESTS_KERNELS_CAPTURESTDOUT_H
 
-#include "KernelTest.h"
+#include "ClTest.h"
 
 #include <cstdarg>
 #include <fcntl.h>
 #include <unistd.h>
 
-namespace kt {
+namespace clt {
 
 /// Runs \p Body with the process's stdout redirected into a temporary file
 /// and returns what was written. The runtime may print from its own threads,
@@ -30,7 +30,7 @@ template <typename Fn> inline std::string captureStdout(Fn Body) {
   std::fflush(stdout);
   char Path[] = "/tmp/iss-printf-XXXXXX";
   int Fd = mkstemp(Path);
-  KT_EXPECT(Fd >= 0, "mkstemp failed");
+  CLT_EXPECT_MSG(Fd >= 0, "mkstemp failed");
   unlink(Path);
   int Saved = dup(STDOUT_FILENO);
   dup2(Fd, STDOUT_FILENO);
@@ -103,6 +103,6 @@ inline std::string format(const char *Fmt, ...) {
   return Buf;
 }
 
-} // namespace kt
+} // namespace clt
 
 #endif // POCL_ISS_TESTS_KERNELS_CAPTURESTDOUT_H

@@ -17,11 +17,11 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "KernelTest.h"
+#include "ClTest.h"
 
 #include <limits>
 
-using namespace kt;
+using namespace clt;
 
 static const char *DivisionSource = R"CLC(
 #define DIVIDE(T)                                                              \
@@ -152,8 +152,9 @@ static void checkType(Env &E, const Program &P, const std::string &Type) {
     E.run1(K, Count / Width, 16);
     size_t Checked = expectDefinedLanes(A, B, E.read<T>(DQ, Count),
                                         E.read<T>(DR, Count), Name);
-    KT_EXPECT(Checked > Count / 2 && Checked < Count,
-              Name + ": the operands should mix defined and undefined lanes");
+    CLT_EXPECT_MSG(Checked > Count / 2 && Checked < Count,
+                   Name +
+                       ": the operands should mix defined and undefined lanes");
   }
   std::string Name = "divArg_" + Type;
   Kernel K = E.kernel(P, Name.c_str());
@@ -165,7 +166,7 @@ static void checkType(Env &E, const Program &P, const std::string &Type) {
   }
 }
 
-TEST_CASE(divisionByZeroAndOverflowSigned) {
+CLT_TEST(divisionByZeroAndOverflowSigned) {
   Program P = E.build(DivisionSource);
   checkType<cl_char>(E, P, "char");
   checkType<cl_short>(E, P, "short");
@@ -173,7 +174,7 @@ TEST_CASE(divisionByZeroAndOverflowSigned) {
   checkType<cl_long>(E, P, "long");
 }
 
-TEST_CASE(divisionByZeroUnsigned) {
+CLT_TEST(divisionByZeroUnsigned) {
   Program P = E.build(DivisionSource);
   checkType<cl_uchar>(E, P, "uchar");
   checkType<cl_ushort>(E, P, "ushort");
@@ -181,7 +182,7 @@ TEST_CASE(divisionByZeroUnsigned) {
   checkType<cl_ulong>(E, P, "ulong");
 }
 
-TEST_CASE(divisionByZeroInLoop) {
+CLT_TEST(divisionByZeroInLoop) {
   const int N = 3, Count = 200, Terms = 2 * N + 1;
   Program P = E.build(DivisionSource);
   Kernel K = E.kernel(P, "divLoop");
@@ -202,5 +203,3 @@ TEST_CASE(divisionByZeroInLoop) {
   expectDefinedLanes(As, Bs, E.read<cl_int>(DQ, Count * Terms),
                      E.read<cl_int>(DR, Count * Terms), "divLoop");
 }
-
-KERNEL_TEST_MAIN()

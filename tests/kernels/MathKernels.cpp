@@ -13,9 +13,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "KernelTest.h"
+#include "ClTest.h"
 
-using namespace kt;
+using namespace clt;
 
 static const char *MathSource = R"CLC(
 #define UNARY(F)                                                              \
@@ -148,7 +148,7 @@ static void expectUlp(const std::vector<float> &Got,
          std::to_string(MaxUlp) + " ulp" + Msg);
 }
 
-TEST_CASE(mathBuiltins) {
+CLT_TEST(mathBuiltins) {
   // Local size 255: every group ends in a partial vector.
   const size_t N = 255 * 41;
   Program P = E.build(MathSource);
@@ -174,14 +174,14 @@ TEST_CASE(mathBuiltins) {
     try {
       expectUlp(Got, Want, C.MaxUlp, X, C.Name);
     } catch (const Failure &F) {
-      Failures += "\n" + F.Message;
+      Failures += std::string("\n") + F.what();
     }
   }
   if (!Failures.empty())
     fail("math builtins out of bounds:" + Failures);
 }
 
-TEST_CASE(fmaCorrectlyRounded) {
+CLT_TEST(fmaCorrectlyRounded) {
   const size_t N = 64 * 100 + 13;
   auto A = randomVector<float>(N, -1e3f, 1e3f, 42);
   auto B = randomVector<float>(N, -1e3f, 1e3f, 43);
@@ -202,7 +202,7 @@ TEST_CASE(fmaCorrectlyRounded) {
   expectEqual(E.read<float>(DY, N), Want, "fma");
 }
 
-TEST_CASE(divergentBuiltinCalls) {
+CLT_TEST(divergentBuiltinCalls) {
   const size_t N = 64 * 33 + 7;
   auto X = randomVector<float>(N, -20.f, 20.f, 45);
   Program P = E.build(MathSource);
@@ -220,7 +220,7 @@ TEST_CASE(divergentBuiltinCalls) {
   expectUlp(Got, Want, 4, X, "divergent exp/log/sin");
 }
 
-TEST_CASE(uniformBuiltinCalls) {
+CLT_TEST(uniformBuiltinCalls) {
   Program P = E.build(MathSource);
   Kernel K = E.kernel(P, "k_uniform");
   const size_t Local = 64, Global = Local * 9;
@@ -244,5 +244,3 @@ TEST_CASE(uniformBuiltinCalls) {
                "uniform builtins, n " + std::to_string(N));
   }
 }
-
-KERNEL_TEST_MAIN()

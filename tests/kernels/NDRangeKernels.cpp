@@ -13,9 +13,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "KernelTest.h"
+#include "ClTest.h"
 
-using namespace kt;
+using namespace clt;
 
 static const char *NDRangeSource = R"CLC(
 // Packs every id of a 3D work-item into a record, indexed by its global id
@@ -105,7 +105,7 @@ static void checkIds3d(Env &E, const Kernel &K, const size_t Global[3],
                   std::to_string(Local[1]) + "x" + std::to_string(Local[2]));
 }
 
-TEST_CASE(ids3dWithOffsets) {
+CLT_TEST(ids3dWithOffsets) {
   Program P = E.build(NDRangeSource);
   Kernel K = E.kernel(P, "ids3d");
   const size_t Configs[][9] = {
@@ -118,13 +118,13 @@ TEST_CASE(ids3dWithOffsets) {
     checkIds3d(E, K, C, C + 3, C + 6);
 }
 
-TEST_CASE(window2dWithOffset) {
+CLT_TEST(window2dWithOffset) {
   const int Pitch = 100, Rows = 60;
   Program P = E.build(NDRangeSource);
   Kernel K = E.kernel(P, "window2d");
   std::vector<float> Init(Pitch * Rows, -1.0f);
-  Mem Img =
-      E.buffer(CL_MEM_READ_WRITE, Init.size() * sizeof(float), Init.data());
+  Mem Img = E.buffer(CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
+                     Init.size() * sizeof(float), Init.data());
   setArgs(K, Img, Pitch);
   const size_t Global[2] = {35, 24}, Local[2] = {7, 8}, Offset[2] = {13, 30};
   E.run(K, 2, Global, Local, Offset);
@@ -135,7 +135,7 @@ TEST_CASE(window2dWithOffset) {
   expectEqual(E.read<float>(Img, Init.size()), Want, "window2d");
 }
 
-TEST_CASE(stencil3x3Clamped) {
+CLT_TEST(stencil3x3Clamped) {
   Program P = E.build(NDRangeSource);
   Kernel K = E.kernel(P, "stencil3x3");
   std::vector<float> Weights = {0.0625f, 0.125f,  0.0625f, 0.125f, 0.25f,
@@ -173,7 +173,7 @@ TEST_CASE(stencil3x3Clamped) {
   }
 }
 
-TEST_CASE(secondDimensionContiguous) {
+CLT_TEST(secondDimensionContiguous) {
   const int N = 96;
   auto A = randomVector<int>(N * N, -1000, 1000, 13);
   Program P = E.build(NDRangeSource);
@@ -193,5 +193,3 @@ TEST_CASE(secondDimensionContiguous) {
                     std::to_string(L[1]));
   }
 }
-
-KERNEL_TEST_MAIN()

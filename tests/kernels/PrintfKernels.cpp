@@ -16,7 +16,7 @@
 
 #include "CaptureStdout.h"
 
-using namespace kt;
+using namespace clt;
 
 static const char *PrintfSource = R"CLC(
 __kernel void hello(__global const int *In) {
@@ -38,7 +38,7 @@ __kernel void vectors(void) {
 }
 )CLC";
 
-TEST_CASE(printfFormats) {
+CLT_TEST(printfFormats) {
   const size_t N = 75; // local size 25: three groups, partial vectors
   auto In = randomVector<int>(N, -100000, 100000, 50);
   Program P = E.build(PrintfSource);
@@ -54,7 +54,7 @@ TEST_CASE(printfFormats) {
   expectLines(Out, Want, "printf formats");
 }
 
-TEST_CASE(printfUnderBranch) {
+CLT_TEST(printfUnderBranch) {
   const size_t N = 640;
   auto In = randomVector<int>(N, 0, 1000, 51);
   Program P = E.build(PrintfSource);
@@ -70,7 +70,7 @@ TEST_CASE(printfUnderBranch) {
   expectLines(Out, Want, "printf under a divergent branch");
 }
 
-TEST_CASE(printfVectors) {
+CLT_TEST(printfVectors) {
   const size_t N = 16;
   Program P = E.build(PrintfSource);
   Kernel K = E.kernel(P, "vectors");
@@ -82,5 +82,3 @@ TEST_CASE(printfVectors) {
                           double(1.5e-3f * float(I))));
   expectLines(Out, Want, "printf vector and %e");
 }
-
-KERNEL_TEST_MAIN()

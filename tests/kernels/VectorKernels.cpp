@@ -12,9 +12,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "KernelTest.h"
+#include "ClTest.h"
 
-using namespace kt;
+using namespace clt;
 
 static const char *VectorSource = R"CLC(
 __kernel void float4Ops(__global const float4 *A, __global const float4 *B,
@@ -59,7 +59,7 @@ __kernel void conversions(__global const float4 *In, __global int4 *ToInt,
 }
 )CLC";
 
-TEST_CASE(float4Arithmetic) {
+CLT_TEST(float4Arithmetic) {
   const size_t N = 4096 + 3;
   auto A = randomVector<float>(4 * N, -8.f, 8.f, 20);
   auto B = randomVector<float>(4 * N, -8.f, 8.f, 21);
@@ -90,7 +90,7 @@ TEST_CASE(float4Arithmetic) {
   expectNear(E.read<float>(DO, 4 * N), Want, 1e-5, 1e-3, "float4Ops");
 }
 
-TEST_CASE(int8Arithmetic) {
+CLT_TEST(int8Arithmetic) {
   const size_t N = 1000;
   auto A = randomVector<int>(8 * N, -5000, 5000, 22);
   auto B = randomVector<int>(8 * N, -5000, 5000, 23);
@@ -115,7 +115,7 @@ TEST_CASE(int8Arithmetic) {
   expectEqual(E.read<int>(DO, 8 * N), Want, "int8Ops");
 }
 
-TEST_CASE(vloadVstoreUnaligned) {
+CLT_TEST(vloadVstoreUnaligned) {
   const size_t N = 777;
   auto In = randomVector<float>(3 * N, -10.f, 10.f, 24);
   auto IIn = randomVector<int>(4 * N + 4, -100, 100, 25);
@@ -140,7 +140,7 @@ TEST_CASE(vloadVstoreUnaligned) {
   expectEqual(E.read<int>(DIO, 4 * N), WantI, "vload4/vstore4");
 }
 
-TEST_CASE(vectorConversions) {
+CLT_TEST(vectorConversions) {
   const size_t N = 512;
   auto In = randomVector<float>(4 * N, -300.f, 300.f, 26);
   In[0] = 2.5f;
@@ -168,5 +168,3 @@ TEST_CASE(vectorConversions) {
   expectEqual(E.read<float>(DB, 4 * N), WantB,
               "convert_float4(convert_int4_rtn)");
 }
-
-KERNEL_TEST_MAIN()

@@ -17,9 +17,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "KernelTest.h"
+#include "ClTest.h"
 
-using namespace kt;
+using namespace clt;
 
 static const char *WorkItemSource = R"CLC(
 #define ALL(D)                                                                 \
@@ -123,7 +123,7 @@ static std::string dimName(cl_uint D) {
   return D == 0xffffffffu ? "UINT_MAX" : std::to_string(D);
 }
 
-TEST_CASE(workItemFunctionsConstantDims) {
+CLT_TEST(workItemFunctionsConstantDims) {
   Program P = E.build(WorkItemSource);
   Kernel K = E.kernel(P, "constantDims");
   const cl_uint Dims[5] = {0, 1, 2, 3, 7};
@@ -145,7 +145,7 @@ TEST_CASE(workItemFunctionsConstantDims) {
   }
 }
 
-TEST_CASE(workItemFunctionsArgumentDim) {
+CLT_TEST(workItemFunctionsArgumentDim) {
   Program P = E.build(WorkItemSource);
   Kernel K = E.kernel(P, "argumentDim");
   for (const Launch &L : Launches)
@@ -162,7 +162,7 @@ TEST_CASE(workItemFunctionsArgumentDim) {
     }
 }
 
-TEST_CASE(workItemFunctionsBufferDim) {
+CLT_TEST(workItemFunctionsBufferDim) {
   Program P = E.build(WorkItemSource);
   Kernel K = E.kernel(P, "bufferDim");
   const cl_uint Choices[] = {0, 1, 2, 3, 7, 0xffffffffu, 1, 0, 4};
@@ -181,5 +181,3 @@ TEST_CASE(workItemFunctionsBufferDim) {
     expectEqual(E.read<cl_ulong>(Out, 7 * N), Want, "bufferDim, " + L.name());
   }
 }
-
-KERNEL_TEST_MAIN()

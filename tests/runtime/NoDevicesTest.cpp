@@ -6,12 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include <CL/cl.h>
-
-#include <cstdio>
-#include <cstdlib>
-#include <string>
-#include <vector>
+#include "ClTest.h"
 
 int main() {
   const char *Devices = std::getenv("POCL_DEVICES");
@@ -19,24 +14,14 @@ int main() {
     std::printf("needs POCL_DEVICES=none\n");
     return 77;
   }
-  cl_uint N = 0;
-  if (clGetPlatformIDs(0, nullptr, &N) != CL_SUCCESS || N == 0) {
-    std::printf("no platforms\n");
-    return 1;
-  }
-  std::vector<cl_platform_id> Ps(N);
-  clGetPlatformIDs(N, Ps.data(), nullptr);
-  for (cl_platform_id P : Ps) {
-    char Name[256] = {0};
-    clGetPlatformInfo(P, CL_PLATFORM_NAME, sizeof(Name), Name, nullptr);
-    if (std::string(Name).find("pocl-iss") == std::string::npos)
-      continue;
+  std::string Seen;
+  if (cl_platform_id P = clt::findPlatform("pocl-iss", &Seen)) {
     cl_uint ND = 123;
     cl_device_id D = nullptr;
     cl_int Err = clGetDeviceIDs(P, CL_DEVICE_TYPE_ALL, 1, &D, &ND);
     if (Err != CL_DEVICE_NOT_FOUND) {
-      std::printf("clGetDeviceIDs returned %d, expected CL_DEVICE_NOT_FOUND\n",
-                  Err);
+      std::printf("clGetDeviceIDs returned %s, expected CL_DEVICE_NOT_FOUND\n",
+                  clt::errorName(Err));
       return 1;
     }
     cl_context_properties Props[] = {CL_CONTEXT_PLATFORM,
@@ -44,14 +29,14 @@ int main() {
     cl_context C = clCreateContextFromType(Props, CL_DEVICE_TYPE_ALL, nullptr,
                                            nullptr, &Err);
     if (C || Err != CL_DEVICE_NOT_FOUND) {
-      std::printf("clCreateContextFromType returned %d, expected "
+      std::printf("clCreateContextFromType returned %s, expected "
                   "CL_DEVICE_NOT_FOUND\n",
-                  Err);
+                  clt::errorName(Err));
       return 1;
     }
     std::printf("ok: no devices under POCL_DEVICES=none\n");
     return 0;
   }
-  std::printf("no pocl-iss platform\n");
+  std::printf("no pocl-iss platform (found: %s)\n", Seen.c_str());
   return 1;
 }

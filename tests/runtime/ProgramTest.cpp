@@ -2,15 +2,23 @@
 // SPDX-License-Identifier: MIT
 //
 // clCreateProgramWithSource/WithBinary, clBuildProgram, clCompileProgram,
-// clLinkProgram, clGetProgramInfo and clGetProgramBuildInfo (OpenCL 1.2,
-// section 5.6): build logs on errors, embedded headers, libraries, and
-// binaries that are accepted back and still run.
+// clLinkProgram, clGetProgramInfo and clGetProgramBuildInfo (OpenCL 3.0,
+// section 5.8): build logs on errors, embedded headers, libraries, and
+// binaries that are accepted back and still run; the OpenCL C versions and
+// build options as Debian's pocl 3.1 takes them (-cl-std=CL1.1 to CL3.0,
+// OpenCL C 3.0 by default, the feature macros of the device's features,
+// deprecated options with a warning, headers found in the working
+// directory and an edited header always seen).
 //
 //===----------------------------------------------------------------------===//
 
 #include "ClTest.h"
 
 #include <cstdint>
+#include <fstream>
+#include <set>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <vector>
 
 using namespace clt;
@@ -392,4 +400,383 @@ CLT_TEST(createErrors) {
   CL_CHECK(Err);
   CL_CHECK(clBuildProgram(S, 0, nullptr, "", nullptr, nullptr));
   checkFill(E, S, 3);
+}
+
+//===-- OpenCL C versions and build options
+//---------------------------------===//
+
+/// Builds \p Src with \p Options, runs its kernel "k(global int *out)" on
+/// one work-item and returns out[0..N).
+static std::vector<int> runOne(Env &E, const char *Src, const char *Options,
+                               size_t N) {
+  Program P = E.build(Src, Options);
+  Kernel K = E.kernel(P, "k");
+  Mem Out = E.output<int>(N);
+  setArg(K, 0, Out);
+  E.run1(K, 1);
+  return E.read<int>(Out, N);
+}
+
+static const char *VersionKernel = R"CLC(
+kernel void k(global int *out) {
+  out[0] = __OPENCL_C_VERSION__;
+#ifdef __OPENCL_VERSION__
+  out[1] = __OPENCL_VERSION__;
+#else
+  out[1] = -1;
+#endif
+}
+)CLC";
+
+/// The -cl-std values OpenCL 3.0 defines each compile as that version of
+/// OpenCL C, and __OPENCL_VERSION__ is the device's version; without the
+/// option the language is OpenCL C 3.0, as on pocl 3.1.
+CLT_TEST(openclCVersions) {
+  cl_version Device = E.deviceValue<cl_version>(CL_DEVICE_NUMERIC_VERSION);
+  int DeviceVersion =
+      CL_VERSION_MAJOR(Device) * 100 + CL_VERSION_MINOR(Device) * 10;
+  const std::pair<const char *, int> Cases[] = {{"", 300},
+                                                {"-cl-std=CL1.1", 110},
+                                                {"-cl-std=CL1.2", 120},
+                                                {"-cl-std=CL2.0", 200},
+                                                {"-cl-std=CL3.0", 300}};
+  for (const auto &[Options, Want] : Cases) {
+    std::vector<int> Got = runOne(E, VersionKernel, Options, 2);
+    CLT_EXPECT_MSG(Got[0] == Want,
+                   std::string(Options) + ": " + std::to_string(Got[0]));
+    CLT_EXPECT_MSG(Got[1] == DeviceVersion,
+                   std::string(Options) + ": " + std::to_string(Got[1]));
+  }
+  // Values the specification does not define are refused (pocl 3.1 passes
+  // some on to clang, which then fails the build).
+  for (const char *Bad :
+       {"-cl-std=CL1.0", "-cl-std=CL2.1", "-cl-std=CL4.0", "-cl-std=cl3.0"}) {
+    cl_int Err;
+    Program P(
+        clCreateProgramWithSource(E.Ctx, 1, &VersionKernel, nullptr, &Err));
+    CL_CHECK(Err);
+    Err = clBuildProgram(P, 1, &E.Device, Bad, nullptr, nullptr);
+    CLT_EXPECT_MSG(Err == CL_INVALID_BUILD_OPTIONS ||
+                       (!E.IsPoclIss && Err == CL_BUILD_PROGRAM_FAILURE),
+                   std::string(Bad) + ": " + errorName(Err));
+  }
+}
+
+/// The optional features' macros an OpenCL C 3.0 kernel sees are exactly
+/// CL_DEVICE_OPENCL_C_FEATURES; an OpenCL C 1.2 kernel sees none of them
+/// but __opencl_c_int64 (clang defines it for the full profile).
+CLT_TEST(featureMacrosAreTheDeviceFeatures) {
+  static const char *const Known[] = {
+      "__opencl_c_3d_image_writes",
+      "__opencl_c_atomic_order_acq_rel",
+      "__opencl_c_atomic_order_seq_cst",
+      "__opencl_c_atomic_scope_device",
+      "__opencl_c_atomic_scope_all_devices",
+      "__opencl_c_device_enqueue",
+      "__opencl_c_generic_address_space",
+      "__opencl_c_fp64",
+      "__opencl_c_fp16",
+      "__opencl_c_images",
+      "__opencl_c_int64",
+      "__opencl_c_pipes",
+      "__opencl_c_program_scope_global_variables",
+      "__opencl_c_read_write_images",
+      "__opencl_c_subgroups",
+      "__opencl_c_work_group_collective_functions"};
+  const size_t N = sizeof(Known) / sizeof(Known[0]);
+  std::string Src = "kernel void k(global int *out) {\n";
+  for (size_t I = 0; I < N; ++I)
+    Src += std::string("#ifdef ") + Known[I] + "\n  out[" + std::to_string(I) +
+           "] = 1;\n#else\n  out[" + std::to_string(I) + "] = 0;\n#endif\n";
+  Src += "}\n";
+
+  size_t Bytes = 0;
+  CL_CHECK(clGetDeviceInfo(E.Device, CL_DEVICE_OPENCL_C_FEATURES, 0, nullptr,
+                           &Bytes));
+  std::vector<cl_name_version> Features(Bytes / sizeof(cl_name_version));
+  CL_CHECK(clGetDeviceInfo(E.Device, CL_DEVICE_OPENCL_C_FEATURES, Bytes,
+                           Features.data(), nullptr));
+  std::set<std::string> Reported;
+  for (const cl_name_version &F : Features)
+    Reported.insert(F.name);
+
+  for (const char *Options : {"", "-cl-std=CL3.0"}) {
+    std::vector<int> Got = runOne(E, Src.c_str(), Options, N);
+    for (size_t I = 0; I < N; ++I)
+      CLT_EXPECT_MSG(Got[I] == int(Reported.count(Known[I])),
+                     std::string(Options) + " " + Known[I] + " is " +
+                         (Got[I] ? "defined" : "not defined"));
+  }
+  std::vector<int> Got = runOne(E, Src.c_str(), "-cl-std=CL1.2", N);
+  for (size_t I = 0; I < N; ++I)
+    CLT_EXPECT_MSG(Got[I] == (std::string(Known[I]) == "__opencl_c_int64"),
+                   std::string("CL1.2: ") + Known[I]);
+}
+
+/// Builtins the kernel library provides beyond OpenCL C 1.2 (ctz, the linear
+/// ids, C11 atomics) are callable without -cl-std, as on pocl 3.1, and
+/// under OpenCL C 2.0 (C11 atomics there with generic pointers, which
+/// Debian's pocl does not take).
+CLT_TEST(builtinsAtDefaultVersion) {
+  const char *Src = R"CLC(
+kernel void k(global const uint *in, global uint *ctzs, global uint *ids,
+              volatile global atomic_uint *count) {
+  size_t g = get_global_id(0);
+  ctzs[g] = ctz(in[g]);
+  ids[g] = (uint)get_global_linear_id() * 1000u + (uint)get_local_linear_id();
+#ifdef WITH_ATOMICS
+  atomic_fetch_add_explicit(count, 1u, memory_order_relaxed,
+                            memory_scope_device);
+#else
+  if (g == 0)
+    *(volatile global uint *)count = (uint)get_global_size(0);
+#endif
+}
+)CLC";
+  const size_t N = 64, L = 8;
+  std::vector<cl_uint> In(N);
+  for (size_t I = 0; I < N; ++I)
+    In[I] = I == 0 ? 0u : cl_uint(1u << (I % 32)) | (I >= 32 ? 0x80000000u : 0);
+  std::vector<const char *> Builds = {
+      "-DWITH_ATOMICS", "-cl-std=CL3.0 -DWITH_ATOMICS", "-cl-std=CL2.0"};
+  if (E.IsPoclIss)
+    Builds.push_back("-cl-std=CL2.0 -DWITH_ATOMICS");
+  for (const char *Options : Builds) {
+    Program P = E.build(Src, Options);
+    Kernel K = E.kernel(P, "k");
+    Mem DIn = E.input(In), DCtz = E.output<cl_uint>(N),
+        DIds = E.output<cl_uint>(N);
+    cl_uint Zero = 0;
+    Mem DCount =
+        E.buffer(CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof(Zero), &Zero);
+    setArgs(K, DIn, DCtz, DIds, DCount);
+    E.run1(K, N, L);
+    std::vector<cl_uint> WantCtz(N), WantIds(N);
+    for (size_t I = 0; I < N; ++I) {
+      WantCtz[I] = In[I] ? cl_uint(__builtin_ctz(In[I])) : 32u;
+      WantIds[I] = cl_uint(I * 1000 + I % L);
+    }
+    expectEqual(E.read<cl_uint>(DCtz, N), WantCtz,
+                std::string("ctz ") + Options);
+    expectEqual(E.read<cl_uint>(DIds, N), WantIds,
+                std::string("linear ids ") + Options);
+    CLT_EXPECT_MSG(E.read<cl_uint>(DCount, 1)[0] == N, Options);
+  }
+}
+
+/// OpenCL C 2.0 as clang compiles it: the generic address space, and
+/// builtins given generic pointers.
+CLT_TEST(openclC20GenericPointers) {
+  const char *Src = R"CLC(
+void twice(float *p) { *p *= 2.0f; }
+kernel void k(global float *out, local float *tmp) {
+  size_t g = get_global_id(0), l = get_local_id(0);
+  float mine = (float)g + 0.25f;
+  twice(&mine);              // private
+  tmp[l] = mine;
+  twice(&tmp[l]);            // local
+  barrier(CLK_LOCAL_MEM_FENCE);
+  float whole;
+  out[g] = fract(tmp[(l + 1) % get_local_size(0)], &whole) + whole;
+  twice(&out[g]);            // global
+}
+)CLC";
+  const size_t N = 32, L = 8;
+  Program P;
+  try {
+    P = E.build(Src, "-cl-std=CL2.0");
+  } catch (const BuildFailure &) {
+    if (E.IsPoclIss)
+      throw;
+    CLT_SKIP("Debian's pocl compiles OpenCL C 2.0 without its generic "
+             "address space");
+  }
+  Kernel K = E.kernel(P, "k");
+  Mem Out = E.output<float>(N);
+  setArgs(K, Out, LocalMem{L * sizeof(float)});
+  E.run1(K, N, L);
+  std::vector<float> Want(N);
+  for (size_t G = 0; G < N; ++G) {
+    size_t Next = G / L * L + (G % L + 1) % L;
+    Want[G] = 2.0f * (4.0f * (float(Next) + 0.25f));
+  }
+  expectEqual(E.read<float>(Out, N), Want, "out");
+}
+
+/// A device listed twice would have two binaries: refused, as on pocl.
+CLT_TEST(binaryForTheSameDeviceTwice) {
+  Program P = E.build(TwoKernels);
+  size_t Size = 0;
+  CL_CHECK(clGetProgramInfo(P, CL_PROGRAM_BINARY_SIZES, sizeof(Size), &Size,
+                            nullptr));
+  std::vector<unsigned char> Bin(Size);
+  unsigned char *Ptrs[] = {Bin.data()};
+  CL_CHECK(
+      clGetProgramInfo(P, CL_PROGRAM_BINARIES, sizeof(Ptrs), Ptrs, nullptr));
+  cl_device_id Devices[] = {E.Device, E.Device};
+  size_t Sizes[] = {Size, Size};
+  const unsigned char *In[] = {Bin.data(), Bin.data()};
+  cl_int Err = CL_SUCCESS;
+  Program B(
+      clCreateProgramWithBinary(E.Ctx, 2, Devices, Sizes, In, nullptr, &Err));
+  CLT_EXPECT(!B);
+  CLT_EXPECT_ERR(CL_INVALID_DEVICE, Err);
+  // Once is fine.
+  B.reset(
+      clCreateProgramWithBinary(E.Ctx, 1, Devices, Sizes, In, nullptr, &Err));
+  CL_CHECK(Err);
+  CL_CHECK(clBuildProgram(B, 0, nullptr, nullptr, nullptr, nullptr));
+  checkFill(E, B, 12);
+}
+
+/// -cl-strict-aliasing, deprecated since OpenCL 1.1, builds with a warning
+/// in the log that names it.
+CLT_TEST(deprecatedOptionWarns) {
+  for (const char *Options :
+       {"-cl-strict-aliasing", "-cl-mad-enable -cl-strict-aliasing"}) {
+    Program P = E.build(TwoKernels, Options);
+    std::string Log = E.buildLog(P);
+    CLT_EXPECT_MSG(Log.find("warning") != std::string::npos &&
+                       Log.find("-cl-strict-aliasing") != std::string::npos,
+                   Log);
+    checkFill(E, P, 5);
+  }
+  // Without it, no warning.
+  Program P = E.build(TwoKernels, "-cl-mad-enable");
+  CLT_EXPECT_MSG(E.buildLog(P).find("warning") == std::string::npos,
+                 E.buildLog(P));
+}
+
+/// -cl-denorms-are-zero and -cl-opt-disable are accepted, alone, together
+/// and with -cl-std=CL2.0, and the kernels (a helper function, a barrier,
+/// local memory) still compute the right thing. Denormals may be kept: the
+/// option is a hint.
+CLT_TEST(denormsAndOptDisable) {
+  const char *Src = R"CLC(
+float scaled(float x, float s) { return x * s; }
+kernel void k(global float *out, local float *tmp, float s) {
+  size_t l = get_local_id(0), g = get_global_id(0);
+  tmp[l] = scaled((float)g, s);
+  barrier(CLK_LOCAL_MEM_FENCE);
+  out[g] = tmp[get_local_size(0) - 1 - l];
+}
+)CLC";
+  const size_t N = 64, L = 16;
+  std::vector<float> Want(N);
+  for (size_t G = 0; G < N; ++G)
+    Want[G] = float(G / L * L + (L - 1 - G % L)) * 0.5f;
+  std::vector<const char *> Builds = {
+      "-cl-denorms-are-zero", "-cl-opt-disable",
+      "-cl-opt-disable -cl-denorms-are-zero",
+      "-cl-std=CL2.0 -cl-denorms-are-zero -cl-opt-disable"};
+  // A 2.1 option for sub-groups, which the device does not have (Debian's
+  // pocl refuses it).
+  if (E.IsPoclIss)
+    Builds.push_back("-cl-no-subgroup-ifp");
+  for (const char *Options : Builds) {
+    Program P = E.build(Src, Options);
+    Kernel K = E.kernel(P, "k");
+    Mem Out = E.output<float>(N);
+    setArgs(K, Out, LocalMem{L * sizeof(float)}, 0.5f);
+    E.run1(K, N, L);
+    expectEqual(E.read<float>(Out, N), Want, Options);
+  }
+}
+
+//===-- Headers ---------------------------------------------------------===//
+
+/// A fresh folder made the working directory for one test case, with files
+/// written into it; the old working directory comes back at the end.
+class WorkingDir {
+public:
+  WorkingDir() {
+    char Old[4096];
+    CLT_EXPECT(getcwd(Old, sizeof(Old)) != nullptr);
+    OldDir = Old;
+    char Tmpl[] = "/tmp/iss-wd-XXXXXX";
+    CLT_EXPECT(mkdtemp(Tmpl) != nullptr);
+    Dir = Tmpl;
+    CLT_EXPECT(chdir(Dir.c_str()) == 0);
+  }
+  ~WorkingDir() {
+    (void)!chdir(OldDir.c_str());
+    for (auto It = Files.rbegin(); It != Files.rend(); ++It)
+      std::remove((Dir + "/" + *It).c_str());
+    std::remove(Dir.c_str());
+  }
+  WorkingDir(const WorkingDir &) = delete;
+  WorkingDir &operator=(const WorkingDir &) = delete;
+  /// Writes \p Text to \p Name (a relative path; "sub/" makes a folder).
+  void write(const std::string &Name, const std::string &Text) {
+    size_t Slash = Name.rfind('/');
+    if (Slash != std::string::npos) {
+      std::string Sub = Name.substr(0, Slash);
+      if (mkdir((Dir + "/" + Sub).c_str(), 0700) == 0)
+        Files.push_back(Sub);
+    }
+    std::ofstream Out(Dir + "/" + Name, std::ios::trunc);
+    Out << Text;
+    CLT_EXPECT_MSG(Out.good(), Name);
+    if (std::find(Files.begin(), Files.end(), Name) == Files.end())
+      Files.push_back(Name);
+  }
+
+private:
+  std::string OldDir, Dir;
+  std::vector<std::string> Files; ///< in creation order
+};
+
+/// #include "x.h" finds x.h in the working directory, as pocl does (its
+/// test_clBuildProgram), and in -I folders given relative to it.
+CLT_TEST(includeFromWorkingDirectory) {
+  WorkingDir WD;
+  WD.write(
+      "iss_wd_helper.h",
+      "#define WD_VALUE 41\nint wd_helper(int x) { return x + WD_VALUE; }\n");
+  WD.write("headers/iss_wd_sub.h", "#define SUB_VALUE 1000\n");
+  const char *Src = R"CLC(
+#include "iss_wd_helper.h"
+#include "iss_wd_sub.h"
+kernel void k(global int *out) { out[0] = wd_helper(1) + SUB_VALUE; }
+)CLC";
+  for (const char *Options : {"-I./headers", "-I headers", "-Iheaders"})
+    CLT_EXPECT_MSG(runOne(E, Src, Options, 1)[0] == 1042, Options);
+  // Without the -I, the second header is not found.
+  cl_int Err;
+  Program P(clCreateProgramWithSource(E.Ctx, 1, &Src, nullptr, &Err));
+  CL_CHECK(Err);
+  CLT_EXPECT_ERR(CL_BUILD_PROGRAM_FAILURE,
+                 clBuildProgram(P, 1, &E.Device, "", nullptr, nullptr));
+  std::string Log = E.buildLog(P);
+  CLT_EXPECT_MSG(Log.find("iss_wd_sub.h") != std::string::npos, Log);
+}
+
+/// An edited header is seen by the next build of the same source, by a new
+/// program and by the old one built again: nothing (the kernel cache
+/// included) serves the code compiled with the old header.
+CLT_TEST(editedHeaderIsRebuilt) {
+  WorkingDir WD;
+  const char *Src = R"CLC(
+#include "iss_edited.h"
+kernel void k(global int *out) { out[get_global_id(0)] = HEADER_VALUE; }
+)CLC";
+  auto Run = [&](cl_program P) {
+    Kernel K = E.kernel(P, "k");
+    Mem Out = E.output<int>(4);
+    setArg(K, 0, Out);
+    E.run1(K, 4, 2);
+    return E.read<int>(Out, 4)[3];
+  };
+  WD.write("iss_edited.h", "#define HEADER_VALUE 1\n");
+  Program First = E.build(Src);
+  CLT_EXPECT(Run(First) == 1);
+  WD.write("iss_edited.h", "#define HEADER_VALUE 2 /* edited */\n");
+  Program Second = E.build(Src);
+  CLT_EXPECT(Run(Second) == 2);
+  CL_CHECK(clBuildProgram(First, 1, &E.Device, "", nullptr, nullptr));
+  CLT_EXPECT(Run(First) == 2);
+  // Back to the first text: its code again.
+  WD.write("iss_edited.h", "#define HEADER_VALUE 1\n");
+  Program Third = E.build(Src);
+  CLT_EXPECT(Run(Third) == 1);
 }

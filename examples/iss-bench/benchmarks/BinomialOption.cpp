@@ -19,7 +19,7 @@
 
 #include <algorithm>
 
-using namespace clutil;
+using namespace clt;
 
 namespace issbench {
 namespace {
@@ -97,7 +97,7 @@ class BinomialOption : public Benchmark {
   cl_kernel K = nullptr;
 
 public:
-  void setup(const ClEnv &E, Size S) override {
+  void setup(const Env &E, Size S) override {
     NumSamples = S == Size::Full ? 1024 : 256;
     auto Rand = randomVector<float>(size_t(NumSamples), 0.f, 1.f, 23);
     Want.resize(Rand.size());
@@ -112,14 +112,14 @@ public:
             LocalMem{(NumSteps + 1) * sizeof(cl_float4)});
   }
 
-  void run(const ClEnv &E, std::vector<cl_event> &Events) override {
+  void run(const Env &E, std::vector<cl_event> &Events) override {
     E.write(DPrice, std::vector<float>(Want.size(), -1.f));
     size_t Local = NumSteps + 1;
     size_t Global = size_t(NumSamples / 4) * Local;
     E.launch(K, 1, &Global, &Local, Events);
   }
 
-  std::string verify(const ClEnv &E) override {
+  std::string verify(const Env &E) override {
     std::vector<float> Got(Want.size());
     E.read(DPrice, Got);
     // Prices up to ~90; the float lattice rounds once per level on values

@@ -18,7 +18,7 @@
 #include <algorithm>
 #include <climits>
 
-using namespace clutil;
+using namespace clt;
 
 namespace issbench {
 namespace {
@@ -53,7 +53,7 @@ class BitonicSort : public Benchmark {
   cl_kernel K = nullptr;
 
 public:
-  void setup(const ClEnv &E, Size S) override {
+  void setup(const Env &E, Size S) override {
     Log2N = S == Size::Full ? 20 : 16;
     N = size_t(1) << Log2N;
     Input = randomVector<cl_uint>(N, 0, UINT_MAX, 22);
@@ -63,7 +63,7 @@ public:
     DKeys = buffer(E, N * sizeof(cl_uint));
   }
 
-  void run(const ClEnv &E, std::vector<cl_event> &Events) override {
+  void run(const Env &E, std::vector<cl_event> &Events) override {
     E.write(DKeys, Input);
     size_t Global = N / 2, Local = 256;
     for (cl_uint Stage = 0; Stage < Log2N; ++Stage)
@@ -73,7 +73,7 @@ public:
       }
   }
 
-  std::string verify(const ClEnv &E) override {
+  std::string verify(const Env &E) override {
     std::vector<cl_uint> Got(N);
     E.read(DKeys, Got);
     return compareExact(Got, Want, "sorted keys");

@@ -13,7 +13,7 @@
 
 #include "Benchmark.h"
 
-using namespace clutil;
+using namespace clt;
 
 namespace issbench {
 namespace {
@@ -77,7 +77,7 @@ class BlackScholes : public Benchmark {
   cl_kernel K = nullptr;
 
 public:
-  void setup(const ClEnv &E, Size S) override {
+  void setup(const Env &E, Size S) override {
     Width = Height = S == Size::Full ? 2048 : 512;
     size_t N = size_t(Width) * Height;
     auto A = randomVector<float>(N, 0.f, 1.f, 3);
@@ -107,13 +107,13 @@ public:
     setArgs(K, DA, DB, Width, DCall, DPut);
   }
 
-  void run(const ClEnv &E, std::vector<cl_event> &Events) override {
+  void run(const Env &E, std::vector<cl_event> &Events) override {
     E.write(DCall, std::vector<float>(WantCall.size(), -1.f));
     size_t Global[2] = {size_t(Width), size_t(Height)}, Local[2] = {16, 16};
     E.launch(K, 2, Global, Local, Events);
   }
 
-  std::string verify(const ClEnv &E) override {
+  std::string verify(const Env &E) override {
     std::vector<float> Call(WantCall.size()), Put(WantPut.size());
     E.read(DCall, Call);
     E.read(DPut, Put);

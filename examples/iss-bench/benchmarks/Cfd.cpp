@@ -16,7 +16,7 @@
 
 #include "Benchmark.h"
 
-using namespace clutil;
+using namespace clt;
 
 namespace issbench {
 namespace {
@@ -104,7 +104,7 @@ class Cfd : public Benchmark {
   cl_kernel K = nullptr;
 
 public:
-  void setup(const ClEnv &E, Size S) override {
+  void setup(const Env &E, Size S) override {
     Nelr = S == Size::Full ? 97152 : 16381;
     std::mt19937 Gen(24);
     std::uniform_int_distribution<int> Near(-500, 500), Kind(0, 99);
@@ -202,7 +202,7 @@ public:
     setArgs(K, DNbs, DNormals, DVars, DFar, DFlux, Nelr);
   }
 
-  void run(const ClEnv &E, std::vector<cl_event> &Events) override {
+  void run(const Env &E, std::vector<cl_event> &Events) override {
     E.write(DFlux, std::vector<float>(Want.size(), -1.f));
     size_t Local = 192, Global = roundUp(Nelr, Local);
     // Rodinia calls compute_flux once per time step; the inputs do not
@@ -211,7 +211,7 @@ public:
       E.launch(K, 1, &Global, &Local, Events);
   }
 
-  std::string verify(const ClEnv &E) override {
+  std::string verify(const Env &E) override {
     std::vector<float> Got(Want.size());
     E.read(DFlux, Got);
     // Each flux is a sum of terms with cancellation: the error bound scales

@@ -14,7 +14,7 @@
 #include "Benchmark.h"
 #include "Convolution2DKernel.h"
 
-using namespace clutil;
+using namespace clt;
 
 namespace issbench {
 namespace {
@@ -27,7 +27,7 @@ class Convolution2D : public Benchmark {
   cl_kernel K = nullptr;
 
 public:
-  void setup(const ClEnv &E, Size S) override {
+  void setup(const Env &E, Size S) override {
     Width = Height = S == Size::Full ? 2048 : 1024;
     size_t N = size_t(Width) * Height;
     Input = randomVector<int>(N, 0, 255, 1);
@@ -43,13 +43,13 @@ public:
     setArgs(K, DOut, DIn, DMask, Width, Height, MaskSize, MaskSize);
   }
 
-  void run(const ClEnv &E, std::vector<cl_event> &Events) override {
+  void run(const Env &E, std::vector<cl_event> &Events) override {
     E.write(DOut, std::vector<int>(size_t(Width) * Height, -1));
     size_t Global[2] = {size_t(Width), size_t(Height)}, Local[2] = {32, 8};
     E.launch(K, 2, Global, Local, Events);
   }
 
-  std::string verify(const ClEnv &E) override {
+  std::string verify(const Env &E) override {
     std::vector<int> Got(Want.size());
     E.read(DOut, Got);
     std::string First;

@@ -16,7 +16,7 @@
 
 #include "Benchmark.h"
 
-using namespace clutil;
+using namespace clt;
 
 namespace issbench {
 namespace {
@@ -54,7 +54,7 @@ class DCT : public Benchmark {
   cl_kernel K = nullptr;
 
 public:
-  void setup(const ClEnv &E, Size S) override {
+  void setup(const Env &E, Size S) override {
     Width = Height = S == Size::Full ? 2048 : 512;
     size_t N = size_t(Width) * Height;
     auto In = randomVector<float>(N, 0.f, 255.f, 24);
@@ -94,13 +94,13 @@ public:
     setArgs(K, DOut, DIn, DDct, LocalMem{64 * sizeof(float)}, Width);
   }
 
-  void run(const ClEnv &E, std::vector<cl_event> &Events) override {
+  void run(const Env &E, std::vector<cl_event> &Events) override {
     E.write(DOut, std::vector<float>(Want.size(), -1.f));
     size_t Global[2] = {Width, Height}, Local[2] = {8, 8};
     E.launch(K, 2, Global, Local, Events);
   }
 
-  std::string verify(const ClEnv &E) override {
+  std::string verify(const Env &E) override {
     std::vector<float> Got(Want.size());
     E.read(DOut, Got);
     // Coefficients up to 8 * 255 from two 8-term float dot products and a

@@ -19,7 +19,7 @@
 #include <cfloat>
 #include <stdexcept>
 
-using namespace clutil;
+using namespace clt;
 
 namespace issbench {
 namespace {
@@ -46,7 +46,7 @@ class FastWalshTransform : public Benchmark {
   cl_kernel K = nullptr;
 
 public:
-  void setup(const ClEnv &E, Size S) override {
+  void setup(const Env &E, Size S) override {
     Log2N = S == Size::Full ? 22 : 18;
     N = size_t(1) << Log2N;
     Input = randomVector<float>(N, -1.f, 1.f, 21);
@@ -81,7 +81,7 @@ public:
     DData = buffer(E, N * sizeof(float));
   }
 
-  void run(const ClEnv &E, std::vector<cl_event> &Events) override {
+  void run(const Env &E, std::vector<cl_event> &Events) override {
     E.write(DData, Input);
     size_t Global = N / 2, Local = 256;
     for (cl_uint Step = 1; Step < N; Step *= 2) {
@@ -90,7 +90,7 @@ public:
     }
   }
 
-  std::string verify(const ClEnv &E) override {
+  std::string verify(const Env &E) override {
     std::vector<float> Got(N);
     E.read(DData, Got);
     return compareExact(Got, Want, "transform");

@@ -14,7 +14,7 @@
 
 #include "Benchmark.h"
 
-using namespace clutil;
+using namespace clt;
 
 namespace issbench {
 namespace {
@@ -40,7 +40,7 @@ class FloydWarshall : public Benchmark {
   cl_kernel K = nullptr;
 
 public:
-  void setup(const ClEnv &E, Size S) override {
+  void setup(const Env &E, Size S) override {
     N = S == Size::Full ? 512 : 256;
     Dist0 = randomVector<cl_uint>(size_t(N) * N, 1, 1000, 10);
     for (cl_uint I = 0; I < N; ++I)
@@ -61,7 +61,7 @@ public:
     DPath = buffer(E, Dist0.size() * sizeof(cl_uint));
   }
 
-  void run(const ClEnv &E, std::vector<cl_event> &Events) override {
+  void run(const Env &E, std::vector<cl_event> &Events) override {
     E.write(DDist, Dist0);
     E.write(DPath, std::vector<cl_uint>(Dist0.size(), 0));
     size_t Global[2] = {N, N}, Local[2] = {16, 16};
@@ -71,7 +71,7 @@ public:
     }
   }
 
-  std::string verify(const ClEnv &E) override {
+  std::string verify(const Env &E) override {
     std::vector<cl_uint> Dist(Dist0.size()), Path(Dist0.size());
     E.read(DDist, Dist);
     E.read(DPath, Path);

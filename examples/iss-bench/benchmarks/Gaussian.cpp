@@ -15,7 +15,7 @@
 
 #include "Benchmark.h"
 
-using namespace clutil;
+using namespace clt;
 
 namespace issbench {
 namespace {
@@ -53,7 +53,7 @@ class Gaussian : public Benchmark {
   cl_kernel Fan1 = nullptr, Fan2 = nullptr;
 
 public:
-  void setup(const ClEnv &E, Size S) override {
+  void setup(const Env &E, Size S) override {
     N = S == Size::Full ? 512 : 256;
     A0 = randomVector<float>(size_t(N) * N, -1.f, 1.f, 21);
     B0 = randomVector<float>(N, -1.f, 1.f, 22);
@@ -82,7 +82,7 @@ public:
     DB = buffer(E, B0.size() * sizeof(float));
   }
 
-  void run(const ClEnv &E, std::vector<cl_event> &Events) override {
+  void run(const Env &E, std::vector<cl_event> &Events) override {
     E.write(DA, A0);
     E.write(DB, B0);
     E.write(DM, std::vector<float>(A0.size(), 0.f));
@@ -96,7 +96,7 @@ public:
     }
   }
 
-  std::string verify(const ClEnv &E) override {
+  std::string verify(const Env &E) override {
     std::vector<float> A(A0.size()), B(B0.size());
     E.read(DA, A);
     E.read(DB, B);

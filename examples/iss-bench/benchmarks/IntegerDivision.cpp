@@ -30,7 +30,7 @@
 #include <limits>
 #include <type_traits>
 
-using namespace clutil;
+using namespace clt;
 
 namespace issbench {
 namespace {
@@ -86,7 +86,7 @@ template <typename T> class IntDiv : public Benchmark {
   cl_kernel K = nullptr;
 
 public:
-  void setup(const ClEnv &E, Size S) override {
+  void setup(const Env &E, Size S) override {
     N = S == Size::Full ? 1 << 20 : 1 << 16;
     auto A = randomVector<T>(N, std::numeric_limits<T>::min(),
                              std::numeric_limits<T>::max(), 21);
@@ -114,13 +114,13 @@ public:
     setArgs(K, DA, DB, DOut, Rounds);
   }
 
-  void run(const ClEnv &E, std::vector<cl_event> &Events) override {
+  void run(const Env &E, std::vector<cl_event> &Events) override {
     E.write(DOut, std::vector<UT>(N, 0));
     size_t Global = N;
     E.launch(K, 1, &Global, &Local, Events);
   }
 
-  std::string verify(const ClEnv &E) override {
+  std::string verify(const Env &E) override {
     std::vector<UT> Got(N);
     E.read(DOut, Got);
     return compareExact(Got, Want, "out");
@@ -142,7 +142,7 @@ class IntDivUniform : public Benchmark {
   cl_kernel K = nullptr;
 
 public:
-  void setup(const ClEnv &E, Size S) override {
+  void setup(const Env &E, Size S) override {
     N = S == Size::Full ? 1 << 22 : 1 << 18;
     auto In = randomVector<unsigned>(N, 0, UINT32_MAX, 24);
     Want.resize(N);
@@ -164,13 +164,13 @@ public:
     setArgs(K, DIn, DOut, Base, SignedBase, Digits);
   }
 
-  void run(const ClEnv &E, std::vector<cl_event> &Events) override {
+  void run(const Env &E, std::vector<cl_event> &Events) override {
     E.write(DOut, std::vector<unsigned>(N, 0));
     size_t Global = N;
     E.launch(K, 1, &Global, &Local, Events);
   }
 
-  std::string verify(const ClEnv &E) override {
+  std::string verify(const Env &E) override {
     std::vector<unsigned> Got(N);
     E.read(DOut, Got);
     return compareExact(Got, Want, "out");

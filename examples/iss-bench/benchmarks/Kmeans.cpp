@@ -16,7 +16,7 @@
 
 #include <cfloat>
 
-using namespace clutil;
+using namespace clt;
 
 namespace issbench {
 namespace {
@@ -75,7 +75,7 @@ class KmeansAssign : public Benchmark {
   }
 
 public:
-  void setup(const ClEnv &E, Size S) override {
+  void setup(const Env &E, Size S) override {
     NPoints = S == Size::Full ? 250007 : 32771;
     Swapped = randomVector<float>(size_t(NPoints) * NFeatures, 0.f, 1.f, 11);
     Clusters = randomVector<float>(size_t(NClusters) * NFeatures, 0.f, 1.f, 12);
@@ -97,13 +97,13 @@ public:
     setArgs(K, DF, DC, DMember, NPoints, NClusters, NFeatures);
   }
 
-  void run(const ClEnv &E, std::vector<cl_event> &Events) override {
+  void run(const Env &E, std::vector<cl_event> &Events) override {
     E.write(DMember, std::vector<int>(NPoints, -1));
     size_t Local = 256, Global = roundUp(NPoints, Local);
     E.launch(K, 1, &Global, &Local, Events);
   }
 
-  std::string verify(const ClEnv &E) override {
+  std::string verify(const Env &E) override {
     std::vector<int> Got(NPoints);
     E.read(DMember, Got);
     // A different cluster is only acceptable for a near tie, where float
@@ -136,7 +136,7 @@ class KmeansSwap : public Benchmark {
   cl_kernel K = nullptr;
 
 public:
-  void setup(const ClEnv &E, Size S) override {
+  void setup(const Env &E, Size S) override {
     NPoints = S == Size::Full ? 250007 : 32771;
     Features = randomVector<float>(size_t(NPoints) * NFeatures, 0.f, 1.f, 13);
     K = kernel(E, program(E, Source), "kmeans_swap");
@@ -146,13 +146,13 @@ public:
     setArgs(K, DF, DSwap, NPoints, NFeatures);
   }
 
-  void run(const ClEnv &E, std::vector<cl_event> &Events) override {
+  void run(const Env &E, std::vector<cl_event> &Events) override {
     E.write(DSwap, std::vector<float>(Features.size(), -1.f));
     size_t Local = 256, Global = roundUp(NPoints, Local);
     E.launch(K, 1, &Global, &Local, Events);
   }
 
-  std::string verify(const ClEnv &E) override {
+  std::string verify(const Env &E) override {
     std::vector<float> Got(Features.size()), Want(Features.size());
     E.read(DSwap, Got);
     for (int P = 0; P < NPoints; ++P)

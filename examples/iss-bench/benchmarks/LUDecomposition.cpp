@@ -16,7 +16,7 @@
 
 #include "Benchmark.h"
 
-using namespace clutil;
+using namespace clt;
 
 namespace issbench {
 namespace {
@@ -56,7 +56,7 @@ class LUDecomposition : public Benchmark {
   cl_kernel Ratio = nullptr, Decompose = nullptr, Combine = nullptr;
 
 public:
-  void setup(const ClEnv &E, Size S) override {
+  void setup(const Env &E, Size S) override {
     N = S == Size::Full ? 512 : 256;
     A0 = randomVector<float>(size_t(N) * N, -1.f, 1.f, 23);
     for (int I = 0; I < N; ++I)
@@ -77,7 +77,7 @@ public:
     DL = buffer(E, A0.size() * sizeof(float));
   }
 
-  void run(const ClEnv &E, std::vector<cl_event> &Events) override {
+  void run(const Env &E, std::vector<cl_event> &Events) override {
     E.write(DA, A0);
     E.write(DL, std::vector<float>(A0.size(), 0.f));
     for (int D = 0; D < N - 1; ++D) {
@@ -95,7 +95,7 @@ public:
     E.launch(Combine, 2, G, L, Events);
   }
 
-  std::string verify(const ClEnv &E) override {
+  std::string verify(const Env &E) override {
     std::vector<float> Got(A0.size());
     E.read(DA, Got);
     return compareNear(Got, Want, 1e-4, 1e-4, "LU");

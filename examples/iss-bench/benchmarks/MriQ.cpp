@@ -14,7 +14,7 @@
 
 #include "Benchmark.h"
 
-using namespace clutil;
+using namespace clt;
 
 namespace issbench {
 namespace {
@@ -66,7 +66,7 @@ class PhiMag : public Benchmark {
   cl_kernel K = nullptr;
 
 public:
-  void setup(const ClEnv &E, Size S) override {
+  void setup(const Env &E, Size S) override {
     NumK = S == Size::Full ? (1 << 22) + 5 : (1 << 20) + 5;
     auto R = randomVector<float>(NumK, -1.f, 1.f, 15);
     auto I = randomVector<float>(NumK, -1.f, 1.f, 16);
@@ -82,13 +82,13 @@ public:
     setArgs(K, DR, DI, DMag, NumK);
   }
 
-  void run(const ClEnv &E, std::vector<cl_event> &Events) override {
+  void run(const Env &E, std::vector<cl_event> &Events) override {
     E.write(DMag, std::vector<float>(NumK, -1.f));
     size_t Local = 512, Global = roundUp(NumK, Local);
     E.launch(K, 1, &Global, &Local, Events);
   }
 
-  std::string verify(const ClEnv &E) override {
+  std::string verify(const Env &E) override {
     std::vector<float> Got(NumK);
     E.read(DMag, Got);
     return compareNear(Got, Want, 1e-6, 1e-7, "phiMag");
@@ -110,7 +110,7 @@ class ComputeQ : public Benchmark {
   cl_kernel K = nullptr;
 
 public:
-  void setup(const ClEnv &E, Size S) override {
+  void setup(const Env &E, Size S) override {
     NumX = S == Size::Full ? 8192 : 2048;
     NumK = S == Size::Full ? 1024 : 256;
     auto X = randomVector<float>(NumX, -0.5f, 0.5f, 17);
@@ -152,7 +152,7 @@ public:
     }
   }
 
-  void run(const ClEnv &E, std::vector<cl_event> &Events) override {
+  void run(const Env &E, std::vector<cl_event> &Events) override {
     E.write(DQr, std::vector<float>(NumX, 0.f));
     E.write(DQi, std::vector<float>(NumX, 0.f));
     size_t Local = 256, Global = NumX;
@@ -163,7 +163,7 @@ public:
     }
   }
 
-  std::string verify(const ClEnv &E) override {
+  std::string verify(const Env &E) override {
     std::vector<float> R(NumX), I(NumX);
     E.read(DQr, R);
     E.read(DQi, I);

@@ -16,7 +16,7 @@
 
 #include "Benchmark.h"
 
-using namespace clutil;
+using namespace clt;
 
 namespace issbench {
 namespace {
@@ -70,7 +70,7 @@ class Myocyte : public Benchmark {
   cl_kernel K = nullptr;
 
 public:
-  void setup(const ClEnv &E, Size S) override {
+  void setup(const Env &E, Size S) override {
     Steps = S == Size::Full ? 2000000 : 200000;
     TraceLen = (Steps + TraceEvery - 1) / TraceEvery;
     WantState = State0;
@@ -104,14 +104,14 @@ public:
     setArgs(K, Steps, Dt, DP, DState, DTrace, TraceEvery, TraceLen);
   }
 
-  void run(const ClEnv &E, std::vector<cl_event> &Events) override {
+  void run(const Env &E, std::vector<cl_event> &Events) override {
     E.write(DState, State0);
     E.write(DTrace, std::vector<float>(WantTrace.size(), -99.f));
     size_t Global = 4, Local = 2;
     E.launch(K, 1, &Global, &Local, Events);
   }
 
-  std::string verify(const ClEnv &E) override {
+  std::string verify(const Env &E) override {
     std::vector<float> St(State0.size()), Tr(WantTrace.size());
     E.read(DState, St);
     E.read(DTrace, Tr);

@@ -14,7 +14,7 @@
 
 #include "Benchmark.h"
 
-using namespace clutil;
+using namespace clt;
 
 namespace issbench {
 namespace {
@@ -47,7 +47,7 @@ class NearestNeighbor : public Benchmark {
   cl_kernel K = nullptr;
 
 public:
-  void setup(const ClEnv &E, Size S) override {
+  void setup(const Env &E, Size S) override {
     N = S == Size::Full ? 4194301 : 1048573;
     auto Loc = randomVector<float>(2 * size_t(N), 0.f, 180.f, 14);
     Want.resize(N);
@@ -62,13 +62,13 @@ public:
     setArgs(K, DLoc, DDist, N, Lat, Lng);
   }
 
-  void run(const ClEnv &E, std::vector<cl_event> &Events) override {
+  void run(const Env &E, std::vector<cl_event> &Events) override {
     E.write(DDist, std::vector<float>(N, -1.f));
     size_t Local = 256, Global = roundUp(N, Local);
     E.launch(K, 1, &Global, &Local, Events);
   }
 
-  std::string verify(const ClEnv &E) override {
+  std::string verify(const Env &E) override {
     std::vector<float> Got(N);
     E.read(DDist, Got);
     return compareNear(Got, Want, 1e-5, 1e-5, "distances");

@@ -13,7 +13,7 @@
 
 #include "Benchmark.h"
 
-using namespace clutil;
+using namespace clt;
 
 namespace issbench {
 namespace {
@@ -35,7 +35,7 @@ class Saxpy : public Benchmark {
   cl_kernel K = nullptr;
 
 public:
-  void setup(const ClEnv &E, Size S) override {
+  void setup(const Env &E, Size S) override {
     N = S == Size::Full ? (1 << 24) - 3 : (1 << 22) - 3;
     auto X = randomVector<float>(N, -1.f, 1.f, 8);
     auto Y = randomVector<float>(N, -1.f, 1.f, 9);
@@ -50,13 +50,13 @@ public:
     setArgs(K, A, DX, DY, DZ, N);
   }
 
-  void run(const ClEnv &E, std::vector<cl_event> &Events) override {
+  void run(const Env &E, std::vector<cl_event> &Events) override {
     E.write(DZ, std::vector<float>(N, 0.f));
     size_t Local = 256, Global = roundUp(N, Local);
     E.launch(K, 1, &Global, &Local, Events);
   }
 
-  std::string verify(const ClEnv &E) override {
+  std::string verify(const Env &E) override {
     std::vector<float> Got(N);
     E.read(DZ, Got);
     return compareNear(Got, Want, 1e-6, 1e-6, "z");

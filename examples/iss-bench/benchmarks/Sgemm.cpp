@@ -13,7 +13,7 @@
 
 #include "Benchmark.h"
 
-using namespace clutil;
+using namespace clt;
 
 namespace issbench {
 namespace {
@@ -44,7 +44,7 @@ class Sgemm : public Benchmark {
   cl_kernel Kern = nullptr;
 
 public:
-  void setup(const ClEnv &E, Size S) override {
+  void setup(const Env &E, Size S) override {
     M = N = K = S == Size::Full ? 512 : 256;
     auto A = randomVector<float>(size_t(M) * K, -1.f, 1.f, 5);
     auto B = randomVector<float>(size_t(N) * K, -1.f, 1.f, 6);
@@ -67,13 +67,13 @@ public:
     setArgs(Kern, DA, M, DB, N, DC, M, K, Alpha, Beta);
   }
 
-  void run(const ClEnv &E, std::vector<cl_event> &Events) override {
+  void run(const Env &E, std::vector<cl_event> &Events) override {
     E.write(DC, C0); // C is read and written: every run starts from C0
     size_t Global[2] = {size_t(M), size_t(N)}, Local[2] = {16, 16};
     E.launch(Kern, 2, Global, Local, Events);
   }
 
-  std::string verify(const ClEnv &E) override {
+  std::string verify(const Env &E) override {
     std::vector<float> Got(C0.size());
     E.read(DC, Got);
     // A float dot product of K terms in [-1, 1]: error grows like K * eps.

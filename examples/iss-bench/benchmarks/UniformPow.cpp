@@ -17,7 +17,7 @@
 
 #include <cmath>
 
-using namespace clutil;
+using namespace clt;
 
 namespace issbench {
 namespace {
@@ -44,7 +44,7 @@ class UniformPow : public Benchmark {
   cl_kernel K = nullptr;
 
 public:
-  void setup(const ClEnv &Env, Size Sz) override {
+  void setup(const clt::Env &Cl, Size Sz) override {
     N = Sz == Size::Full ? (1 << 22) - 3 : (1 << 20) - 3;
     auto X = randomVector<float>(N + 8, -1.f, 1.f, 21);
     float S = std::pow(R, E);
@@ -52,21 +52,21 @@ public:
     for (int G = 0; G < N; ++G)
       for (int J = 0; J < (G & 7); ++J)
         Want[G] += S * X[G + J];
-    K = kernel(Env, program(Env, Source), "uniformPow");
-    cl_mem DX = buffer(Env, (N + 8) * sizeof(float));
-    DY = buffer(Env, N * sizeof(float));
-    Env.write(DX, X);
+    K = kernel(Cl, program(Cl, Source), "uniformPow");
+    cl_mem DX = buffer(Cl, (N + 8) * sizeof(float));
+    DY = buffer(Cl, N * sizeof(float));
+    Cl.write(DX, X);
     setArgs(K, DX, DY, R, E, N);
   }
 
-  void run(const ClEnv &Env, std::vector<cl_event> &Events) override {
+  void run(const clt::Env &Cl, std::vector<cl_event> &Events) override {
     size_t Local = 256, Global = roundUp(N, Local);
-    Env.launch(K, 1, &Global, &Local, Events);
+    Cl.launch(K, 1, &Global, &Local, Events);
   }
 
-  std::string verify(const ClEnv &Env) override {
+  std::string verify(const clt::Env &Cl) override {
     std::vector<float> Got(N);
-    Env.read(DY, Got);
+    Cl.read(DY, Got);
     return compareNear(Got, Want, 1e-4, 1e-5, "y");
   }
 
