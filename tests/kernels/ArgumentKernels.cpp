@@ -177,3 +177,39 @@ CLT_TEST(automaticLocalArray) {
                "autoLocal local " + std::to_string(Local));
   }
 }
+
+/// Helpers the source keeps out of line (noinline) that take and build
+/// 3-component vectors by value, with uniform and per-work-item arguments:
+/// pocl's kernel/test_ucharn shape, which once compiled to an empty
+/// work-group function.
+static const char *HelperVectorSource = R"CLC(
+int f3(uchar3 u, int z) __attribute__((noinline));
+int f3(uchar3 u, int z) { return u.x + u.y * 2 + u.z * 3 + z; }
+int g3(void) __attribute__((noinline));
+int g3(void) { uchar3 u = (uchar3)(1, 2, 3); return f3(u, 4); }
+int h3(uint i) __attribute__((noinline));
+int h3(uint i) { uchar3 u = (uchar3)(i, i + 1, i * 2); return f3(u, (int)i); }
+kernel void helpers(global int *o) {
+  uint i = get_global_id(0);
+  o[i] = g3() * 1000 + h3(i);
+}
+)CLC";
+
+CLT_TEST(noinlineHelpersWithVec3) {
+  Program P = E.build(HelperVectorSource);
+  Kernel K = E.kernel(P, "helpers");
+  const size_t N = 300;
+  Mem DOut = E.output<int>(N);
+  setArgs(K, DOut);
+  for (size_t Local : {size_t(1), size_t(4), size_t(100)}) {
+    E.run1(K, N, Local);
+    std::vector<int> Want(N);
+    for (size_t I = 0; I < N; ++I) {
+      unsigned char U0 = (unsigned char)I, U1 = (unsigned char)(I + 1),
+                    U2 = (unsigned char)(I * 2);
+      Want[I] = (1 + 2 * 2 + 3 * 3 + 4) * 1000 + U0 + U1 * 2 + U2 * 3 + int(I);
+    }
+    expectEqual(E.read<int>(DOut, N), Want,
+                "noinline vec3 helpers, local " + std::to_string(Local));
+  }
+}

@@ -12,8 +12,9 @@
 // the work-item loops built, LICM hoists each such call whose arguments are
 // loop invariant out of as many work-item loops as it can (it executes on
 // every iteration and cannot trap or fail to return), and then every call
-// of them is inlined, hoisted or not, so that what follows (the
-// Scalarizer, the loop vectorizer) sees the builtins' bodies as before.
+// of them is inlined, hoisted or not, and their locals broken up by SROA,
+// so that what follows (the Scalarizer, the loop vectorizer) sees the
+// builtins' bodies as before.
 //
 //===----------------------------------------------------------------------===//
 
@@ -23,6 +24,7 @@
 #include "llvm/Transforms/IPO/AlwaysInliner.h"
 #include "llvm/Transforms/Scalar/LICM.h"
 #include "llvm/Transforms/Scalar/LoopPassManager.h"
+#include "llvm/Transforms/Scalar/SROA.h"
 #include "llvm/Transforms/Utils/LCSSA.h"
 #include "llvm/Transforms/Utils/LoopSimplify.h"
 
@@ -57,6 +59,15 @@ PreservedAnalyses HoistUniformCallsPass::run(Module &M,
     F->addFnAttr(Attribute::AlwaysInline);
   }
   AlwaysInlinerPass(/*InsertLifetimeIntrinsics=*/false).run(M, MAM);
+  // The library's and the program's functions arrive unoptimized (clang
+  // runs no pass on them): SROA breaks up their inlined locals here, as
+  // iss-barriers did for everything inlined before, or the Scalarizer
+  // would split type-punned vector memory (a uchar3 passed as an i32).
+  FunctionPassManager Clean;
+  Clean.addPass(SROAPass(SROAOptions::ModifyCFG));
+  for (Function &F : M)
+    if (!F.isDeclaration() && F.getName().starts_with(Prefix))
+      Clean.run(F, FAM);
   return PreservedAnalyses::none();
 }
 
