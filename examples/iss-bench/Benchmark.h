@@ -17,6 +17,9 @@
 // one complete execution (re-uploading what the kernels modify in place) and
 // collects the events of its kernel launches only: the reported time is the
 // sum of their CL_PROFILING_COMMAND_START..END, as DESIGN.md section 5 asks.
+// A benchmark of the host side (what one clEnqueueNDRangeKernel costs the
+// application) times itself instead: run() measures wall-clock time around
+// its enqueues and waits and reports it with reportHostMillis().
 //
 //===----------------------------------------------------------------------===//
 
@@ -47,8 +50,12 @@ public:
   virtual std::string verify(const clt::Env &E) = 0;
   /// Problem size in words, for the report.
   virtual std::string describe() const = 0;
+  /// The host time of the last run() in milliseconds, for benchmarks that
+  /// time the host side; negative for the others (kernel time from events).
+  double hostMillis() const { return HostMs; }
 
 protected:
+  void reportHostMillis(double Ms) { HostMs = Ms; }
   /// The benchmark's objects, released with it.
   cl_mem buffer(const clt::Env &E, size_t Bytes) {
     Mems.push_back(E.buffer(CL_MEM_READ_WRITE, Bytes));
@@ -64,6 +71,7 @@ protected:
   }
 
 private:
+  double HostMs = -1.0;
   // Kernels before programs: members are destroyed in reverse order.
   std::vector<clt::Program> Programs;
   std::vector<clt::Kernel> Kernels;
