@@ -9,6 +9,8 @@
 // before its event completes, so that reference counts seen after a wait are
 // the application's own. A command whose wait list contains a failed event
 // does not run and fails with CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST.
+// Waiters wake when the status is terminal; callbacks run afterwards on
+// callback threads (EventCallbacks.cpp), never on the scheduler's.
 //
 //===----------------------------------------------------------------------===//
 
@@ -44,7 +46,8 @@ cl_int checkWaitList(const char *Func, cl_context Ctx, cl_uint Num,
 }
 
 void setEventStatus(cl_event E, cl_int Status) {
-  std::vector<_cl_event::Callback> Due;
+  std::vector<DueCallback> Due;
+  bool Terminal = Status <= CL_COMPLETE;
   {
     std::lock_guard<std::mutex> L(E->M);
     cl_int Old = E->Status.load();
@@ -56,29 +59,25 @@ void setEventStatus(cl_event E, cl_int Status) {
     if (Status < 0)
       E->Times[2] = E->Times[2] ? E->Times[2] : E->Times[3];
     E->Status.store(Status);
+    E->Finished = Terminal;
     // Callbacks for this status or any passed one; all of them when the
     // event ended (a failed event reports its error to each).
     auto It = E->Callbacks.begin();
     while (It != E->Callbacks.end()) {
-      if (Status <= CL_COMPLETE || It->Status >= Status) {
-        Due.push_back(*It);
+      if (Terminal || It->Status >= Status) {
+        Due.push_back({It->Fn, It->Data, Status < 0 ? Status : It->Status});
         It = E->Callbacks.erase(It);
       } else {
         ++It;
       }
     }
   }
-  for (const auto &C : Due)
-    C.Fn(E, Status < 0 ? Status : C.Status, C.Data);
-  if (Status <= CL_COMPLETE) {
-    {
-      std::lock_guard<std::mutex> L(E->M);
-      E->Finished = true;
-    }
+  if (Terminal) {
     E->CV.notify_all();
     // Commands of any queue may have waited for this event.
     theDevice()->scheduler().notify();
   }
+  queueCallbacks(E, std::move(Due));
 }
 
 void waitEvent(cl_event E) {
@@ -277,8 +276,10 @@ CL_API_ENTRY cl_int CL_API_CALL clSetEventCallback(
       return CL_SUCCESS;
     }
   }
-  // Already reached: call it right away, as the specification allows.
-  Fn(E, Now < 0 ? Now : Type, Data);
+  // Already reached: called at once, but on a callback thread, so that
+  // it never runs inside this call (the application may hold a lock the
+  // callback takes, or the callback may block on its own queue).
+  queueCallbacks(E, {{Fn, Data, Now < 0 ? Now : Type}});
   return CL_SUCCESS;
 }
 

@@ -299,7 +299,7 @@ struct _cl_event : iss::ObjectBase {
   cl_ulong Times[4] = {0, 0, 0, 0}; ///< queued, submit, start, end
   std::mutex M;
   std::condition_variable CV;
-  bool Finished = false; ///< terminal status reached and callbacks run
+  bool Finished = false; ///< terminal status reached
   struct Callback {
     cl_int Status;
     void(CL_CALLBACK *Fn)(cl_event, cl_int, void *);
@@ -393,11 +393,22 @@ cl_int enqueueCommand(cl_command_queue Q, cl_command_type Type, cl_uint NumWait,
                       const cl_event *WaitList, cl_event *EventOut,
                       bool Blocking, CommandBody Body);
 
-/// Sets an event's terminal or intermediate status, runs the callbacks that
-/// became due, wakes waiters and the schedulers.
+/// Sets an event's terminal or intermediate status, wakes waiters and the
+/// scheduler, and queues the callbacks that became due.
 void setEventStatus(cl_event E, cl_int Status);
-/// Blocks until \p E is finished (complete or failed, callbacks done).
+/// Blocks until \p E is finished (complete or failed); its callbacks may
+/// still be running.
 void waitEvent(cl_event E);
+
+/// A callback with the status it reports.
+struct DueCallback {
+  void(CL_CALLBACK *Fn)(cl_event, cl_int, void *);
+  void *Data;
+  cl_int Status;
+};
+/// Calls \p Calls on a callback thread, never on the caller's
+/// (EventCallbacks.cpp): callbacks may call blocking OpenCL functions.
+void queueCallbacks(cl_event E, std::vector<DueCallback> Calls);
 
 /// The __local bytes a launch of \p K needs with its current arguments
 /// (Kernel.cpp); the device's layout: each block 64-byte aligned.

@@ -325,3 +325,68 @@ CLT_TEST(manyEvents) {
   for (size_t I = 1; I < Evs.size(); I += 2)
     CL_CHECK(clReleaseEvent(Evs[I]));
 }
+
+/// What a callback that calls blocking functions saw.
+struct BlockingCallbackLog {
+  cl_command_queue Q = nullptr;
+  cl_mem Buf = nullptr;
+  cl_event Later = nullptr; ///< a command enqueued after the one called back
+  cl_event Extra = nullptr; ///< a reference the callback releases
+  std::atomic<int> Read{-1};
+  std::atomic<cl_int> Errors{CL_SUCCESS};
+  std::atomic<bool> Done{false};
+};
+
+static void note(BlockingCallbackLog &L, cl_int Err) {
+  if (Err != CL_SUCCESS)
+    L.Errors = Err;
+}
+
+static void CL_CALLBACK blockingCallback(cl_event Self, cl_int,
+                                         void *Data) {
+  auto &L = *static_cast<BlockingCallbackLog *>(Data);
+  int Value = -1;
+  note(L, clEnqueueReadBuffer(L.Q, L.Buf, CL_TRUE, 0, sizeof(int), &Value, 0,
+                              nullptr, nullptr));
+  L.Read = Value;
+  note(L, clFinish(L.Q));
+  note(L, clWaitForEvents(1, &L.Later));
+  note(L, clWaitForEvents(1, &Self));
+  note(L, clReleaseEvent(L.Extra));
+  L.Done = true;
+}
+
+/// The OpenCL specification leaves blocking calls in callbacks undefined;
+/// applications make them anyway, and they must not deadlock: a callback
+/// may wait for its own queue, for commands after its own, for its own
+/// event, and release events. Each status is tried: CL_RUNNING and
+/// CL_SUBMITTED callbacks are called while the command has not finished.
+CLT_TEST(callbacksMayBlock) {
+  if (!E.IsPoclIss)
+    CLT_SKIP("Debian's pocl calls back on its device thread");
+  for (cl_int Status : {CL_COMPLETE, CL_RUNNING, CL_SUBMITTED}) {
+    Event U = userEvent(E);
+    Mem B = E.buffer(CL_MEM_READ_WRITE, sizeof(int));
+    int Seven = 7;
+    cl_event G = U;
+    Event W, Later;
+    CL_CHECK(clEnqueueWriteBuffer(E.Q, B, CL_FALSE, 0, sizeof(int), &Seven, 1,
+                                  &G, W.out()));
+    CL_CHECK(clEnqueueMarkerWithWaitList(E.Q, 0, nullptr, Later.out()));
+    BlockingCallbackLog L;
+    L.Q = E.Q;
+    L.Buf = B;
+    L.Later = Later;
+    L.Extra = W;
+    CL_CHECK(clRetainEvent(W));
+    CL_CHECK(clSetEventCallback(W, Status, blockingCallback, &L));
+    CL_CHECK(clSetUserEventStatus(U, CL_COMPLETE));
+    for (int I = 0; I < 20000 && !L.Done; ++I)
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    CLT_EXPECT_MSG(L.Done, "a blocking callback on status " +
+                               std::to_string(Status) + " deadlocked");
+    CLT_EXPECT(L.Errors == CL_SUCCESS);
+    CLT_EXPECT(L.Read == 7);
+    CL_CHECK(clFinish(E.Q));
+  }
+}
