@@ -1,12 +1,12 @@
 //===- CommandQueue.cpp - Command queues, clFlush, clFinish ---------------===//
 // SPDX-License-Identifier: MIT
 //
-// In-order queues only: the device does not run commands out of order, so
-// CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE is refused with
-// CL_INVALID_QUEUE_PROPERTIES, as the specification asks for a valid but
-// unsupported property. Each queue is one in-order stream of the device's
-// command scheduler; commands are submitted as they are enqueued, so clFlush
-// has nothing left to do and clFinish waits for the stream to drain.
+// Each queue is one stream of the device's command scheduler, in order or,
+// with CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE, out of order: then a command
+// runs as soon as its wait list is done, and markers and barriers order it
+// as OpenCL 1.2 (5.10) says (CommandScheduler.h). Commands are submitted as
+// they are enqueued, so clFlush has nothing left to do and clFinish waits
+// for the stream to drain.
 //
 //===----------------------------------------------------------------------===//
 
@@ -43,10 +43,6 @@ static cl_command_queue makeQueue(const char *Func, cl_context C,
     return setErrcode(Err, apiError(Func, CL_INVALID_VALUE,
                                     "unknown queue property bits")),
            nullptr;
-  if (Props & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE)
-    return setErrcode(Err, apiError(Func, CL_INVALID_QUEUE_PROPERTIES,
-                                    "out-of-order queues are not supported")),
-           nullptr;
   cl_command_queue Q = makeObject<_cl_command_queue>();
   if (!Q)
     return setErrcode(Err, apiError(Func, CL_OUT_OF_HOST_MEMORY,
@@ -54,7 +50,8 @@ static cl_command_queue makeQueue(const char *Func, cl_context C,
            nullptr;
   Q->Context = Ref<_cl_context>(C);
   Q->Properties = Props;
-  Q->Stream = D->scheduler().openStream();
+  Q->Stream =
+      D->scheduler().openStream(Props & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
   Q->Device = D;
   setErrcode(Err, CL_SUCCESS);
   return Q;

@@ -255,8 +255,10 @@ CL_API_ENTRY cl_int CL_API_CALL clGetDeviceInfo(cl_device_id Device,
     return returnValue(Size, Value, SizeRet,
                        cl_device_exec_capabilities(CL_EXEC_KERNEL));
   case CL_DEVICE_QUEUE_ON_HOST_PROPERTIES: // CL_DEVICE_QUEUE_PROPERTIES
-    return returnValue(Size, Value, SizeRet,
-                       cl_command_queue_properties(CL_QUEUE_PROFILING_ENABLE));
+    return returnValue(
+        Size, Value, SizeRet,
+        cl_command_queue_properties(CL_QUEUE_PROFILING_ENABLE |
+                                    CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE));
   case CL_DEVICE_QUEUE_ON_DEVICE_PROPERTIES:
     return returnValue(Size, Value, SizeRet, cl_command_queue_properties(0));
   case CL_DEVICE_QUEUE_ON_DEVICE_PREFERRED_SIZE:

@@ -150,6 +150,12 @@ cl_int enqueueCommand(cl_command_queue Q, cl_command_type Type, cl_uint NumWait,
   // if it asked for one, is the initial count.
   auto Task =
       std::make_unique<CommandTask>(E, std::move(Wait), std::move(Body));
+  // Markers and barriers order an out-of-order queue (OpenCL 1.2, 5.10):
+  // without a wait list they wait for everything enqueued before them, and
+  // barriers (clEnqueueWaitForEvents's too) hold back what comes after.
+  bool Sync = Type == CL_COMMAND_MARKER || Type == CL_COMMAND_BARRIER;
+  Task->WaitsForPrevious = Sync && NumWait == 0;
+  Task->BlocksFollowing = Type == CL_COMMAND_BARRIER;
   if (EventOut)
     *EventOut = E;
   Ref<_cl_event> Keep(E);
@@ -316,8 +322,9 @@ static cl_int enqueueMarkerImpl(const char *Func, cl_command_queue Q,
     return apiError(Func, CL_INVALID_COMMAND_QUEUE, "invalid queue");
   if (cl_int E = checkWaitList(Func, Q->Context.get(), Num, List))
     return E;
-  // The queue runs in order, so waiting for everything enqueued before is
-  // implied; only the wait list adds dependencies.
+  // An in-order queue implies waiting for everything enqueued before; an
+  // out-of-order one orders markers and barriers by their command type
+  // (enqueueCommand).
   return enqueueCommand(Q, Type, Num, List, Event, false, nullptr);
 }
 

@@ -220,7 +220,7 @@ struct _cl_command_queue : iss::ObjectBase {
   cl_device_id Device = nullptr;
   cl_command_queue_properties Properties = 0;
   std::vector<cl_queue_properties> PropertyArray; ///< WithProperties only
-  unsigned Stream = 0; ///< the scheduler's in-order stream of this queue
+  unsigned Stream = 0; ///< the scheduler's stream of this queue
 };
 
 struct _cl_mem : iss::ObjectBase {

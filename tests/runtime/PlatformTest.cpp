@@ -136,8 +136,9 @@ CLT_TEST(poclIssDeviceValues) {
   CLT_EXPECT(E.deviceValue<cl_uint>(CL_DEVICE_GLOBAL_MEM_CACHELINE_SIZE) >= 16);
   CLT_EXPECT(E.deviceValue<size_t>(CL_DEVICE_PROFILING_TIMER_RESOLUTION) >= 1);
   CLT_EXPECT(E.deviceString(CL_DEVICE_BUILT_IN_KERNELS).empty());
-  CLT_EXPECT(E.deviceValue<cl_command_queue_properties>(
-                 CL_DEVICE_QUEUE_PROPERTIES) == CL_QUEUE_PROFILING_ENABLE);
+  CLT_EXPECT(
+      E.deviceValue<cl_command_queue_properties>(CL_DEVICE_QUEUE_PROPERTIES) ==
+      (CL_QUEUE_PROFILING_ENABLE | CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE));
   cl_uint W = E.deviceValue<cl_uint>(CL_DEVICE_NATIVE_VECTOR_WIDTH_FLOAT);
   CLT_EXPECT(W >= 4 && (W & (W - 1)) == 0);
   CLT_EXPECT(E.deviceValue<cl_uint>(CL_DEVICE_NATIVE_VECTOR_WIDTH_CHAR) ==

@@ -1,12 +1,16 @@
 //===- CommandScheduler.h - The device's command thread --------*- C++ -*-===//
 // SPDX-License-Identifier: MIT
 //
-// One thread per device runs the commands of every command queue: each
-// queue is an in-order stream, and the first command of a stream runs once
-// its dependencies (event wait lists, possibly on other queues or user
-// events) are done. Streams are served round-robin, so a queue blocked on a
-// user event does not hold back the others. The thread also takes part in
-// running kernels' work groups (WorkerPool::run), so it has a big stack.
+// One thread per device runs the commands of every command queue. Each
+// queue is a stream: an in-order stream runs its first command once its
+// dependencies (event wait lists, possibly on other queues or user events)
+// are done; an out-of-order stream runs any command whose dependencies are
+// done, except that markers and barriers with an empty wait list wait for
+// every command submitted before them and barriers hold back every command
+// submitted after them (OpenCL 1.2, 5.10). Streams are served round-robin,
+// so a queue blocked on a user event does not hold back the others. The
+// thread also takes part in running kernels' work groups (WorkerPool::run),
+// so it has a big stack.
 //
 // The scheduler knows nothing about OpenCL objects: a Task says whether it
 // may start and runs; the runtime's commands implement it.
@@ -32,11 +36,17 @@ public:
     virtual bool ready() const = 0;
     /// Runs the command on the scheduler thread.
     virtual void run() = 0;
+    /// In an out-of-order stream: starts only after every task submitted
+    /// before it has run (markers and barriers without a wait list).
+    bool WaitsForPrevious = false;
+    /// In an out-of-order stream: no task submitted after it starts before
+    /// it has run (barriers).
+    bool BlocksFollowing = false;
   };
 
   /// Starts the scheduler thread; false if it could not.
   bool start();
-  unsigned openStream();
+  unsigned openStream(bool OutOfOrder);
   /// Forgets a stream; it must be empty (its queue is released only once
   /// its commands are done, since they hold a reference to it).
   void closeStream(unsigned Stream);
@@ -47,13 +57,21 @@ public:
   void drain(unsigned Stream);
 
 private:
+  struct Stream {
+    /// Submission order. A task stays here while it runs and until it is
+    /// destroyed (a null entry then), so drain() sees it.
+    std::deque<std::unique_ptr<Task>> Tasks;
+    bool OutOfOrder = false;
+  };
+  /// The task of \p S to run now, or null.
+  static Task *pick(Stream &S);
   void loop();
   std::mutex M;
   std::condition_variable WorkCV, IdleCV;
   bool Dirty = false;
   unsigned NextStream = 1;
   unsigned LastServed = 0;
-  std::map<unsigned, std::deque<std::unique_ptr<Task>>> Streams;
+  std::map<unsigned, Stream> Streams;
 };
 
 } // namespace iss
