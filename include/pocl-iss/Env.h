@@ -35,6 +35,7 @@ struct Settings {
   unsigned DimsMask = 7;           ///< POCL_ISS_DIMS, bit d: dimension d
   unsigned MaxThreads = 0;         ///< POCL_MAX_PTHREAD_COUNT, 0: all cores
   bool Affinity = false;           ///< POCL_AFFINITY
+  unsigned SpinUs = 100;           ///< POCL_ISS_SPIN_US: busy wait first
   bool KernelCache = true;         ///< POCL_KERNEL_CACHE
   std::string CacheDir;            ///< POCL_CACHE_DIR or the XDG default
   bool VectorizerRemarks = false;  ///< POCL_VECTORIZER_REMARKS

@@ -129,6 +129,21 @@ struct CompiledKernel {
   /// (iss_wg_context::scratch): private and context arrays too big for
   /// its stack.
   size_t ScratchBytes = 0;
+  /// What the device measured of this kernel's launches, to run a launch
+  /// on one thread when that has been faster (lib/Device/Pthread/
+  /// WorkerPool.cpp). Nanoseconds, running averages, 0 until measured.
+  struct LaunchHistory {
+    /// Launches by their estimated single-thread time: one bucket per
+    /// power of two from WorkerPool::MinParallelNs.
+    static constexpr unsigned Buckets = 8;
+    std::atomic<uint64_t> NsPerGroup{0}; ///< one thread's time per group
+    /// Wall time per work group of the launches of a bucket, run alone or
+    /// with workers, in sixteenths of a nanosecond.
+    std::atomic<uint64_t> AloneNs[Buckets] = {};
+    std::atomic<uint64_t> ParallelNs[Buckets] = {};
+    std::atomic<uint32_t> Count[Buckets] = {};
+  };
+  mutable LaunchHistory History;
 };
 
 /// Compiles (or loads from the on-disk cache) the work-group functions of

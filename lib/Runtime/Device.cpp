@@ -77,8 +77,9 @@ unsigned _cl_device_id::numThreads() const {
 void _cl_device_id::start() {
   std::call_once(StartOnce, [this] {
     Pool = new WorkerPool(numThreads(), settings().Affinity,
-                          static_cast<size_t>(LocalMemSize), PrintfBufferSize);
-    Scheduler = new CommandScheduler();
+                          static_cast<size_t>(LocalMemSize), PrintfBufferSize,
+                          uint64_t(settings().SpinUs) * 1000);
+    Scheduler = new CommandScheduler(uint64_t(settings().SpinUs) * 1000);
     if (!Scheduler->start())
       debugLog(DbgError, "could not start the command scheduler thread");
   });

@@ -17,6 +17,7 @@
 #include "Runtime/Objects.h"
 
 #include "Device/Pthread/CommandScheduler.h"
+#include "Device/Pthread/Spin.h"
 
 using namespace iss;
 
@@ -45,7 +46,7 @@ cl_int checkWaitList(const char *Func, cl_context Ctx, cl_uint Num,
   return CL_SUCCESS;
 }
 
-void setEventStatus(cl_event E, cl_int Status) {
+void setEventStatus(cl_event E, cl_int Status, cl_ulong When) {
   std::vector<DueCallback> Due;
   bool Terminal = Status <= CL_COMPLETE;
   {
@@ -55,7 +56,7 @@ void setEventStatus(cl_event E, cl_int Status) {
       return; // terminal already
     int Slot = Status == CL_SUBMITTED ? 1 : Status == CL_RUNNING ? 2 : 3;
     if (Status != CL_QUEUED)
-      E->Times[Slot] = nowNs();
+      E->Times[Slot] = When ? When : nowNs();
     if (Status < 0)
       E->Times[2] = E->Times[2] ? E->Times[2] : E->Times[3];
     E->Status.store(Status);
@@ -81,6 +82,11 @@ void setEventStatus(cl_event E, cl_int Status) {
 }
 
 void waitEvent(cl_event E) {
+  // Small commands finish within microseconds: spin before sleeping
+  // (Spin.h).
+  if (spinUntil([&] { return E->Status.load() <= CL_COMPLETE; },
+                uint64_t(settings().SpinUs) * 1000))
+    return;
   std::unique_lock<std::mutex> L(E->M);
   E->CV.wait(L, [&] { return E->Finished; });
 }
@@ -114,11 +120,15 @@ public:
     WaitList.clear();
     setEventStatus(Event.get(), CL_RUNNING);
     cl_int Result = Body ? Body() : CL_SUCCESS;
+    // The command's end, before it releases what it held (bookkeeping, not
+    // execution).
+    cl_ulong End = nowNs();
     Body = nullptr; // releases buffers, kernels, ... before completion
     setEventStatus(Event.get(),
                    Result == CL_SUCCESS
                        ? CL_COMPLETE
-                       : (Result < 0 ? Result : CL_OUT_OF_RESOURCES));
+                       : (Result < 0 ? Result : CL_OUT_OF_RESOURCES),
+                   End);
   }
 
 private:

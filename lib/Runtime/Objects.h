@@ -394,8 +394,9 @@ cl_int enqueueCommand(cl_command_queue Q, cl_command_type Type, cl_uint NumWait,
                       bool Blocking, CommandBody Body);
 
 /// Sets an event's terminal or intermediate status, wakes waiters and the
-/// scheduler, and queues the callbacks that became due.
-void setEventStatus(cl_event E, cl_int Status);
+/// scheduler, and queues the callbacks that became due. \p When is the
+/// profiling time of the change (0: now).
+void setEventStatus(cl_event E, cl_int Status, cl_ulong When = 0);
 /// Blocks until \p E is finished (complete or failed); its callbacks may
 /// still be running.
 void waitEvent(cl_event E);

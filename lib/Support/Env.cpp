@@ -171,6 +171,9 @@ static Settings readSettings() {
     if (const char *V = Get("POCL_MAX_PTHREAD_COUNT"))
       Err = parseUnsigned("POCL_MAX_PTHREAD_COUNT", V, 1, 4096, S.MaxThreads);
   if (Err.empty())
+    if (const char *V = Get("POCL_ISS_SPIN_US"))
+      Err = parseUnsigned("POCL_ISS_SPIN_US", V, 0, 1000000, S.SpinUs);
+  if (Err.empty())
     if (const char *V = Get("POCL_AFFINITY"))
       Err = parseBool("POCL_AFFINITY", V, S.Affinity);
   if (Err.empty())

@@ -9,6 +9,7 @@
 
 #include "Device/Pthread/CommandScheduler.h"
 
+#include "Device/Pthread/Spin.h"
 #include "Device/Pthread/Thread.h"
 
 #include <algorithm>
@@ -22,7 +23,9 @@ bool CommandScheduler::start() {
 unsigned CommandScheduler::openStream(bool OutOfOrder) {
   std::lock_guard<std::mutex> L(M);
   unsigned S = NextStream++;
-  Streams[S].OutOfOrder = OutOfOrder;
+  auto Str = std::make_shared<Stream>();
+  Str->OutOfOrder = OutOfOrder;
+  Streams.emplace(S, std::move(Str));
   return S;
 }
 
@@ -33,23 +36,35 @@ void CommandScheduler::closeStream(unsigned Stream) {
 
 void CommandScheduler::submit(unsigned Stream, std::unique_ptr<Task> T) {
   std::lock_guard<std::mutex> L(M);
-  Streams[Stream].Tasks.push_back(std::move(T));
-  Dirty = true;
+  auto It = Streams.find(Stream);
+  if (It == Streams.end())
+    return; // the queue is gone: nothing can enqueue to it
+  It->second->Tasks.push_back(std::move(T));
+  It->second->Pending.fetch_add(1, std::memory_order_relaxed);
+  Dirty.store(true, std::memory_order_release);
   WorkCV.notify_one();
 }
 
 void CommandScheduler::notify() {
   std::lock_guard<std::mutex> L(M);
-  Dirty = true;
+  Dirty.store(true, std::memory_order_release);
   WorkCV.notify_one();
 }
 
-void CommandScheduler::drain(unsigned Stream) {
+void CommandScheduler::drain(unsigned Id) {
+  std::shared_ptr<Stream> S;
+  {
+    std::lock_guard<std::mutex> L(M);
+    auto It = Streams.find(Id);
+    if (It == Streams.end())
+      return;
+    S = It->second;
+  }
+  if (spinUntil([&] { return S->Pending.load(std::memory_order_acquire) == 0; },
+                SpinNs))
+    return;
   std::unique_lock<std::mutex> L(M);
-  IdleCV.wait(L, [&] {
-    auto It = Streams.find(Stream);
-    return It == Streams.end() || It->second.Tasks.empty();
-  });
+  IdleCV.wait(L, [&] { return S->Tasks.empty(); });
 }
 
 CommandScheduler::Task *CommandScheduler::pick(Stream &S) {
@@ -73,20 +88,27 @@ void CommandScheduler::loop() {
   std::unique_lock<std::mutex> L(M);
   for (;;) {
     Task *Next = nullptr;
+    std::shared_ptr<Stream> From;
     unsigned NextId = 0;
+    Dirty.store(false, std::memory_order_relaxed);
     // Round-robin from the stream after the last one served.
     for (int Pass = 0; Pass < 2 && !Next; ++Pass)
       for (auto &[Id, S] : Streams) {
         if ((Pass == 0) == (Id <= LastServed))
           continue;
-        if ((Next = pick(S))) {
+        if ((Next = pick(*S))) {
           NextId = Id;
+          From = S;
           break;
         }
       }
     if (!Next) {
-      WorkCV.wait(L, [&] { return Dirty; });
-      Dirty = false;
+      // Nothing ready: spin for a new command or a finished dependency,
+      // then sleep.
+      L.unlock();
+      spinUntil([&] { return Dirty.load(std::memory_order_acquire); }, SpinNs);
+      L.lock();
+      WorkCV.wait(L, [&] { return Dirty.load(std::memory_order_relaxed); });
       continue;
     }
     LastServed = NextId;
@@ -96,21 +118,16 @@ void CommandScheduler::loop() {
     // Destroying the task releases what it held (events, buffers, the
     // queue itself), which may call back into the runtime, so not under M;
     // a null entry keeps the stream busy for drain() meanwhile.
-    std::unique_ptr<Task> Done;
-    auto &Tasks = Streams[NextId].Tasks;
-    auto It = std::find_if(Tasks.begin(), Tasks.end(),
+    auto It = std::find_if(From->Tasks.begin(), From->Tasks.end(),
                            [&](const auto &T) { return T.get() == Next; });
-    Done = std::move(*It);
+    std::unique_ptr<Task> Done = std::move(*It);
     L.unlock();
     Done.reset();
     L.lock();
-    auto SIt = Streams.find(NextId);
-    if (SIt != Streams.end()) {
-      auto &Left = SIt->second.Tasks;
-      auto Null = std::find(Left.begin(), Left.end(), nullptr);
-      if (Null != Left.end())
-        Left.erase(Null);
-    }
+    auto Null = std::find(From->Tasks.begin(), From->Tasks.end(), nullptr);
+    if (Null != From->Tasks.end())
+      From->Tasks.erase(Null);
+    From->Pending.fetch_sub(1, std::memory_order_release);
     IdleCV.notify_all();
   }
 }

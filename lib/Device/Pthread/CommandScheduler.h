@@ -12,6 +12,10 @@
 // thread also takes part in running kernels' work groups (WorkerPool::run),
 // so it has a big stack.
 //
+// With nothing to run, the thread spins for a while (POCL_ISS_SPIN_US,
+// Spin.h) before it sleeps, and so does clFinish before it sleeps: a
+// command enqueued, or a stream drained, within that time costs no wake-up.
+//
 // The scheduler knows nothing about OpenCL objects: a Task says whether it
 // may start and runs; the runtime's commands implement it.
 //
@@ -20,7 +24,9 @@
 #ifndef POCL_ISS_DEVICE_PTHREAD_COMMANDSCHEDULER_H
 #define POCL_ISS_DEVICE_PTHREAD_COMMANDSCHEDULER_H
 
+#include <atomic>
 #include <condition_variable>
+#include <cstdint>
 #include <deque>
 #include <map>
 #include <memory>
@@ -44,6 +50,8 @@ public:
     bool BlocksFollowing = false;
   };
 
+  /// \p SpinNs: how long the thread and drain() busy-wait before sleeping.
+  explicit CommandScheduler(uint64_t SpinNs) : SpinNs(SpinNs) {}
   /// Starts the scheduler thread; false if it could not.
   bool start();
   unsigned openStream(bool OutOfOrder);
@@ -61,17 +69,22 @@ private:
     /// Submission order. A task stays here while it runs and until it is
     /// destroyed (a null entry then), so drain() sees it.
     std::deque<std::unique_ptr<Task>> Tasks;
+    /// Tasks.size(), for drain() to spin on without the lock.
+    std::atomic<size_t> Pending{0};
     bool OutOfOrder = false;
   };
   /// The task of \p S to run now, or null.
   static Task *pick(Stream &S);
   void loop();
+  const uint64_t SpinNs;
   std::mutex M;
   std::condition_variable WorkCV, IdleCV;
-  bool Dirty = false;
+  /// Something was submitted or changed since the thread last looked.
+  std::atomic<bool> Dirty{false};
   unsigned NextStream = 1;
   unsigned LastServed = 0;
-  std::map<unsigned, Stream> Streams;
+  /// Shared with drain(), which may spin on a stream outside the lock.
+  std::map<unsigned, std::shared_ptr<Stream>> Streams;
 };
 
 } // namespace iss

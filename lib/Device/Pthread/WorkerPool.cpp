@@ -6,23 +6,43 @@
 // evens out groups of different cost (partial tiles, early exits) without
 // paying an atomic per group on big launches.
 //
+// The gate protocol: the launcher writes the launch, stores a new gate
+// (launch number, open, nobody joined) and wakes sleeping workers; a worker
+// joins by a compare-and-swap that counts it in, which fails once the
+// launcher has closed the gate. The launcher's close returns how many
+// joined, and it waits for exactly those (Left). Workers that sleep count
+// themselves in Sleepers before they check the gate under M, and the
+// launcher reads Sleepers after storing the gate, so one of the two always
+// sees the other (both sequentially consistent) and no wake-up is lost.
+//
 //===----------------------------------------------------------------------===//
 
 #include "Device/Pthread/WorkerPool.h"
 
 #include "Device/Pthread/HostInfo.h"
+#include "Device/Pthread/Spin.h"
 #include "Device/Pthread/Thread.h"
 #include "pocl-iss/Env.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 
 namespace iss {
 
+static uint64_t launchOf(uint64_t G) { return G >> 32; }
+
+static uint64_t monotonicNs() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
 WorkerPool::WorkerPool(unsigned Threads, bool Affinity, size_t LocalBytes,
-                       size_t PrintfBytes)
-    : NumThreads(std::max(1u, Threads)), LocalMemBytes(LocalBytes) {
+                       size_t PrintfBytes, uint64_t Spin)
+    : NumThreads(std::max(1u, Threads)), LocalMemBytes(LocalBytes),
+      SpinNs(Spin) {
   PrintfCapacity =
       static_cast<uint32_t>(std::max<size_t>(4096, PrintfBytes / NumThreads));
   Parts.resize(NumThreads);
@@ -53,17 +73,36 @@ WorkerPool::WorkerPool(unsigned Threads, bool Affinity, size_t LocalBytes,
 }
 
 void WorkerPool::workerMain(unsigned Index) {
-  uint64_t Seen = 0;
+  uint64_t Seen = 0; // the last launch this worker looked at
   for (;;) {
-    {
+    auto NewLaunch = [&] {
+      return launchOf(Gate.load(std::memory_order_seq_cst)) != Seen;
+    };
+    if (!spinUntil(NewLaunch, SpinNs)) {
       std::unique_lock<std::mutex> L(M);
-      StartCV.wait(L, [&] { return Generation != Seen; });
-      Seen = Generation;
+      Sleepers.fetch_add(1, std::memory_order_seq_cst);
+      StartCV.wait(L, NewLaunch);
+      Sleepers.fetch_sub(1, std::memory_order_relaxed);
     }
+    uint64_t G = Gate.load(std::memory_order_acquire);
+    Seen = launchOf(G);
+    // Join if the launch is still open and has room.
+    bool Joined = false;
+    while (!(G & Closed) &&
+           (G & JoinedMask) < Invited.load(std::memory_order_relaxed)) {
+      if (Gate.compare_exchange_weak(G, G + 1, std::memory_order_acq_rel,
+                                     std::memory_order_acquire)) {
+        Joined = true;
+        break;
+      }
+      if (launchOf(G) != Seen)
+        break; // a later launch: look again
+    }
+    if (!Joined)
+      continue;
+    Parts[Index].LastLaunch = Seen;
     work(Index);
-    std::lock_guard<std::mutex> L(M);
-    if (--Running == 0)
-      DoneCV.notify_all();
+    Left.fetch_add(1, std::memory_order_release);
   }
 }
 
@@ -90,11 +129,12 @@ iss_wg_context WorkerPool::prepare(unsigned Index) {
   return Ctx;
 }
 
-void WorkerPool::work(unsigned Index) {
+uint64_t WorkerPool::work(unsigned Index) {
   const KernelLaunch &KL = *Launch;
   Participant &P = Parts[Index];
   iss_wg_context Ctx = prepare(Index);
   const uint64_t N0 = KL.NumGroups[0], N1 = KL.NumGroups[1];
+  uint64_t Ran = 0;
   for (;;) {
     uint64_t Begin = NextGroup.fetch_add(Chunk, std::memory_order_relaxed);
     if (Begin >= TotalGroups)
@@ -106,7 +146,9 @@ void WorkerPool::work(unsigned Index) {
       Ctx.group_id[2] = G / (N0 * N1);
       Fn(P.Slots.data(), &Ctx);
     }
+    Ran += End - Begin;
   }
+  return Ran;
 }
 
 bool WorkerPool::reserveScratch(size_t Bytes) {
@@ -119,6 +161,49 @@ bool WorkerPool::reserveScratch(size_t Bytes) {
         return false;
     }
   return true;
+}
+
+WorkerPool::Plan WorkerPool::plan(const CompiledKernel &K,
+                                  uint64_t Groups) const {
+  uint64_t Max = std::min<uint64_t>(NumThreads - 1, Groups - 1);
+  if (!Max)
+    return {0, -1};
+  CompiledKernel::LaunchHistory &H = K.History;
+  uint64_t PerGroup = H.NsPerGroup.load(std::memory_order_relaxed);
+  if (!PerGroup) // not measured yet
+    return {static_cast<unsigned>(Max), -1};
+  // Every participant should get at least MinParallelNs of work.
+  uint64_t Shares = Groups * PerGroup / MinParallelNs;
+  if (Shares < 2)
+    return {0, -1};
+  unsigned Workers = static_cast<unsigned>(std::min<uint64_t>(Max, Shares - 1));
+  int Bucket = 0;
+  while (Shares >= 4) {
+    Shares /= 2;
+    ++Bucket;
+  }
+  if (Bucket >= int(CompiledKernel::LaunchHistory::Buckets))
+    return {Workers, -1}; // big enough for any thread to pay off
+  // Whichever has been faster for launches of this size, and now and
+  // then the other, since load and caches change.
+  uint32_t N = H.Count[Bucket].fetch_add(1, std::memory_order_relaxed) + 1;
+  uint64_t Alone = H.AloneNs[Bucket].load(std::memory_order_relaxed);
+  uint64_t Parallel = H.ParallelNs[Bucket].load(std::memory_order_relaxed);
+  bool UseWorkers;
+  if (!Parallel)
+    UseWorkers = true;
+  else if (!Alone)
+    UseWorkers = false;
+  else
+    UseWorkers = (Parallel < Alone) != (N % ExploreEvery == 0);
+  return {UseWorkers ? Workers : 0, Bucket};
+}
+
+/// A running average, weight 1/4 to the new sample.
+static void average(std::atomic<uint64_t> &Avg, uint64_t Sample) {
+  Sample = std::max<uint64_t>(1, Sample);
+  uint64_t Old = Avg.load(std::memory_order_relaxed);
+  Avg.store(Old ? (3 * Old + Sample) / 4 : Sample, std::memory_order_relaxed);
 }
 
 bool WorkerPool::run(const KernelLaunch &KL) {
@@ -146,30 +231,54 @@ bool WorkerPool::run(const KernelLaunch &KL) {
     K.Launches[Sub].fetch_add(1, std::memory_order_relaxed);
   Fn = K.Subkernels[Sub];
 
+  Plan LP = TotalGroups ? plan(K, TotalGroups) : Plan{0, -1};
+  unsigned Workers = LP.Workers;
   // Several chunks per participant for balance, but never tiny ones on
   // launches with many small groups.
-  unsigned Workers = static_cast<unsigned>(
-      std::min<uint64_t>(NumThreads, std::max<uint64_t>(1, TotalGroups)));
-  Chunk = std::max<uint64_t>(1, TotalGroups / (uint64_t(Workers) * 8));
+  Chunk = std::max<uint64_t>(1, TotalGroups / (uint64_t(Workers + 1) * 8));
   NextGroup.store(0, std::memory_order_relaxed);
+  // Launch numbers live in the gate's high 32 bits; 0 is never used.
+  LaunchNumber = (LaunchNumber + 1) & 0xffffffffu;
+  LaunchNumber += !LaunchNumber;
+  Parts[0].LastLaunch = LaunchNumber;
+  uint64_t Start = monotonicNs();
+  if (Workers) {
+    Left.store(0, std::memory_order_relaxed);
+    Invited.store(Workers, std::memory_order_relaxed);
+    Gate.store(LaunchNumber << 32, std::memory_order_seq_cst);
+    if (Sleepers.load(std::memory_order_seq_cst)) {
+      { std::lock_guard<std::mutex> L(M); }
+      StartCV.notify_all();
+    }
+  }
 
-  if (Workers > 1) {
-    std::lock_guard<std::mutex> L(M);
-    Running = NumThreads - 1;
-    ++Generation;
-    StartCV.notify_all();
+  uint64_t WorkStart = monotonicNs();
+  uint64_t Ran = work(0);
+  uint64_t Took = monotonicNs() - WorkStart;
+  if (Workers) {
+    uint64_t G = Gate.fetch_or(Closed, std::memory_order_acq_rel);
+    unsigned Joined = static_cast<unsigned>(G & JoinedMask);
+    // Those that joined are running their last chunks.
+    spinForever([&] { return Left.load(std::memory_order_acquire) == Joined; });
   }
-  work(0);
-  if (Workers > 1) {
-    std::unique_lock<std::mutex> L(M);
-    DoneCV.wait(L, [&] { return Running == 0; });
+  CompiledKernel::LaunchHistory &H = K.History;
+  if (Ran)
+    average(H.NsPerGroup, Took / Ran);
+  uint64_t Wall = monotonicNs() - Start;
+  if (debugEnabled(DbgDevice))
+    debugLog(DbgDevice, "%s: %llu groups, %u workers invited, %llu ns",
+             K.KernelName.c_str(), (unsigned long long)TotalGroups, Workers,
+             (unsigned long long)Wall);
+  if (LP.Bucket >= 0) {
+    // In 1/16 ns: groups may take only tens of nanoseconds.
+    uint64_t PerGroup = Wall * 16 / TotalGroups;
+    average(Workers ? H.ParallelNs[LP.Bucket] : H.AloneNs[LP.Bucket], PerGroup);
   }
-  // printf output in participant order. Only participants that took part
-  // in this launch have reset their positions.
-  unsigned Used = Workers > 1 ? NumThreads : 1;
+  // printf output in participant order, from those that took part.
   bool Any = false;
-  for (unsigned I = 0; I < Used; ++I) {
-    Participant &P = Parts[I];
+  for (Participant &P : Parts) {
+    if (P.LastLaunch != LaunchNumber)
+      continue;
     uint32_t Len = std::min(P.PrintfPosition, PrintfCapacity);
     if (Len) {
       std::fwrite(P.PrintfBuffer.get(), 1, Len, stdout);
