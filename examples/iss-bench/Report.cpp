@@ -180,8 +180,8 @@ void writeMarkdown(const ReportInfo &Info, const std::vector<Result> &Results,
               : "- time: sum of the benchmark's kernel launches from event "
                 "profiling (CL_PROFILING_COMMAND_START..END); median, with "
                 "[min, max]; the host-side benchmarks (launch, launch-wait) "
-                "report wall-clock time instead, as their problem column "
-                "says\n\n");
+                "report wall-clock microseconds per launch instead, as their "
+                "problem column says\n\n");
 
   for (const std::string &T : Info.Threads) {
     std::vector<std::string> Cols = columnsFor(Info, T);

@@ -9,7 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Runtime/Objects.h"
+#include "Runtime/Command.h"
 
 #include <algorithm>
 

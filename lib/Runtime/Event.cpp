@@ -14,9 +14,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Runtime/Objects.h"
+#include "Runtime/Command.h"
 
-#include "Device/Pthread/CommandScheduler.h"
 #include "Device/Pthread/Spin.h"
 
 using namespace iss;
@@ -93,57 +92,40 @@ void waitEvent(cl_event E) {
 
 } // namespace iss
 
-namespace {
-
-/// A command as the scheduler sees it.
-class CommandTask final : public CommandScheduler::Task {
-public:
-  CommandTask(cl_event E, std::vector<Ref<_cl_event>> Wait, CommandBody B)
-      : Event(E), WaitList(std::move(Wait)), Body(std::move(B)) {}
-
-  bool ready() const override {
-    for (const auto &W : WaitList)
-      if (W->Status.load() > CL_COMPLETE)
-        return false;
-    return true;
-  }
-
-  void run() override {
-    for (const auto &W : WaitList)
-      if (W->Status.load() < 0) {
-        Body = nullptr;
-        WaitList.clear();
-        setEventStatus(Event.get(),
-                       CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
-        return;
-      }
-    WaitList.clear();
-    setEventStatus(Event.get(), CL_RUNNING);
-    cl_int Result = Body ? Body() : CL_SUCCESS;
-    // The command's end, before it releases what it held (bookkeeping, not
-    // execution).
-    cl_ulong End = nowNs();
-    Body = nullptr; // releases buffers, kernels, ... before completion
-    setEventStatus(Event.get(),
-                   Result == CL_SUCCESS
-                       ? CL_COMPLETE
-                       : (Result < 0 ? Result : CL_OUT_OF_RESOURCES),
-                   End);
-  }
-
-private:
-  Ref<_cl_event> Event;
-  std::vector<Ref<_cl_event>> WaitList;
-  CommandBody Body;
-};
-
-} // namespace
-
 namespace iss {
 
-cl_int enqueueCommand(cl_command_queue Q, cl_command_type Type, cl_uint NumWait,
-                      const cl_event *WaitList, cl_event *EventOut,
-                      bool Blocking, CommandBody Body) {
+bool Command::ready() const {
+  for (const auto &W : WaitList)
+    if (W->Status.load() > CL_COMPLETE)
+      return false;
+  return true;
+}
+
+void Command::run() {
+  for (const auto &W : WaitList)
+    if (W->Status.load() < 0) {
+      release();
+      WaitList.clear();
+      setEventStatus(Event.get(), CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+      return;
+    }
+  WaitList.clear();
+  setEventStatus(Event.get(), CL_RUNNING);
+  cl_int Result = execute();
+  // The command's end, before it releases what it held (bookkeeping, not
+  // execution).
+  cl_ulong End = nowNs();
+  release(); // buffers, kernels, ... before completion
+  setEventStatus(Event.get(),
+                 Result == CL_SUCCESS
+                     ? CL_COMPLETE
+                     : (Result < 0 ? Result : CL_OUT_OF_RESOURCES),
+                 End);
+}
+
+cl_int submitCommand(cl_command_queue Q, cl_command_type Type, cl_uint NumWait,
+                     const cl_event *WaitList, cl_event *EventOut,
+                     bool Blocking, std::unique_ptr<Command> C) {
   cl_event E = makeObject<_cl_event>();
   if (!E)
     return apiError("enqueue", CL_OUT_OF_HOST_MEMORY, "allocating an event");
@@ -152,27 +134,27 @@ cl_int enqueueCommand(cl_command_queue Q, cl_command_type Type, cl_uint NumWait,
   retainObject(Q);
   E->Type = Type;
   E->Times[0] = nowNs();
-  std::vector<Ref<_cl_event>> Wait;
-  Wait.reserve(NumWait);
-  for (cl_uint I = 0; I < NumWait; ++I)
-    Wait.emplace_back(WaitList[I]);
-  // Held by the task until it is destroyed; the application's reference,
-  // if it asked for one, is the initial count.
-  auto Task =
-      std::make_unique<CommandTask>(E, std::move(Wait), std::move(Body));
+  if (NumWait) {
+    C->WaitList.reserve(NumWait);
+    for (cl_uint I = 0; I < NumWait; ++I)
+      C->WaitList.emplace_back(WaitList[I]);
+  }
+  // Held by the command until it is destroyed; the application's
+  // reference, if it asked for one, is the initial count.
+  C->Event = Ref<_cl_event>(E);
   // Markers and barriers order an out-of-order queue (OpenCL 1.2, 5.10):
   // without a wait list they wait for everything enqueued before them, and
   // barriers (clEnqueueWaitForEvents's too) hold back what comes after.
   bool Sync = Type == CL_COMMAND_MARKER || Type == CL_COMMAND_BARRIER;
-  Task->WaitsForPrevious = Sync && NumWait == 0;
-  Task->BlocksFollowing = Type == CL_COMMAND_BARRIER;
+  C->WaitsForPrevious = Sync && NumWait == 0;
+  C->BlocksFollowing = Type == CL_COMMAND_BARRIER;
   if (EventOut)
     *EventOut = E;
   Ref<_cl_event> Keep(E);
   if (!EventOut)
     releaseObject(E);
   setEventStatus(E, CL_SUBMITTED);
-  Q->Device->scheduler().submit(Q->Stream, std::move(Task));
+  Q->Device->scheduler().submit(Q->Stream, std::move(C));
   if (!Blocking)
     return CL_SUCCESS;
   waitEvent(E);

@@ -11,11 +11,12 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Runtime/Objects.h"
+#include "Runtime/Command.h"
 
 #include "Device/Pthread/WorkerPool.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdlib>
 
 using namespace iss;
@@ -63,6 +64,76 @@ static void pickLocalSize(cl_uint Dims, const size_t *Global, cl_device_id D,
     Local[I] = largestDivisor(Global[I], Local[I] - 1, I == 0 ? Width : 1);
   }
 }
+
+namespace {
+
+/// A kernel launch: the launch as the worker pool runs it, and in the same
+/// allocation its argument slots, __local slots, retained buffers and
+/// argument bytes (Command.h says why one allocation).
+class KernelCommand final : public Command {
+public:
+  static std::unique_ptr<KernelCommand> make(size_t NumSlots, size_t NumLocals,
+                                             size_t NumMems, size_t Bytes) {
+    size_t SlotsAt = roundUp(sizeof(KernelCommand), alignof(void *));
+    size_t LocalsAt = roundUp(SlotsAt + NumSlots * sizeof(void *),
+                              alignof(KernelLaunch::LocalSlot));
+    size_t MemsAt =
+        roundUp(LocalsAt + NumLocals * sizeof(KernelLaunch::LocalSlot),
+                alignof(Ref<_cl_mem>));
+    size_t ArgsAt = MemsAt + NumMems * sizeof(Ref<_cl_mem>);
+    // The bytes start 128-byte aligned (long16), with room to align them.
+    void *Mem = ::operator new(ArgsAt + ArgAlign + Bytes, std::nothrow);
+    if (!Mem)
+      return nullptr;
+    auto *Base = static_cast<char *>(Mem);
+    std::unique_ptr<KernelCommand> C(new (Mem) KernelCommand());
+    C->Slots = reinterpret_cast<void **>(Base + SlotsAt);
+    C->Locals = reinterpret_cast<KernelLaunch::LocalSlot *>(Base + LocalsAt);
+    C->Mems = reinterpret_cast<Ref<_cl_mem> *>(Base + MemsAt);
+    uintptr_t Args = reinterpret_cast<uintptr_t>(Base + ArgsAt);
+    C->Args = reinterpret_cast<char *>(roundUp(Args, ArgAlign));
+    C->Launch.Slots = C->Slots;
+    C->Launch.NumSlots = NumSlots;
+    C->Launch.Locals = C->Locals;
+    return C;
+  }
+  ~KernelCommand() override { release(); }
+  static void operator delete(void *P) { ::operator delete(P); }
+
+  void addLocal(unsigned Slot, size_t Offset) {
+    Locals[Launch.NumLocals++] = {Slot, Offset};
+  }
+  void addMem(cl_mem M) { new (&Mems[NumMems++]) Ref<_cl_mem>(M); }
+
+  KernelLaunch Launch;
+  WorkerPool *Pool = nullptr;
+  Ref<_cl_kernel> Kernel;
+  std::shared_ptr<CompiledKernel> Compiled;
+  void **Slots = nullptr;
+  char *Args = nullptr;
+
+private:
+  KernelCommand() = default;
+  static constexpr size_t ArgAlign = 128;
+  static size_t roundUp(size_t X, size_t A) { return (X + A - 1) / A * A; }
+
+  cl_int execute() override {
+    return Pool->run(Launch) ? CL_SUCCESS : CL_OUT_OF_RESOURCES;
+  }
+  void release() override {
+    for (size_t I = 0; I < NumMems; ++I)
+      Mems[I].~Ref<_cl_mem>();
+    NumMems = 0;
+    Kernel = Ref<_cl_kernel>();
+    Compiled.reset();
+  }
+
+  KernelLaunch::LocalSlot *Locals = nullptr;
+  Ref<_cl_mem> *Mems = nullptr;
+  size_t NumMems = 0; ///< constructed entries of Mems
+};
+
+} // namespace
 
 static cl_int enqueueKernel(const char *Func, cl_command_queue Q, cl_kernel K,
                             cl_uint Dims, const size_t *Offset,
@@ -143,50 +214,50 @@ static cl_int enqueueKernel(const char *Func, cl_command_queue Q, cl_kernel K,
   if (cl_int E = checkWaitList(Func, Q->Context.get(), NumWait, Wait))
     return E;
 
-  // The argument snapshot. Every value is placed at its alignment in one
-  // block; buffer slots point at a pointer stored in the block.
-  auto Launch = std::make_shared<KernelLaunch>();
-  struct Holder {
-    std::unique_ptr<char, void (*)(void *)> Block{nullptr, std::free};
-    std::vector<Ref<_cl_mem>> Mems;
-    Ref<_cl_kernel> Kernel;
-    std::shared_ptr<CompiledKernel> Compiled;
-  };
-  auto Keep = std::make_shared<Holder>();
-  Keep->Kernel = Ref<_cl_kernel>(K);
+  // The argument snapshot, in the command's own allocation. Every value is
+  // placed at its alignment in one block; buffer slots point at a pointer
+  // stored in the block.
   const auto &Infos = K->Info.Args;
-  std::vector<size_t> Offsets(Infos.size());
+  const auto &AutoLocals = K->Info.AutoLocals;
+  std::unique_ptr<KernelCommand> C;
   size_t LocalBytes = 0;
+  std::array<size_t, 3> LocalKey = {L[0], L[1], L[2]};
   {
     std::lock_guard<std::mutex> Lock(K->M);
-    size_t Bytes = 0;
+    size_t Bytes = 0, NumLocals = AutoLocals.size(), NumMems = 0;
+    auto Place = [&](size_t I) {
+      const KernelArgValue &V = K->Args[I];
+      size_t Align = std::max<size_t>(Infos[I].Align, alignof(void *));
+      size_t Len =
+          Infos[I].Kind == ArgKind::Value ? V.Bytes.size() : sizeof(void *);
+      size_t At = (Bytes + Align - 1) / Align * Align;
+      Bytes = At + Len;
+      return At;
+    };
     for (size_t I = 0; I < Infos.size(); ++I) {
       const KernelArgValue &V = K->Args[I];
       if (!V.IsSet)
         return apiError(Func, CL_INVALID_KERNEL_ARGS,
                         "an argument has not been set");
-      size_t Align = std::max<size_t>(Infos[I].Align, alignof(void *));
-      size_t Len =
-          Infos[I].Kind == ArgKind::Value ? V.Bytes.size() : sizeof(void *);
-      Bytes = (Bytes + Align - 1) / Align * Align;
-      Offsets[I] = Bytes;
-      Bytes += Len;
+      Place(I);
+      NumLocals += Infos[I].Kind == ArgKind::Local;
+      NumMems += V.Mem != nullptr;
     }
-    Keep->Block.reset(static_cast<char *>(std::aligned_alloc(
-        128, std::max<size_t>(128, (Bytes + 127) / 128 * 128))));
-    if (!Keep->Block)
+    C = KernelCommand::make(Infos.size() + AutoLocals.size(), NumLocals,
+                            NumMems, Bytes);
+    if (!C)
       return apiError(Func, CL_OUT_OF_HOST_MEMORY, "argument snapshot");
-    Launch->Slots.resize(Infos.size() + K->Info.AutoLocals.size());
+    Bytes = 0;
     for (size_t I = 0; I < Infos.size(); ++I) {
       const KernelArgValue &V = K->Args[I];
-      char *At = Keep->Block.get() + Offsets[I];
-      Launch->Slots[I] = At;
+      char *At = C->Args + Place(I);
+      C->Slots[I] = At;
       switch (Infos[I].Kind) {
       case ArgKind::Value:
         std::memcpy(At, V.Bytes.data(), V.Bytes.size());
         break;
       case ArgKind::Local:
-        Launch->Locals.push_back({static_cast<unsigned>(I), LocalBytes});
+        C->addLocal(static_cast<unsigned>(I), LocalBytes);
         LocalBytes += (V.LocalSize + 63) / 64 * 64;
         break;
       default: {
@@ -196,69 +267,75 @@ static cl_int enqueueKernel(const char *Func, cl_command_queue Q, cl_kernel K,
             return apiError(Func, CL_INVALID_MEM_OBJECT,
                             "a buffer argument was released");
           Addr = V.Mem->Data;
-          Keep->Mems.emplace_back(V.Mem);
+          C->addMem(V.Mem);
         }
         std::memcpy(At, &Addr, sizeof(void *));
         break;
       }
       }
     }
+    if (K->CompiledLocal == LocalKey)
+      C->Compiled = K->Compiled;
   }
-  for (size_t I = 0; I < K->Info.AutoLocals.size(); ++I) {
-    size_t Align = std::max<size_t>(K->Info.AutoLocals[I].second, 64);
+  for (size_t I = 0; I < AutoLocals.size(); ++I) {
+    size_t Align = std::max<size_t>(AutoLocals[I].second, 64);
     LocalBytes = (LocalBytes + Align - 1) / Align * Align;
-    Launch->Locals.push_back(
-        {static_cast<unsigned>(Infos.size() + I), LocalBytes});
-    LocalBytes += K->Info.AutoLocals[I].first;
+    C->addLocal(static_cast<unsigned>(Infos.size() + I), LocalBytes);
+    LocalBytes += AutoLocals[I].first;
   }
   if (LocalBytes > D->LocalMemSize)
     return apiError(Func, CL_OUT_OF_RESOURCES,
                     "the kernel needs more local memory than the device has");
 
-  // The work-group functions for this local size, compiled once.
-  std::array<size_t, 3> LocalKey = {L[0], L[1], L[2]};
-  {
-    std::lock_guard<std::mutex> Lock(P->CompiledM);
-    auto &Slot = P->Compiled[{K->Info.Name, LocalKey}];
-    if (!Slot) {
-      std::string Error;
-      Slot = getCompiledKernel(P->Binary, K->Info.Name, L, Error);
+  // The work-group functions for this local size, compiled once per
+  // program; the kernel remembers the last ones it used.
+  if (!C->Compiled) {
+    {
+      std::lock_guard<std::mutex> Lock(P->CompiledM);
+      auto &Slot = P->Compiled[{K->Info.Name, LocalKey}];
       if (!Slot) {
-        debugLog(DbgRuntime, "%s: compiling %s for local size %zux%zux%zu: %s",
-                 Func, K->Info.Name.c_str(), L[0], L[1], L[2], Error.c_str());
-        return apiError(Func, CL_OUT_OF_RESOURCES,
-                        "the kernel could not be compiled for this local size");
+        std::string Error;
+        Slot = getCompiledKernel(P->Binary, K->Info.Name, L, Error);
+        if (!Slot) {
+          debugLog(DbgRuntime,
+                   "%s: compiling %s for local size %zux%zux%zu: %s", Func,
+                   K->Info.Name.c_str(), L[0], L[1], L[2], Error.c_str());
+          return apiError(
+              Func, CL_OUT_OF_RESOURCES,
+              "the kernel could not be compiled for this local size");
+        }
+        if (Slot->Subkernels.empty()) {
+          Slot.reset();
+          return apiError(Func, CL_OUT_OF_RESOURCES,
+                          "the compiled kernel has no work-group function");
+        }
+        recordCompiledKernel(Slot);
       }
-      if (Slot->Subkernels.empty()) {
-        Slot.reset();
-        return apiError(Func, CL_OUT_OF_RESOURCES,
-                        "the compiled kernel has no work-group function");
-      }
-      recordCompiledKernel(Slot);
+      C->Compiled = Slot;
     }
-    Keep->Compiled = Slot;
+    std::lock_guard<std::mutex> Lock(K->M);
+    K->CompiledLocal = LocalKey;
+    K->Compiled = C->Compiled;
   }
   // Private and context arrays beyond the stack live in scratch memory,
   // one work group's worth per thread: refuse what the host cannot hold
   // rather than share it.
-  WorkerPool *Pool = &D->pool();
-  if (Keep->Compiled->ScratchBytes > D->GlobalMemSize / Pool->size())
+  C->Pool = &D->pool();
+  if (C->Compiled->ScratchBytes > D->GlobalMemSize / C->Pool->size())
     return apiError(Func, CL_OUT_OF_RESOURCES,
                     "the kernel's private memory per work group exceeds the "
                     "device's memory");
-  Launch->Kernel = Keep->Compiled.get();
-  Launch->WorkDim = Dims;
+  C->Kernel = Ref<_cl_kernel>(K);
+  KernelLaunch &Launch = C->Launch;
+  Launch.Kernel = C->Compiled.get();
+  Launch.WorkDim = Dims;
   for (int I = 0; I < 3; ++I) {
-    Launch->NumGroups[I] = G[I] / L[I];
-    Launch->GlobalOffset[I] = O[I];
+    Launch.NumGroups[I] = G[I] / L[I];
+    Launch.GlobalOffset[I] = O[I];
   }
   debugLog(DbgDevice, "%s: %s global %zux%zux%zu local %zux%zux%zu", Func,
            K->Info.Name.c_str(), G[0], G[1], G[2], L[0], L[1], L[2]);
-  return enqueueCommand(Q, Type, NumWait, Wait, Event, false,
-                        [Pool, Launch, Keep] {
-                          return Pool->run(*Launch) ? CL_SUCCESS
-                                                    : CL_OUT_OF_RESOURCES;
-                        });
+  return submitCommand(Q, Type, NumWait, Wait, Event, false, std::move(C));
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clEnqueueNDRangeKernel(

@@ -29,7 +29,6 @@
 #include <condition_variable>
 #include <cstdint>
 #include <cstring>
-#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -287,6 +286,10 @@ struct _cl_kernel : iss::ObjectBase {
   iss::KernelInfo Info;
   std::mutex M;
   std::vector<KernelArgValue> Args;
+  /// The work-group functions of the last launch and their local size:
+  /// launches with the same local size skip the program's table.
+  std::array<size_t, 3> CompiledLocal = {0, 0, 0};
+  std::shared_ptr<iss::CompiledKernel> Compiled;
 };
 
 struct _cl_event : iss::ObjectBase {
@@ -379,19 +382,6 @@ template <typename T> void deleteObject(T *Obj) {
 /// Validates an event wait list against a queue's context.
 cl_int checkWaitList(const char *Func, cl_context Ctx, cl_uint Num,
                      const cl_event *List);
-
-/// What a command does when the scheduler runs it; returns CL_SUCCESS or
-/// the (negative) error the event ends with. Everything it captures is
-/// released as soon as it has run.
-using CommandBody = std::function<cl_int()>;
-
-/// Creates the event of a command, hands the command to the queue's
-/// scheduler stream and, when \p EventOut is given, returns the event to the
-/// application. With \p Blocking, waits for it and returns
-/// CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST if it did not complete.
-cl_int enqueueCommand(cl_command_queue Q, cl_command_type Type, cl_uint NumWait,
-                      const cl_event *WaitList, cl_event *EventOut,
-                      bool Blocking, CommandBody Body);
 
 /// Sets an event's terminal or intermediate status, wakes waiters and the
 /// scheduler, and queues the callbacks that became due. \p When is the

@@ -45,7 +45,13 @@ void CommandScheduler::submit(unsigned Stream, std::unique_ptr<Task> T) {
   WorkCV.notify_one();
 }
 
+/// Set on the scheduler thread, which looks at every stream after each
+/// command anyway.
+static thread_local bool OnSchedulerThread = false;
+
 void CommandScheduler::notify() {
+  if (OnSchedulerThread)
+    return;
   std::lock_guard<std::mutex> L(M);
   Dirty.store(true, std::memory_order_release);
   WorkCV.notify_one();
@@ -85,6 +91,7 @@ CommandScheduler::Task *CommandScheduler::pick(Stream &S) {
 }
 
 void CommandScheduler::loop() {
+  OnSchedulerThread = true;
   std::unique_lock<std::mutex> L(M);
   for (;;) {
     Task *Next = nullptr;
@@ -128,7 +135,10 @@ void CommandScheduler::loop() {
     if (Null != From->Tasks.end())
       From->Tasks.erase(Null);
     From->Pending.fetch_sub(1, std::memory_order_release);
-    IdleCV.notify_all();
+    // Only an empty stream ends a drain(): waking clFinish after every
+    // command would cost it a system call and a context switch each.
+    if (From->Tasks.empty())
+      IdleCV.notify_all();
   }
 }
 

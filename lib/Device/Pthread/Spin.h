@@ -39,7 +39,8 @@ template <typename Pred> bool spinUntil(Pred Ready, uint64_t BudgetNs) {
   const Clock::time_point End =
       Clock::now() + std::chrono::nanoseconds(BudgetNs);
   for (;;) {
-    for (int I = 0; I < 64; ++I) {
+    // A few microseconds between yields: a system call each.
+    for (int I = 0; I < 256; ++I) {
       cpuRelax();
       if (Ready())
         return true;

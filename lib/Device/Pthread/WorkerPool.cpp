@@ -109,9 +109,9 @@ void WorkerPool::workerMain(unsigned Index) {
 iss_wg_context WorkerPool::prepare(unsigned Index) {
   const KernelLaunch &KL = *Launch;
   Participant &P = Parts[Index];
-  P.Slots = KL.Slots;
-  P.LocalPtrs.resize(KL.Locals.size());
-  for (size_t I = 0; I < KL.Locals.size(); ++I) {
+  P.Slots.assign(KL.Slots, KL.Slots + KL.NumSlots);
+  P.LocalPtrs.resize(KL.NumLocals);
+  for (size_t I = 0; I < KL.NumLocals; ++I) {
     P.LocalPtrs[I] = P.LocalMem.get() + KL.Locals[I].Offset;
     P.Slots[KL.Locals[I].Slot] = &P.LocalPtrs[I];
   }
@@ -252,9 +252,8 @@ bool WorkerPool::run(const KernelLaunch &KL) {
     }
   }
 
-  uint64_t WorkStart = monotonicNs();
   uint64_t Ran = work(0);
-  uint64_t Took = monotonicNs() - WorkStart;
+  uint64_t Took = monotonicNs() - Start;
   if (Workers) {
     uint64_t G = Gate.fetch_or(Closed, std::memory_order_acq_rel);
     unsigned Joined = static_cast<unsigned>(G & JoinedMask);

@@ -44,19 +44,22 @@
 
 namespace iss {
 
-/// One kernel launch, as the runtime prepared it.
+/// One kernel launch, as the runtime prepared it (the arrays are the
+/// runtime's, alive while the launch runs).
 struct KernelLaunch {
   const CompiledKernel *Kernel = nullptr;
   /// One slot per kernel argument, then one per automatic __local variable
   /// (WorkGroupABI.h). Slots of __local memory are filled per participant.
-  std::vector<void *> Slots;
+  void *const *Slots = nullptr;
+  size_t NumSlots = 0;
   /// __local slots: slot index and byte offset in the participant's local
   /// memory.
   struct LocalSlot {
     unsigned Slot;
     size_t Offset;
   };
-  std::vector<LocalSlot> Locals;
+  const LocalSlot *Locals = nullptr;
+  size_t NumLocals = 0;
   uint64_t NumGroups[3] = {1, 1, 1};
   uint64_t GlobalOffset[3] = {0, 0, 0};
   uint32_t WorkDim = 1;
