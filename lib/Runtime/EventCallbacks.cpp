@@ -37,10 +37,12 @@ public:
   void queue(cl_event E, std::vector<DueCallback> Calls) {
     std::lock_guard<std::mutex> L(M);
     Pending.push_back({Ref<_cl_event>(E), std::move(Calls)});
-    // Every queued batch needs a thread that is not inside a callback.
-    if (Pending.size() > Idle && Threads < MaxThreads &&
+    // Every queued batch needs a thread that is not inside a callback:
+    // an idle one, or one still starting.
+    if (Pending.size() > Idle + Starting && Threads < MaxThreads &&
         startThread([this] { loop(); }, StackSize)) {
       ++Threads;
+      ++Starting;
       return;
     }
     CV.notify_one();
@@ -49,6 +51,7 @@ public:
 private:
   void loop() {
     std::unique_lock<std::mutex> L(M);
+    --Starting;
     for (;;) {
       ++Idle;
       CV.wait(L, [&] { return !Pending.empty(); });
@@ -70,7 +73,7 @@ private:
   std::mutex M;
   std::condition_variable CV;
   std::deque<Batch> Pending;
-  unsigned Threads = 0, Idle = 0;
+  unsigned Threads = 0, Idle = 0, Starting = 0;
 };
 
 } // namespace
