@@ -131,12 +131,13 @@ struct CompiledKernel {
   size_t ScratchBytes = 0;
   /// What the device measured of this kernel's launches, to run a launch
   /// on one thread when that has been faster (lib/Device/Pthread/
-  /// WorkerPool.cpp). Nanoseconds, running averages, 0 until measured.
+  /// WorkerPool.cpp). Nanoseconds, 0 until measured.
   struct LaunchHistory {
     /// Launches by their estimated single-thread time: one bucket per
     /// power of two from WorkerPool::MinParallelNs.
     static constexpr unsigned Buckets = 8;
-    std::atomic<uint64_t> NsPerGroup{0}; ///< one thread's time per group
+    /// One thread's time per group, as low as recent launches allow.
+    std::atomic<uint64_t> NsPerGroup{0};
     /// Wall time per work group of the launches of a bucket, run alone or
     /// with workers, in sixteenths of a nanosecond.
     std::atomic<uint64_t> AloneNs[Buckets] = {};

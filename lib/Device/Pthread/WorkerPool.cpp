@@ -206,6 +206,16 @@ static void average(std::atomic<uint64_t> &Avg, uint64_t Sample) {
   Avg.store(Old ? (3 * Old + Sample) / 4 : Sample, std::memory_order_relaxed);
 }
 
+/// An estimate of the work itself: a preempted launch takes longer than its
+/// work, never shorter, so the estimate follows samples down at once and up
+/// slowly.
+static void lowerEnvelope(std::atomic<uint64_t> &Est, uint64_t Sample) {
+  Sample = std::max<uint64_t>(1, Sample);
+  uint64_t Old = Est.load(std::memory_order_relaxed);
+  uint64_t New = !Old || Sample <= Old ? Sample : Old + (Sample - Old) / 8;
+  Est.store(New, std::memory_order_relaxed);
+}
+
 bool WorkerPool::run(const KernelLaunch &KL) {
   const CompiledKernel &K = *KL.Kernel;
   if (K.ScratchBytes && !reserveScratch(K.ScratchBytes)) {
@@ -262,7 +272,7 @@ bool WorkerPool::run(const KernelLaunch &KL) {
   }
   CompiledKernel::LaunchHistory &H = K.History;
   if (Ran)
-    average(H.NsPerGroup, Took / Ran);
+    lowerEnvelope(H.NsPerGroup, Took / Ran);
   uint64_t Wall = monotonicNs() - Start;
   if (debugEnabled(DbgDevice))
     debugLog(DbgDevice, "%s: %llu groups, %u workers invited, %llu ns",
