@@ -264,9 +264,10 @@ bool WorkerPool::run(const KernelLaunch &KL) {
 
   uint64_t Ran = work(0);
   uint64_t Took = monotonicNs() - Start;
+  unsigned Joined = 0;
   if (Workers) {
     uint64_t G = Gate.fetch_or(Closed, std::memory_order_acq_rel);
-    unsigned Joined = static_cast<unsigned>(G & JoinedMask);
+    Joined = static_cast<unsigned>(G & JoinedMask);
     // Those that joined are running their last chunks.
     spinForever([&] { return Left.load(std::memory_order_acquire) == Joined; });
   }
@@ -275,9 +276,10 @@ bool WorkerPool::run(const KernelLaunch &KL) {
     lowerEnvelope(H.NsPerGroup, Took / Ran);
   uint64_t Wall = monotonicNs() - Start;
   if (debugEnabled(DbgDevice))
-    debugLog(DbgDevice, "%s: %llu groups, %u workers invited, %llu ns",
+    debugLog(DbgDevice,
+             "%s: %llu groups, %u workers invited, %u joined, %llu ns",
              K.KernelName.c_str(), (unsigned long long)TotalGroups, Workers,
-             (unsigned long long)Wall);
+             Joined, (unsigned long long)Wall);
   if (LP.Bucket >= 0) {
     // In 1/16 ns: groups may take only tens of nanoseconds.
     uint64_t PerGroup = Wall * 16 / TotalGroups;
