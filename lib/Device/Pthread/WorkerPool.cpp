@@ -140,11 +140,21 @@ uint64_t WorkerPool::work(unsigned Index) {
     if (Begin >= TotalGroups)
       break;
     uint64_t End = Begin + std::min(Chunk, TotalGroups - Begin);
+    // Divisions once per chunk, not per group: a 64-bit division costs as
+    // much as a small work group's loop control (gaussian's 1024 groups of
+    // mostly inactive work-items per launch).
+    Ctx.group_id[0] = Begin % N0;
+    Ctx.group_id[1] = (Begin / N0) % N1;
+    Ctx.group_id[2] = Begin / (N0 * N1);
     for (uint64_t G = Begin; G < End; ++G) {
-      Ctx.group_id[0] = G % N0;
-      Ctx.group_id[1] = (G / N0) % N1;
-      Ctx.group_id[2] = G / (N0 * N1);
       Fn(P.Slots.data(), &Ctx);
+      if (++Ctx.group_id[0] == N0) {
+        Ctx.group_id[0] = 0;
+        if (++Ctx.group_id[1] == N1) {
+          Ctx.group_id[1] = 0;
+          ++Ctx.group_id[2];
+        }
+      }
     }
     Ran += End - Begin;
   }
