@@ -456,7 +456,7 @@ void stress(Env &E, bool (*OutOfOrder)(int)) {
         std::lock_guard<std::mutex> L(S.FailM);
         if (S.FirstFailure.empty())
           S.FirstFailure =
-              "thread " + std::to_string(I) + ": " + F.Message;
+              "thread " + std::to_string(I) + ": " + F.what();
         S.Stop = true;
       }
       S.Prog[I].Doing = "done";
