@@ -366,10 +366,10 @@ CLT_TEST(poclIssOptionalFeatures) {
   CLT_EXPECT(!E.deviceValue<cl_bool>(CL_DEVICE_PIPE_SUPPORT));
   CLT_EXPECT(E.deviceValue<cl_device_svm_capabilities>(
                  CL_DEVICE_SVM_CAPABILITIES) == 0);
-  CLT_EXPECT(E.deviceValue<cl_command_queue_properties>(
-                 CL_DEVICE_QUEUE_ON_HOST_PROPERTIES) ==
-             (CL_QUEUE_PROFILING_ENABLE |
-              CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE));
+  CLT_EXPECT(
+      E.deviceValue<cl_command_queue_properties>(
+          CL_DEVICE_QUEUE_ON_HOST_PROPERTIES) ==
+      (CL_QUEUE_PROFILING_ENABLE | CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE));
   CLT_EXPECT(
       E.deviceValue<cl_device_atomic_capabilities>(
           CL_DEVICE_ATOMIC_FENCE_CAPABILITIES) ==

@@ -455,8 +455,7 @@ void stress(Env &E, bool (*OutOfOrder)(int)) {
       } catch (const Failure &F) {
         std::lock_guard<std::mutex> L(S.FailM);
         if (S.FirstFailure.empty())
-          S.FirstFailure =
-              "thread " + std::to_string(I) + ": " + F.what();
+          S.FirstFailure = "thread " + std::to_string(I) + ": " + F.what();
         S.Stop = true;
       }
       S.Prog[I].Doing = "done";
