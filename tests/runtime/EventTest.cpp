@@ -342,8 +342,7 @@ static void note(BlockingCallbackLog &L, cl_int Err) {
     L.Errors = Err;
 }
 
-static void CL_CALLBACK blockingCallback(cl_event Self, cl_int,
-                                         void *Data) {
+static void CL_CALLBACK blockingCallback(cl_event Self, cl_int, void *Data) {
   auto &L = *static_cast<BlockingCallbackLog *>(Data);
   int Value = -1;
   note(L, clEnqueueReadBuffer(L.Q, L.Buf, CL_TRUE, 0, sizeof(int), &Value, 0,

@@ -196,8 +196,8 @@ private:
     for (cl_uint &X : V)
       X = X * M + C;
   }
-  void launchAffine(cl_uint M, cl_uint C, cl_uint NumWait,
-                    const cl_event *Wait, cl_event *Out) {
+  void launchAffine(cl_uint M, cl_uint C, cl_uint NumWait, const cl_event *Wait,
+                    cl_event *Out) {
     size_t G = N;
     setArg(Affine, 0, A.get());
     setArg(Affine, 1, M);
@@ -379,8 +379,8 @@ private:
     setArg(GroupSum, 1, A.get());
     CL_CHECK(clSetKernelArg(GroupSum, 2, L * sizeof(cl_uint), nullptr));
     Event K;
-    CL_CHECK(clEnqueueNDRangeKernel(Q, GroupSum, 1, nullptr, &G, &L, 0,
-                                    nullptr, K.out()));
+    CL_CHECK(clEnqueueNDRangeKernel(Q, GroupSum, 1, nullptr, &G, &L, 0, nullptr,
+                                    K.out()));
     Vec Out(N);
     cl_event KE = K;
     CL_CHECK(clEnqueueReadBuffer(Q, B, CL_TRUE, 0, Bytes, Out.data(), 1, &KE,
@@ -423,8 +423,8 @@ double stressSeconds() {
                     std::to_string(static_cast<int>(Seconds)) + " s\n";
   for (int I = 0; I < Threads; ++I)
     Msg += "  thread " + std::to_string(I) + ": " +
-           std::to_string(S.Prog[I].Steps.load()) + " steps, now: " +
-           S.Prog[I].Doing.load() + "\n";
+           std::to_string(S.Prog[I].Steps.load()) +
+           " steps, now: " + S.Prog[I].Doing.load() + "\n";
   (void)!write(2, Msg.data(), Msg.size());
   _exit(1);
 }
