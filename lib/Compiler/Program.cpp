@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "CompilerInternal.h"
+#include "Recursion.h"
 
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
@@ -87,6 +88,8 @@ static BuildResult finishExecutable(std::unique_ptr<Module> M,
       Undefined = true;
     }
   if (Undefined)
+    return R;
+  if (!checkRecursion(*M, R.Log))
     return R;
   std::string VerifyErrors;
   raw_string_ostream VS(VerifyErrors);

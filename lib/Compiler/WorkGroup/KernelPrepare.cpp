@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Passes.h"
+#include "Recursion.h"
 
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/Instructions.h"
@@ -115,12 +116,21 @@ PreservedAnalyses KernelPreparePass::run(Module &M, ModuleAnalysisManager &) {
           if (Function *Callee = CB->getCalledFunction())
             Work.push_back(Callee);
   }
+  // Recursive functions stay real calls, as on pocl: inlining them into the
+  // kernel would never end. clBuildProgram refused those that reach
+  // work-item state (Recursion.h); LLVM's inliner may still inline a few
+  // levels of the others at O3.
+  std::set<Function *> Recursive;
+  for (const CallCycle &Cycle : callCycles(M))
+    Recursive.insert(Cycle.begin(), Cycle.end());
   for (Function &F : M) {
     if (F.isDeclaration())
       continue;
     F.removeFnAttr(Attribute::OptimizeNone);
     F.removeFnAttr(Attribute::NoInline);
-    if (keepOutOfLine(F))
+    if (Recursive.count(&F))
+      F.removeFnAttr(Attribute::AlwaysInline);
+    else if (keepOutOfLine(F))
       F.addFnAttr(Attribute::NoInline);
     else if (Reached.count(&F))
       F.addFnAttr(Attribute::AlwaysInline);

@@ -53,17 +53,26 @@ static bool isTrackedPrivate(const AllocaInst &A) {
 }
 
 /// Whether \p I starts divergence by itself, whatever its operands.
-static bool isDivergenceRoot(const Instruction &I, const unsigned Size[3]) {
+/// \p Tracked caches isTrackedPrivate per alloca: asked again for each load,
+/// it would cost time quadratic in the number of its uses.
+static bool isDivergenceRoot(const Instruction &I, const unsigned Size[3],
+                             DenseMap<const AllocaInst *, bool> &Tracked) {
   static const char *const LocalIds[3] = {"_local_id_x", "_local_id_y",
                                           "_local_id_z"};
+  auto IsTracked = [&](const AllocaInst &A) {
+    auto [It, New] = Tracked.try_emplace(&A, false);
+    if (New)
+      It->second = isTrackedPrivate(A);
+    return It->second;
+  };
   if (const auto *A = dyn_cast<AllocaInst>(&I))
-    return !isTrackedPrivate(*A);
+    return !IsTracked(*A);
   if (isa<AtomicRMWInst>(I) || isa<AtomicCmpXchgInst>(I))
     return true;
   if (const auto *L = dyn_cast<LoadInst>(&I)) {
     const Value *P = L->getPointerOperand()->stripPointerCasts();
     if (const auto *A = dyn_cast<AllocaInst>(P))
-      return !isTrackedPrivate(*A);
+      return !IsTracked(*A);
     if (L->isVolatile() || L->isAtomic())
       return true;
     if (const auto *GV = dyn_cast<GlobalVariable>(P))
@@ -85,9 +94,10 @@ WorkItemUniformity::WorkItemUniformity(Function &F,
   unsigned Size[3];
   localSizeOf(F, Size);
   SmallVector<const AllocaInst *, 8> Tracked;
+  DenseMap<const AllocaInst *, bool> IsTracked;
   for (BasicBlock &BB : F)
     for (Instruction &I : BB) {
-      if (isDivergenceRoot(I, Size))
+      if (isDivergenceRoot(I, Size, IsTracked))
         markDivergent(&I);
       else if (const auto *A = dyn_cast<AllocaInst>(&I))
         Tracked.push_back(A);
@@ -158,9 +168,12 @@ void WorkItemUniformity::divergentBranch(const Instruction *Term) {
       markDivergent(&P);
   // Temporal divergence: work-items leave the loop after different
   // numbers of iterations, so what the loop computes differs after it.
+  // What that marks depends on the loop only: each loop is done once.
   for (const Loop *L = LI.getLoopFor(X); L; L = L->getParentLoop()) {
     if (Join && L->contains(Join))
       break;
+    if (!TemporallyDivergent.insert(L).second)
+      continue;
     for (const BasicBlock *B : L->blocks())
       for (const Instruction &I : *B)
         for (const User *U : I.users())
