@@ -39,6 +39,8 @@ struct Settings {
   std::string Devices;             ///< POCL_DEVICES, empty: all
   unsigned DebugMask = 0;          ///< POCL_DEBUG categories
   std::string DumpDir;             ///< POCL_ISS_DUMP_IR: write kernels' IR
+  /// POCL_ISS_COMPILER_STACK_MB: the stack of the compiler's thread, MiB.
+  unsigned CompilerStackMB = 1024;
 };
 
 /// Reads and validates every variable once. On a bad value, prints one line
