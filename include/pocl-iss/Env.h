@@ -43,6 +43,8 @@ struct Settings {
   unsigned DebugMask = 0;          ///< POCL_DEBUG categories
   std::string DumpDir;             ///< POCL_ISS_DUMP_IR: write kernels' IR
   std::string PlatformName = "pocl-iss"; ///< POCL_PLATFORM_NAME_OVERRIDE
+  /// POCL_ISS_COMPILER_STACK_MB: the stack of the compiler's thread, MiB.
+  unsigned CompilerStackMB = 1024;
 };
 
 /// Reads and validates every variable once. On a bad value, prints one line

@@ -14,6 +14,7 @@
 #include "Passes.h"
 
 #include "pocl-iss/Env.h"
+#include "pocl-iss/StackGuard.h"
 
 #include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
 #include "llvm/ExecutionEngine/Orc/LLJIT.h"
@@ -361,6 +362,33 @@ static bool compileKernel(const std::vector<uint8_t> &Binary,
   return true;
 }
 
+/// compileKernel on a thread with a large stack (StackGuard.h), as
+/// clBuildProgram runs Clang: a kernel built from a very deep expression
+/// is a very deep chain of instructions, and an overflow becomes an error.
+static bool compileKernelGuarded(const std::vector<uint8_t> &Binary,
+                                 const WorkGroupConfig &Config,
+                                 CachedKernel &Out, std::string &Error) {
+  // Out and Error are written by the guarded function's last step only.
+  unsigned MB = settings().CompilerStackMB;
+  bool Ok = false;
+  StackRun Run = runOnLargeStack(
+      [&] {
+        CachedKernel CK;
+        std::string E;
+        bool R = compileKernel(Binary, Config, CK, E);
+        Out = std::move(CK);
+        Error = std::move(E);
+        Ok = R;
+      },
+      static_cast<size_t>(MB) << 20);
+  if (Run == StackRun::NoThread)
+    return compileKernel(Binary, Config, Out, Error);
+  if (Run == StackRun::Exhausted)
+    Error = "the kernel compiler ran out of stack (" + std::to_string(MB) +
+            " MiB, POCL_ISS_COMPILER_STACK_MB)";
+  return Ok;
+}
+
 /// Identifies the compiler's own code for cache keys: a hash of the binary
 /// it is linked into (libpocl-iss.so, or a test), so that a rebuilt compiler
 /// never loads kernels an older one compiled under the same version number.
@@ -449,7 +477,7 @@ getCompiledKernel(const std::vector<uint8_t> &Binary, const std::string &Kernel,
     }
   }
   if (!FromCache) {
-    if (!compileKernel(Binary, Config, CK, Error))
+    if (!compileKernelGuarded(Binary, Config, CK, Error))
       return nullptr;
     if (S.KernelCache)
       writeCachedKernel(S.CacheDir, Key, CK);

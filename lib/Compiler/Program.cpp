@@ -9,6 +9,10 @@
 //===----------------------------------------------------------------------===//
 
 #include "CompilerInternal.h"
+#include "Recursion.h"
+
+#include "pocl-iss/Env.h"
+#include "pocl-iss/StackGuard.h"
 
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
@@ -17,6 +21,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <dlfcn.h>
+#include <functional>
 #include <sstream>
 
 using namespace llvm;
@@ -88,6 +93,8 @@ static BuildResult finishExecutable(std::unique_ptr<Module> M,
     }
   if (Undefined)
     return R;
+  if (!checkRecursion(*M, R.Log))
+    return R;
   std::string VerifyErrors;
   raw_string_ostream VS(VerifyErrors);
   if (verifyModule(*M, &VS)) {
@@ -105,29 +112,62 @@ static BuildResult finishExecutable(std::unique_ptr<Module> M,
   return R;
 }
 
+/// Runs \p Build, which runs Clang, on a thread with a large stack
+/// (StackGuard.h): Clang recurses once per level of an expression, and an
+/// application thread's stack overflows on sources with 100,000-term
+/// expressions or operators nested as deeply (issue 8). Running out of even
+/// that stack is a build failure with a log; the process goes on.
+static BuildResult runClangGuarded(const std::function<BuildResult()> &Build) {
+  // Written only by the last step of the guarded function: an overflow
+  // abandons Build's frames (their memory, the LLVMContext and Clang's
+  // state included, is leaked, not destroyed half-way) and leaves R alone.
+  BuildResult R;
+  unsigned MB = settings().CompilerStackMB;
+  StackRun Run =
+      runOnLargeStack([&] { R = Build(); }, static_cast<size_t>(MB) << 20);
+  if (Run == StackRun::Completed)
+    return R;
+  if (Run == StackRun::NoThread) {
+    debugLog(DbgWarning, "no thread for the compiler: it runs on the "
+                         "caller's stack");
+    return Build();
+  }
+  BuildResult Failed;
+  Failed.Log = "error: the compiler ran out of stack (" + std::to_string(MB) +
+               " MiB, POCL_ISS_COMPILER_STACK_MB) on this program: an "
+               "expression, or what a macro expands to, is nested too deeply "
+               "(Clang needs stack for every level of an expression). Split "
+               "it up, or give the compiler a larger stack.\n";
+  return Failed;
+}
+
 BuildResult buildProgram(const std::string &Source,
                          const std::string &Options) {
-  BuildResult R;
-  LLVMContext Ctx;
-  auto M = compileOpenCL(Ctx, Source, Options, {}, R.Log, R.InvalidOptions);
-  if (!M)
-    return R;
-  return finishExecutable(std::move(M), std::move(R));
+  return runClangGuarded([&] {
+    BuildResult R;
+    LLVMContext Ctx;
+    auto M = compileOpenCL(Ctx, Source, Options, {}, R.Log, R.InvalidOptions);
+    if (!M)
+      return R;
+    return finishExecutable(std::move(M), std::move(R));
+  });
 }
 
 BuildResult compileProgram(const std::string &Source,
                            const std::string &Options,
                            const std::vector<HeaderSource> &Headers) {
-  BuildResult R;
-  LLVMContext Ctx;
-  auto M = compileOpenCL(Ctx, Source, Options, Headers, R.Log,
-                         R.InvalidOptions);
-  if (!M)
+  return runClangGuarded([&] {
+    BuildResult R;
+    LLVMContext Ctx;
+    auto M =
+        compileOpenCL(Ctx, Source, Options, Headers, R.Log, R.InvalidOptions);
+    if (!M)
+      return R;
+    R.Binary = writeBinary(*M, BinaryKind::Compiled);
+    R.Kind = BinaryKind::Compiled;
+    R.Success = true;
     return R;
-  R.Binary = writeBinary(*M, BinaryKind::Compiled);
-  R.Kind = BinaryKind::Compiled;
-  R.Success = true;
-  return R;
+  });
 }
 
 BuildResult linkPrograms(const std::vector<std::vector<uint8_t>> &Inputs,

@@ -183,6 +183,10 @@ static Settings readSettings() {
     if (const char *V = Get("POCL_VECTORIZER_REMARKS"))
       Err = parseBool("POCL_VECTORIZER_REMARKS", V, S.VectorizerRemarks);
   if (Err.empty())
+    if (const char *V = Get("POCL_ISS_COMPILER_STACK_MB"))
+      Err = parseUnsigned("POCL_ISS_COMPILER_STACK_MB", V, 16, 16384,
+                          S.CompilerStackMB);
+  if (Err.empty())
     if (const char *V = Get("POCL_DEBUG"))
       Err = parseDebug(V, S.DebugMask);
   if (Err.empty())

@@ -19,6 +19,8 @@
 #include <set>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <cstdlib>
+#include <string>
 #include <vector>
 
 using namespace clt;
@@ -779,4 +781,227 @@ kernel void k(global int *out) { out[get_global_id(0)] = HEADER_VALUE; }
   WD.write("iss_edited.h", "#define HEADER_VALUE 1\n");
   Program Third = E.build(Src);
   CLT_EXPECT(Run(Third) == 1);
+}
+
+
+// Recursion (issue 8): it used to hang the first enqueue, the inliner
+// inlining a recursive callee without end. OpenCL C 1.2 does not allow it
+// (section 6.9); pocl-iss runs it as real calls, as pocl does, where no
+// work-item function, barrier or printf is reached through it, and refuses
+// the rest at clBuildProgram with a log naming the functions.
+
+static const char *Recursive = R"CLC(
+int fact(int n) { return n <= 1 ? 1 : n * fact(n - 1); }
+int is_odd(uint n);
+int is_even(uint n) { return n == 0 ? 1 : is_odd(n - 1); }
+int is_odd(uint n) { return n == 0 ? 0 : is_even(n - 1); }
+__kernel void rec(__global int *out, __global const int *in) {
+  size_t i = get_global_id(0);
+  out[i] = fact(in[i] % 10) + 1000000 * is_even(in[i]);
+}
+__kernel void rec_barrier(__global int *out, __global const int *in,
+                          __local int *tmp) {
+  size_t l = get_local_id(0), i = get_global_id(0);
+  tmp[l] = in[i];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  int n = tmp[get_local_size(0) - 1 - l];
+  out[i] = fact(n % 10) + 1000000 * is_even(n);
+}
+)CLC";
+
+static int hostFact(int N) { return N <= 1 ? 1 : N * hostFact(N - 1); }
+
+CLT_TEST(recursionRunsAsCalls) {
+  Program P = E.build(Recursive);
+  const size_t N = 96, L = 16;
+  std::vector<int> In(N);
+  for (size_t I = 0; I < N; ++I)
+    In[I] = static_cast<int>((I * 37) % 101);
+  Mem InB = E.buffer(CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, N * sizeof(int),
+                     In.data());
+  for (const char *Name : {"rec", "rec_barrier"}) {
+    Kernel K = E.kernel(P, Name);
+    Mem OutB = E.buffer(CL_MEM_WRITE_ONLY, N * sizeof(int));
+    setArg(K, 0, OutB.get());
+    setArg(K, 1, InB.get());
+    bool Barrier = std::string(Name) == "rec_barrier";
+    if (Barrier)
+      CL_CHECK(clSetKernelArg(K, 2, L * sizeof(int), nullptr));
+    CL_CHECK(clEnqueueNDRangeKernel(E.Q, K, 1, nullptr, &N, &L, 0, nullptr,
+                                    nullptr));
+    std::vector<int> Out(N);
+    CL_CHECK(clEnqueueReadBuffer(E.Q, OutB, CL_TRUE, 0, N * sizeof(int),
+                                 Out.data(), 0, nullptr, nullptr));
+    for (size_t I = 0; I < N; ++I) {
+      size_t From = Barrier ? I / L * L + (L - 1 - I % L) : I;
+      int V = In[From];
+      int Want = hostFact(V % 10) + 1000000 * (V % 2 == 0);
+      CLT_EXPECT_MSG(Out[I] == Want, std::string(Name) + "[" +
+                                         std::to_string(I) +
+                                         "] = " + std::to_string(Out[I]) +
+                                         ", expected " + std::to_string(Want));
+    }
+  }
+}
+
+/// Builds \p Src, expects CL_BUILD_PROGRAM_FAILURE and returns the log.
+static std::string failedBuildLog(Env &E, const char *Src) {
+  cl_int Err;
+  Program P(clCreateProgramWithSource(E.Ctx, 1, &Src, nullptr, &Err));
+  CL_CHECK(Err);
+  CLT_EXPECT_ERR(CL_BUILD_PROGRAM_FAILURE,
+                 clBuildProgram(P, 1, &E.Device, "", nullptr, nullptr));
+  CLT_EXPECT(buildInfo<cl_build_status>(E, P, CL_PROGRAM_BUILD_STATUS) ==
+             CL_BUILD_ERROR);
+  return E.buildLog(P);
+}
+
+CLT_TEST(recursionReachingWorkItemStateRefused) {
+  if (!E.IsPoclIss)
+    CLT_SKIP("pocl builds these; what they compute is undefined there");
+  const char *Direct = R"CLC(
+int walk(int n) { return n <= 0 ? (int)get_global_id(0) : walk(n - 1) + 1; }
+__kernel void k(__global int *out, __global const int *in) {
+  out[get_global_id(0)] = walk(in[0]);
+}
+)CLC";
+  std::string Log = failedBuildLog(E, Direct);
+  CLT_EXPECT_MSG(Log.find("recursion") != std::string::npos, Log);
+  CLT_EXPECT_MSG(Log.find("'walk' calls itself") != std::string::npos, Log);
+  CLT_EXPECT_MSG(Log.find("get_global_id") != std::string::npos, Log);
+
+  const char *Mutual = R"CLC(
+int pong(int n);
+int ping(int n) {
+  if (n > 0)
+    printf("ping %d\n", n);
+  return n <= 0 ? 0 : pong(n - 1);
+}
+int pong(int n) { return n <= 0 ? 1 : ping(n - 1); }
+__kernel void k(__global int *out, __global const int *in) {
+  out[get_global_id(0)] = ping(in[0]);
+}
+)CLC";
+  Log = failedBuildLog(E, Mutual);
+  CLT_EXPECT_MSG(
+      Log.find("'ping' and 'pong' call each other") != std::string::npos, Log);
+  CLT_EXPECT_MSG(Log.find("printf") != std::string::npos, Log);
+
+  const char *WithBarrier = R"CLC(
+void sync_down(int n) {
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (n > 0)
+    sync_down(n - 1);
+}
+__kernel void k(__global int *out) { sync_down(out[0]); }
+)CLC";
+  Log = failedBuildLog(E, WithBarrier);
+  CLT_EXPECT_MSG(Log.find("'sync_down' calls itself") != std::string::npos,
+                 Log);
+  CLT_EXPECT_MSG(Log.find("barrier") != std::string::npos, Log);
+}
+
+// Huge sources (issue 8): Clang recurses once per level of an expression
+// and used to overflow the application's stack. The compiler now runs on a
+// thread with a large stack (POCL_ISS_COMPILER_STACK_MB, 1 GiB by default).
+
+/// The compiler's stack in MiB as this process was started with it.
+static unsigned compilerStackMB() {
+  const char *V = std::getenv("POCL_ISS_COMPILER_STACK_MB");
+  return V && *V ? static_cast<unsigned>(std::atoi(V)) : 1024;
+}
+
+/// out[i] = in[0] + ... with \p Terms terms in[t % 64].
+static std::string longSum(unsigned Terms) {
+  std::string S = "__kernel void k(__global int *out, __global const int *in) "
+                  "{\n  out[get_global_id(0)] = ";
+  for (unsigned T = 0; T < Terms; ++T)
+    S += (T ? " + in[" : "in[") + std::to_string(T % 64) + "]";
+  return S + ";\n}\n";
+}
+
+/// out[i] = -~-~...in[0], \p Pairs pairs of unary operators (each adds 1).
+static std::string deepUnary(unsigned Pairs) {
+  std::string S = "__kernel void k(__global int *out, __global const int *in) "
+                  "{\n  out[get_global_id(0)] = ";
+  for (unsigned P = 0; P < Pairs; ++P)
+    S += "-~";
+  return S + "in[0];\n}\n";
+}
+
+/// Runs kernel k of \p Src over 4 work-items with in[t] = t + 1.
+static std::vector<int> runHuge(Env &E, const std::string &Src) {
+  Program P = E.build(Src.c_str());
+  Kernel K = E.kernel(P, "k");
+  std::vector<int> In(64);
+  for (int I = 0; I < 64; ++I)
+    In[I] = I + 1;
+  Mem InB = E.buffer(CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
+                     In.size() * sizeof(int), In.data());
+  const size_t N = 4;
+  Mem OutB = E.buffer(CL_MEM_WRITE_ONLY, N * sizeof(int));
+  setArg(K, 0, OutB.get());
+  setArg(K, 1, InB.get());
+  CL_CHECK(clEnqueueNDRangeKernel(E.Q, K, 1, nullptr, &N, nullptr, 0, nullptr,
+                                  nullptr));
+  std::vector<int> Out(N);
+  CL_CHECK(clEnqueueReadBuffer(E.Q, OutB, CL_TRUE, 0, N * sizeof(int),
+                               Out.data(), 0, nullptr, nullptr));
+  return Out;
+}
+
+CLT_TEST(hugeSumBuilds) {
+  if (!E.IsPoclIss)
+    CLT_SKIP("pocl 3.1 overflows its stack on this source");
+  if (compilerStackMB() < 1024)
+    CLT_SKIP("needs the default compiler stack");
+  const unsigned Terms = 100000;
+  long long Want = 0;
+  for (unsigned T = 0; T < Terms; ++T)
+    Want += T % 64 + 1;
+  for (int X : runHuge(E, longSum(Terms)))
+    CLT_EXPECT_MSG(X == static_cast<int>(Want), std::to_string(X));
+}
+
+CLT_TEST(hugeNestingBuilds) {
+  if (!E.IsPoclIss)
+    CLT_SKIP("pocl 3.1 overflows its stack on this source");
+  if (compilerStackMB() < 1024)
+    CLT_SKIP("needs the default compiler stack");
+  // 100,000 nested operators.
+  for (int X : runHuge(E, deepUnary(50000)))
+    CLT_EXPECT_MSG(X == 1 + 50000, std::to_string(X));
+}
+
+CLT_TEST(stackExhaustionIsABuildFailure) {
+  if (!E.IsPoclIss)
+    CLT_SKIP("pocl 3.1 overflows its stack on these sources");
+  if (compilerStackMB() > 64)
+    CLT_SKIP("runs with POCL_ISS_COMPILER_STACK_MB=16 "
+             "(ctest: runtime-program-small-stack)");
+  // A macro that expands to 2^17 terms, and 100,000 nested operators: far
+  // more than 16 MiB of stack for Clang.
+  std::string Macro = "#define T0 in[0]\n";
+  for (int I = 1; I <= 17; ++I)
+    Macro += "#define T" + std::to_string(I) + " T" + std::to_string(I - 1) +
+             " + T" + std::to_string(I - 1) + "\n";
+  Macro += "__kernel void k(__global int *out, __global const int *in) {\n"
+           "  out[get_global_id(0)] = T17;\n}\n";
+  std::string Nested = deepUnary(50000);
+  // Twice each: a failure leaves the compiler usable.
+  for (int Round = 0; Round < 2; ++Round)
+    for (const std::string *Src : {&Macro, &Nested}) {
+      std::string Log = failedBuildLog(E, Src->c_str());
+      CLT_EXPECT_MSG(Log.find("ran out of stack") != std::string::npos, Log);
+      CLT_EXPECT_MSG(
+          Log.find("POCL_ISS_COMPILER_STACK_MB") != std::string::npos, Log);
+    }
+  // And the process goes on building and running programs.
+  Program P = E.build(TwoKernels);
+  checkFill(E, P, 11);
+  int Want = 0;
+  for (unsigned T = 0; T < 100; ++T)
+    Want += T % 64 + 1;
+  for (int X : runHuge(E, longSum(100)))
+    CLT_EXPECT_MSG(X == Want, std::to_string(X));
 }

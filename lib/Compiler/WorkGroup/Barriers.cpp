@@ -11,6 +11,7 @@
 #include "llvm/IR/Function.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
+#include "llvm/IR/ValueHandle.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 
 using namespace llvm;
@@ -87,27 +88,66 @@ bool insertBarrier(Instruction *Before) {
   return true;
 }
 
+namespace {
+/// A call waiting to be inlined, with the inlining that made it: the chain
+/// of callees it was copied out of, LLVM's inline history (Inliner.cpp).
+struct PendingCall {
+  WeakVH Call;
+  int History;
+};
+} // namespace
+
+/// True when \p Callee is on the inline history chain that starts at
+/// \p History: inlining it again would unroll a recursion without end.
+static bool inHistory(const Function *Callee, int History,
+                      ArrayRef<std::pair<const Function *, int>> Histories) {
+  for (; History != -1; History = Histories[History].second)
+    if (Histories[History].first == Callee)
+      return true;
+  return false;
+}
+
+static bool isInlinable(const CallBase &CB) {
+  const Function *Callee = CB.getCalledFunction();
+  return Callee && !Callee->isDeclaration() &&
+         Callee->hasFnAttribute(Attribute::AlwaysInline);
+}
+
 void inlineAlwaysInlineCalls(Function &F) {
-  // One call at a time: inlining splits blocks under any iterator.
-  while (true) {
-    CallBase *Next = nullptr;
-    for (BasicBlock &BB : F) {
-      for (Instruction &I : BB)
-        if (auto *CB = dyn_cast<CallBase>(&I))
-          if (Function *Callee = CB->getCalledFunction())
-            if (!Callee->isDeclaration() &&
-                Callee->hasFnAttribute(Attribute::AlwaysInline)) {
-              Next = CB;
-              break;
-            }
-      if (Next)
-        break;
-    }
-    if (!Next)
-      return;
+  // A work list of call sites, fed by the calls each inlining copies in:
+  // every instruction is looked at a constant number of times, where
+  // rescanning the function after each inlining was quadratic in the number
+  // of calls (issue 8). The list is a stack of calls in program order, so a
+  // block is split at its last call first and the instructions after a call
+  // move to a new block at most once.
+  SmallVector<PendingCall, 64> Work;
+  SmallVector<std::pair<const Function *, int>, 16> Histories;
+  for (BasicBlock &BB : F)
+    for (Instruction &I : BB)
+      if (auto *CB = dyn_cast<CallBase>(&I))
+        if (isInlinable(*CB))
+          Work.push_back({CB, -1});
+  while (!Work.empty()) {
+    PendingCall P = Work.pop_back_val();
+    auto *CB = dyn_cast_or_null<CallBase>(P.Call);
+    if (!CB || !isInlinable(*CB))
+      continue;
+    Function *Callee = CB->getCalledFunction();
+    // iss-prepare marks no recursive function always_inline; a call that
+    // would inline a function into a copy of itself stays a call all the
+    // same, whoever marked it.
+    if (Callee == &F || inHistory(Callee, P.History, Histories))
+      continue;
     InlineFunctionInfo Info;
-    if (!InlineFunction(*Next, Info).isSuccess())
-      Next->getCalledFunction()->removeFnAttr(Attribute::AlwaysInline);
+    if (!InlineFunction(*CB, Info).isSuccess()) {
+      Callee->removeFnAttr(Attribute::AlwaysInline);
+      continue;
+    }
+    int History = static_cast<int>(Histories.size());
+    Histories.push_back({Callee, P.History});
+    for (CallBase *NewCB : Info.InlinedCallSites)
+      if (isInlinable(*NewCB))
+        Work.push_back({NewCB, History});
   }
 }
 

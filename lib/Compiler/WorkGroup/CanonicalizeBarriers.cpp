@@ -38,14 +38,22 @@ static bool isAsyncCopy(const Function &F) {
 
 /// Inlines everything into \p K except the async copies, puts barriers
 /// around each async copy and then inlines the copies too.
-static void flatten(Module &M, Function &K) {
+static void flatten(Module &M, Function &K, FunctionAnalysisManager &FAM) {
   SmallVector<Function *, 4> Async;
-  for (Function &F : M)
-    if (!F.isDeclaration() && isAsyncCopy(F) &&
-        F.hasFnAttribute(Attribute::AlwaysInline)) {
+  for (Function &F : M) {
+    if (F.isDeclaration() || !F.hasFnAttribute(Attribute::AlwaysInline))
+      continue;
+    // Each function gets SROA once before it is copied into the kernel, as
+    // LLVM's inliner simplifies callees before their callers: promoting the
+    // allocas of one small function is cheap, while promoting those of
+    // thousands of inlined copies at once costs time quadratic in the size
+    // of the kernel (an iterated dominance frontier per alloca; issue 8).
+    FAM.invalidate(F, SROAPass(SROAOptions::PreserveCFG).run(F, FAM));
+    if (isAsyncCopy(F)) {
       F.removeFnAttr(Attribute::AlwaysInline);
       Async.push_back(&F);
     }
+  }
   inlineAlwaysInlineCalls(K);
   if (Async.empty())
     return;
@@ -87,10 +95,9 @@ PreservedAnalyses CanonicalizeBarriersPass::run(Module &M,
   Function *K = kernelToProcess(M, Config);
   if (!K)
     return PreservedAnalyses::all();
-  flatten(M, *K);
-  removeUnreachableBlocks(*K);
-
   FunctionAnalysisManager &FAM = functionAnalyses(M, MAM);
+  flatten(M, *K, FAM);
+  removeUnreachableBlocks(*K);
   FAM.invalidate(*K, PreservedAnalyses::none());
   // SROA, and a first clean-up: each value left is one that may have to be
   // saved across a barrier (the library's get_global_id, say, is a switch

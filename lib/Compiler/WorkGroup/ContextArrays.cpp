@@ -33,8 +33,6 @@
 #include "Passes.h"
 #include "Uniformity.h"
 
-#include "llvm/ADT/BitVector.h"
-#include "llvm/ADT/PostOrderIterator.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/PostDominators.h"
 #include "llvm/Analysis/ValueTracking.h"
@@ -266,67 +264,65 @@ bool ContextBuilder::shareRegion(const BasicBlock *A,
          IA->second.anyCommon(IB->second);
 }
 
-/// The instructions live at the start of some barrier block: a backward
-/// liveness analysis over the kernel's blocks.
+/// The instructions live at the start of some barrier block. Liveness is
+/// computed per value, by walking back from its uses to its definition (the
+/// blocks where it is live-in, SSA makes them exactly those), and stops at
+/// the first barrier block found. The cost is the size of the values' live
+/// ranges: a data-flow analysis with a bit per value and block cost time and
+/// memory quadratic in the size of the kernel (issue 8).
 SmallVector<Instruction *, 16> ContextBuilder::valuesLiveAtBarriers() {
-  DenseMap<Instruction *, unsigned> Index;
-  SmallVector<Instruction *, 64> Values;
+  SmallVector<Instruction *, 16> Result;
+  if (barrierBlocks(K).empty())
+    return Result;
+  // Stamp[B] == Epoch marks B as visited for the value being looked at.
+  DenseMap<const BasicBlock *, unsigned> Stamp;
+  for (BasicBlock &BB : K)
+    Stamp[&BB] = 0;
+  unsigned Epoch = 0;
+  SmallVector<BasicBlock *, 32> Work;
   BasicBlock *Entry = &K.getEntryBlock();
   for (BasicBlock &BB : K)
-    for (Instruction &I : BB)
-      if (!I.getType()->isVoidTy() && !(&BB == Entry && isa<AllocaInst>(I))) {
-        Index[&I] = Values.size();
-        Values.push_back(&I);
-      }
-  unsigned NV = Values.size();
-  DenseMap<BasicBlock *, BitVector> Gen, Kill, LiveIn;
-  for (BasicBlock &BB : K) {
-    BitVector G(NV), D(NV);
     for (Instruction &I : BB) {
-      if (auto It = Index.find(&I); It != Index.end())
-        D.set(It->second);
-      if (isa<PHINode>(I))
+      if (I.getType()->isVoidTy() || (&BB == Entry && isa<AllocaInst>(I)))
         continue;
-      for (Value *Op : I.operands())
-        if (auto *OI = dyn_cast<Instruction>(Op))
-          if (OI->getParent() != &BB)
-            if (auto It = Index.find(OI); It != Index.end())
-              G.set(It->second);
-    }
-    Gen[&BB] = std::move(G);
-    Kill[&BB] = std::move(D);
-    LiveIn[&BB] = BitVector(NV);
-  }
-  ReversePostOrderTraversal<Function *> RPOT(&K);
-  SmallVector<BasicBlock *, 32> PostOrder(RPOT.begin(), RPOT.end());
-  std::reverse(PostOrder.begin(), PostOrder.end());
-  bool Changed = true;
-  while (Changed) {
-    Changed = false;
-    for (BasicBlock *BB : PostOrder) {
-      BitVector Out(NV);
-      for (BasicBlock *S : successors(BB)) {
-        Out |= LiveIn[S];
-        for (PHINode &P : S->phis())
-          if (auto *OI =
-                  dyn_cast<Instruction>(P.getIncomingValueForBlock(BB)))
-            if (auto It = Index.find(OI); It != Index.end())
-              Out.set(It->second);
+      ++Epoch;
+      Work.clear();
+      // The blocks where a use needs I live on entry: the user's block, or
+      // for a phi the incoming block, which needs it live on exit and so on
+      // entry too unless I is defined there.
+      for (const Use &U : I.uses()) {
+        auto *UI = cast<Instruction>(U.getUser());
+        BasicBlock *B = UI->getParent();
+        if (auto *P = dyn_cast<PHINode>(UI))
+          B = P->getIncomingBlock(U);
+        if (B == &BB)
+          continue;
+        unsigned &S = Stamp[B];
+        if (S != Epoch) {
+          S = Epoch;
+          Work.push_back(B);
+        }
       }
-      Out.reset(Kill[BB]);
-      Out |= Gen[BB];
-      if (Out != LiveIn[BB]) {
-        LiveIn[BB] = std::move(Out);
-        Changed = true;
+      bool Crossing = false;
+      while (!Work.empty() && !Crossing) {
+        BasicBlock *B = Work.pop_back_val();
+        if (isBarrierBlock(*B)) {
+          Crossing = true;
+          break;
+        }
+        for (BasicBlock *P : predecessors(B)) {
+          if (P == &BB)
+            continue;
+          unsigned &S = Stamp[P];
+          if (S != Epoch) {
+            S = Epoch;
+            Work.push_back(P);
+          }
+        }
       }
+      if (Crossing)
+        Result.push_back(&I);
     }
-  }
-  BitVector Crossing(NV);
-  for (BasicBlock *B : barrierBlocks(K))
-    Crossing |= LiveIn[B];
-  SmallVector<Instruction *, 16> Result;
-  for (unsigned I : Crossing.set_bits())
-    Result.push_back(Values[I]);
   return Result;
 }
 

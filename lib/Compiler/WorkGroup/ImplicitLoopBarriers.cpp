@@ -36,14 +36,6 @@ using namespace llvm;
 
 namespace iss {
 
-static bool containsBarrier(const Loop &L) {
-  for (const BasicBlock *BB : L.blocks())
-    for (const Instruction &I : *BB)
-      if (isBarrier(I))
-        return true;
-  return false;
-}
-
 /// Whether \p L and the loops around it are iterated in lock-step by all
 /// work-items, so that barriers in them are legal.
 static bool isLockStep(const Loop &L, const WorkItemUniformity &U) {
@@ -62,9 +54,18 @@ PreservedAnalyses ImplicitLoopBarriersPass::run(Module &M,
   LoopInfo &LI = FAM.getResult<LoopAnalysis>(*K);
   WorkItemUniformity U(*K, FAM.getResult<PostDominatorTreeAnalysis>(*K), LI);
 
+  // The loops around each barrier, found from the barriers up: scanning
+  // every loop's blocks costs the kernel's size times its loop depth.
+  SmallPtrSet<Loop *, 16> WithBarrier;
+  for (BasicBlock &BB : *K)
+    for (Instruction &I : BB)
+      if (isBarrier(I))
+        for (Loop *L = LI.getLoopFor(&BB); L && WithBarrier.insert(L).second;
+             L = L->getParentLoop())
+          ;
   SetVector<Loop *> BLoops;
   for (Loop *L : LI.getLoopsInPreorder())
-    if (containsBarrier(*L))
+    if (WithBarrier.count(L))
       BLoops.insert(L);
   bool Horizontal = Config.Horizontal && Config.workItems() > 1 &&
                     (Config.IssMode != Mode::Scalar || hasExplicitBarriers(*K));

@@ -15,6 +15,7 @@
 
 #include "Barriers.h"
 #include "Passes.h"
+#include "Recursion.h"
 
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/IR/Constants.h"
@@ -216,6 +217,13 @@ PreservedAnalyses KernelPreparePass::run(Module &M,
           if (Function *Callee = CB->getCalledFunction())
             Work.push_back(Callee);
   }
+  // Recursive functions stay real calls, as on pocl: inlining them into the
+  // kernel would never end. clBuildProgram refused those that reach
+  // work-item state (Recursion.h); LLVM's inliner may still inline a few
+  // levels of the others at O3.
+  std::set<Function *> Recursive;
+  for (const CallCycle &Cycle : callCycles(M))
+    Recursive.insert(Cycle.begin(), Cycle.end());
   for (Function &F : M) {
     if (F.isDeclaration())
       continue;
@@ -232,7 +240,10 @@ PreservedAnalyses KernelPreparePass::run(Module &M,
   for (Function &F : M) {
     if (F.isDeclaration())
       continue;
-    if (keepOutOfLine(F)) {
+    if (Recursive.count(&F)) {
+      // Stays a real call (Recursion.h); never inlined.
+      F.removeFnAttr(Attribute::AlwaysInline);
+    } else if (keepOutOfLine(F)) {
       F.addFnAttr(Attribute::NoInline);
     } else if (Reached.count(&F)) {
       if (&F != Kernel && inlineLate(F) && !Dependent.count(&F)) {

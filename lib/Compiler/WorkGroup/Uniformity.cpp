@@ -53,18 +53,27 @@ static bool isTrackedPrivate(const AllocaInst &A) {
 }
 
 /// Whether \p I starts divergence by itself, whatever its operands.
+/// \p Tracked caches isTrackedPrivate per alloca: asked again for each load,
+/// it would cost time quadratic in the number of its uses.
 static bool isDivergenceRoot(const Instruction &I, const unsigned Size[3],
-                             unsigned RootDims) {
+                             unsigned RootDims,
+                             DenseMap<const AllocaInst *, bool> &Tracked) {
   static const char *const LocalIds[3] = {"_local_id_x", "_local_id_y",
                                           "_local_id_z"};
+  auto IsTracked = [&](const AllocaInst &A) {
+    auto [It, New] = Tracked.try_emplace(&A, false);
+    if (New)
+      It->second = isTrackedPrivate(A);
+    return It->second;
+  };
   if (const auto *A = dyn_cast<AllocaInst>(&I))
-    return !isTrackedPrivate(*A);
+    return !IsTracked(*A);
   if (isa<AtomicRMWInst>(I) || isa<AtomicCmpXchgInst>(I))
     return true;
   if (const auto *L = dyn_cast<LoadInst>(&I)) {
     const Value *P = L->getPointerOperand()->stripPointerCasts();
     if (const auto *A = dyn_cast<AllocaInst>(P))
-      return !isTrackedPrivate(*A);
+      return !IsTracked(*A);
     if (L->isVolatile() || L->isAtomic())
       return true;
     if (const auto *GV = dyn_cast<GlobalVariable>(P))
@@ -87,9 +96,10 @@ WorkItemUniformity::WorkItemUniformity(Function &F,
   unsigned Size[3];
   localSizeOf(F, Size);
   SmallVector<const AllocaInst *, 8> Tracked;
+  DenseMap<const AllocaInst *, bool> IsTracked;
   for (BasicBlock &BB : F)
     for (Instruction &I : BB) {
-      if (isDivergenceRoot(I, Size, RootDims))
+      if (isDivergenceRoot(I, Size, RootDims, IsTracked))
         markDivergent(&I);
       else if (const auto *A = dyn_cast<AllocaInst>(&I))
         Tracked.push_back(A);
@@ -162,9 +172,12 @@ void WorkItemUniformity::divergentBranch(const Instruction *Term) {
       markDivergent(&P);
   // Temporal divergence: work-items leave the loop after different
   // numbers of iterations, so what the loop computes differs after it.
+  // What that marks depends on the loop only: each loop is done once.
   for (const Loop *L = LI.getLoopFor(X); L; L = L->getParentLoop()) {
     if (Join && L->contains(Join))
       break;
+    if (!TemporallyDivergent.insert(L).second)
+      continue;
     for (const BasicBlock *B : L->blocks())
       for (const Instruction &I : *B)
         for (const User *U : I.users())

@@ -78,6 +78,8 @@ private:
   llvm::DenseSet<const llvm::Value *> Divergent;
   llvm::DenseSet<const llvm::BasicBlock *> DivergentBlocks;
   llvm::DenseSet<const llvm::Instruction *> DivergentBranches;
+  /// Loops whose values used outside were marked for temporal divergence.
+  llvm::DenseSet<const llvm::Loop *> TemporallyDivergent;
   llvm::SmallVector<const llvm::Value *, 32> Work;
   bool AtEqualIterations;
 };

@@ -1,0 +1,741 @@
+//===- CompileBench.cpp - Compile time of big kernels, beside pocl -------===//
+//
+// SPDX-License-Identifier: MIT
+//
+//===----------------------------------------------------------------------===//
+//
+// Times clBuildProgram and the first launch (where pocl-iss compiles the
+// work-group function, DESIGN.md section 2) of generated big kernels, on
+// every OpenCL platform the ICD loader sees, in one run, and reports the
+// ratios (issue 8: compile time that exploded on kernels with thousands of
+// calls and on a 10,000-case switch; huge expressions that overflowed the
+// stack). Each (platform, kernel) runs in a child process with the kernel
+// caches off, so that a platform that crashes on a kernel (pocl 3.1 on the
+// 100,000-level expressions) is reported as such and the run goes on. Every
+// first launch is checked against a host reference.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ClTest.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <dirent.h>
+#include <functional>
+#include <iostream>
+#include <limits.h>
+#include <map>
+#include <signal.h>
+#include <sstream>
+#include <string>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <vector>
+
+using namespace clt;
+
+namespace {
+
+constexpr size_t Global = 64, Local = 16, Inputs = 64;
+
+/// A generated kernel `k(__global int *out, __global const int *in)` and
+/// what it computes for work-item i.
+struct Generated {
+  std::string Source;
+  std::function<int(const std::vector<int> &In, size_t I)> Reference;
+};
+
+struct KernelKind {
+  const char *Name;
+  unsigned DefaultSize;
+  const char *What;
+  std::function<Generated(unsigned)> Make;
+};
+
+const char *const Header =
+    "__kernel void k(__global int *out, __global const int *in) {\n"
+    "  size_t i = get_global_id(0);\n";
+
+/// hadd and rhadd of OpenCL C on any integer type, without overflow.
+template <typename T> T hostHadd(T X, T Y) {
+  return static_cast<T>((X >> 1) + (Y >> 1) + (X & Y & 1));
+}
+template <typename T> T hostRhadd(T X, T Y) {
+  return static_cast<T>((X >> 1) + (Y >> 1) + ((X | Y) & 1));
+}
+
+int caseValue(unsigned C) { return static_cast<int>(C * 7 + 3); }
+
+/// The issue's valid kernel: an N-case switch on an input.
+Generated makeSwitch(unsigned N) {
+  Generated G;
+  std::string &S = G.Source;
+  S = Header;
+  S += "  int v = in[i];\n  int r;\n  switch (v) {\n";
+  for (unsigned C = 0; C < N; ++C)
+    S += "  case " + std::to_string(C) +
+         ": r = " + std::to_string(caseValue(C)) + " ^ v; break;\n";
+  S += "  default: r = -1;\n  }\n  out[i] = r;\n}\n";
+  G.Reference = [N](const std::vector<int> &In, size_t I) {
+    int V = In[I];
+    return V >= 0 && unsigned(V) < N ? caseValue(unsigned(V)) ^ V : -1;
+  };
+  return G;
+}
+
+/// An N-case switch whose every case calls a builtin.
+Generated makeSwitchCalls(unsigned N) {
+  Generated G;
+  std::string &S = G.Source;
+  S = Header;
+  S += "  int v = in[i];\n  int r;\n  switch (v) {\n";
+  for (unsigned C = 0; C < N; ++C)
+    S += "  case " + std::to_string(C) + ": r = hadd(v, " +
+         std::to_string(caseValue(C)) + "); break;\n";
+  S += "  default: r = -1;\n  }\n  out[i] = r;\n}\n";
+  G.Reference = [N](const std::vector<int> &In, size_t I) {
+    int V = In[I];
+    return V >= 0 && unsigned(V) < N ? hostHadd(V, caseValue(unsigned(V))) : -1;
+  };
+  return G;
+}
+
+/// N calls of hadd and rhadd on the eight integer types, in a row: the
+/// shape of pocl's kernel/test_hadd.
+Generated makeCalls(unsigned N) {
+  static const char *const Types[8] = {"char", "uchar", "short", "ushort",
+                                       "int",  "uint",  "long",  "ulong"};
+  Generated G;
+  std::string &S = G.Source;
+  S = Header;
+  S += "  int x = in[i];\n  int acc = 0;\n";
+  for (unsigned C = 0; C < N; ++C) {
+    const char *T = Types[C % 8];
+    S += std::string("  acc += (int)") + (C % 2 ? "rhadd" : "hadd") + "((" + T +
+         ")x, (" + T + ")" + std::to_string(C * 2654435761u) + "u);\n";
+  }
+  S += "  out[i] = acc;\n}\n";
+  G.Reference = [N](const std::vector<int> &In, size_t I) {
+    int X = In[I];
+    uint32_t Acc = 0;
+    for (unsigned C = 0; C < N; ++C) {
+      uint32_t K = C * 2654435761u;
+      bool R = C % 2;
+      auto Op = [&](auto A, auto B) {
+        return static_cast<int>(R ? hostRhadd(A, B) : hostHadd(A, B));
+      };
+      int V = 0;
+      switch (C % 8) {
+      case 0:
+        V = Op(int8_t(X), int8_t(K));
+        break;
+      case 1:
+        V = Op(uint8_t(X), uint8_t(K));
+        break;
+      case 2:
+        V = Op(int16_t(X), int16_t(K));
+        break;
+      case 3:
+        V = Op(uint16_t(X), uint16_t(K));
+        break;
+      case 4:
+        V = Op(int32_t(X), int32_t(K));
+        break;
+      case 5:
+        V = Op(uint32_t(X), uint32_t(K));
+        break;
+      case 6:
+        V = Op(int64_t(X), int64_t(K));
+        break;
+      default:
+        V = Op(uint64_t(int64_t(X)), uint64_t(K));
+        break;
+      }
+      Acc += uint32_t(V);
+    }
+    return static_cast<int>(Acc);
+  };
+  return G;
+}
+
+/// N functions with a private array filled by a loop of builtin calls,
+/// all called by the kernel: the other half of test_hadd's shape (helper
+/// functions, loops over vector components).
+Generated makeFunctions(unsigned N) {
+  Generated G;
+  std::string &S = G.Source;
+  for (unsigned F = 0; F < N; ++F)
+    S += "int f" + std::to_string(F) +
+         "(int x) {\n  int t[4];\n"
+         "  for (int j = 0; j < 4; ++j)\n    t[j] = hadd(x + j, " +
+         std::to_string(caseValue(F)) +
+         ");\n"
+         "  return t[0] ^ t[1] ^ t[2] ^ t[3];\n}\n";
+  S += Header;
+  S += "  int x = in[i];\n  int acc = 0;\n";
+  for (unsigned F = 0; F < N; ++F)
+    S += "  acc += f" + std::to_string(F) + "(x);\n";
+  S += "  out[i] = acc;\n}\n";
+  G.Reference = [N](const std::vector<int> &In, size_t I) {
+    int X = In[I];
+    uint32_t Acc = 0;
+    for (unsigned F = 0; F < N; ++F) {
+      int T = 0;
+      for (int J = 0; J < 4; ++J)
+        T ^= hostHadd(X + J, caseValue(F));
+      Acc += uint32_t(T);
+    }
+    return static_cast<int>(Acc);
+  };
+  return G;
+}
+
+/// N helper functions with locals, a branch and two builtin calls, all
+/// called by the kernel: what pocl's test_hadd calls its safe_* helpers.
+Generated makeHelpers(unsigned N) {
+  Generated G;
+  std::string &S = G.Source;
+  for (unsigned F = 0; F < N; ++F)
+    S += "int h" + std::to_string(F) + "(int x) {\n  int r = hadd(x, " +
+         std::to_string(caseValue(F)) +
+         ");\n  if (r & 1)\n"
+         "    r = rhadd(r, x);\n  return r;\n}\n";
+  S += Header;
+  S += "  int x = in[i];\n  int acc = 0;\n";
+  for (unsigned F = 0; F < N; ++F)
+    S += "  acc += h" + std::to_string(F) + "(x);\n";
+  S += "  out[i] = acc;\n}\n";
+  G.Reference = [N](const std::vector<int> &In, size_t I) {
+    int X = In[I];
+    uint32_t Acc = 0;
+    for (unsigned F = 0; F < N; ++F) {
+      int R = hostHadd(X, caseValue(F));
+      if (R & 1)
+        R = hostRhadd(R, X);
+      Acc += uint32_t(R);
+    }
+    return static_cast<int>(Acc);
+  };
+  return G;
+}
+
+/// One expression of N terms: a left-deep tree N levels deep.
+Generated makeSum(unsigned N) {
+  Generated G;
+  std::string &S = G.Source;
+  S = Header;
+  S += "  out[i] = ";
+  for (unsigned T = 0; T < N; ++T)
+    S += (T ? " + in[" : "in[") + std::to_string(T % Inputs) + "]";
+  S += ";\n}\n";
+  G.Reference = [N](const std::vector<int> &In, size_t) {
+    uint32_t Sum = 0;
+    for (unsigned T = 0; T < N; ++T)
+      Sum += uint32_t(In[T % Inputs]);
+    return static_cast<int>(Sum);
+  };
+  return G;
+}
+
+/// N nested unary operators: -~-~...in[i], each pair adds one.
+Generated makeNested(unsigned N) {
+  Generated G;
+  std::string &S = G.Source;
+  S = Header;
+  S += "  out[i] = ";
+  for (unsigned P = 0; P < N / 2; ++P)
+    S += "-~";
+  S += "in[i];\n}\n";
+  G.Reference = [N](const std::vector<int> &In, size_t I) {
+    return static_cast<int>(uint32_t(In[I]) + N / 2);
+  };
+  return G;
+}
+
+/// A macro that expands to 2^N terms (a build failure is the right outcome
+/// once the compiler's stack runs out; it takes minutes and gigabytes).
+Generated makeMacro(unsigned N) {
+  Generated G;
+  std::string &S = G.Source;
+  S = "#define T0 in[i % 64]\n";
+  for (unsigned L = 1; L <= N; ++L)
+    S += "#define T" + std::to_string(L) + " T" + std::to_string(L - 1) +
+         " + T" + std::to_string(L - 1) + "\n";
+  S += Header;
+  S += "  out[i] = T" + std::to_string(N) + ";\n}\n";
+  G.Reference = [N](const std::vector<int> &In, size_t I) {
+    return static_cast<int>(uint32_t(In[I % Inputs]) << N);
+  };
+  return G;
+}
+
+const std::vector<KernelKind> &kinds() {
+  static const std::vector<KernelKind> K = {
+      {"switch", 10000, "an N-case switch computing a value per case",
+       makeSwitch},
+      {"switch-calls", 10000, "an N-case switch, a builtin call per case",
+       makeSwitchCalls},
+      {"calls", 4000, "N calls of hadd/rhadd on 8 integer types in a row",
+       makeCalls},
+      {"helpers", 2000,
+       "N helper functions with a branch and builtin calls, all called",
+       makeHelpers},
+      {"functions", 100,
+       "N functions with a private array and a loop of builtin calls",
+       makeFunctions},
+      {"sum", 100000, "one expression of N terms", makeSum},
+      {"nested", 100000, "N nested unary operators", makeNested},
+      {"macro", 24, "a macro expanding to 2^N terms (not run by default)",
+       makeMacro},
+  };
+  return K;
+}
+
+const char *const DefaultKernels[] = {
+    "switch", "switch-calls", "calls", "helpers", "functions", "sum", "nested"};
+
+[[noreturn]] void die(const std::string &Msg) {
+  std::cerr << "compile-bench: " << Msg << "\n";
+  std::exit(2);
+}
+
+/// "name" or "name:N".
+std::pair<const KernelKind *, unsigned> parseSpec(const std::string &Spec) {
+  std::string Name = Spec.substr(0, Spec.find(':'));
+  for (const KernelKind &K : kinds())
+    if (Name == K.Name) {
+      unsigned N = K.DefaultSize;
+      if (Spec.find(':') != std::string::npos)
+        N = static_cast<unsigned>(
+            std::strtoul(Spec.c_str() + Spec.find(':') + 1, nullptr, 10));
+      if (N == 0)
+        die("bad size in '" + Spec + "'");
+      return {&K, N};
+    }
+  die("no kernel kind '" + Name + "' (see --list)");
+}
+
+double seconds(std::chrono::steady_clock::time_point A,
+               std::chrono::steady_clock::time_point B) {
+  return std::chrono::duration<double>(B - A).count();
+}
+
+/// The child: one kernel on one platform. Prints one RESULT line:
+/// status, build seconds, first-launch seconds, message.
+int runChild(const std::string &Platform, const std::string &Spec) {
+  auto [Kind, N] = parseSpec(Spec);
+  Generated G = Kind->Make(N);
+  auto Report = [](const char *Status, double Build, double Launch,
+                   std::string Msg) {
+    for (char &C : Msg)
+      if (C == '\n' || C == '\t')
+        C = ' ';
+    if (Msg.size() > 300)
+      Msg = Msg.substr(0, 300) + "...";
+    std::printf("RESULT\t%s\t%.3f\t%.3f\t%s\n", Status, Build, Launch,
+                Msg.c_str());
+    std::fflush(stdout);
+  };
+  try {
+    Env E;
+    E.open(Platform);
+    std::vector<int> In(Inputs);
+    for (size_t I = 0; I < Inputs; ++I)
+      In[I] = static_cast<int>((I * 2731) % (std::max(N, 64u) + 8)) - 3;
+    Mem InB = E.buffer(CL_MEM_READ_ONLY, In.size() * sizeof(int));
+    Mem OutB = E.buffer(CL_MEM_READ_WRITE, Global * sizeof(int));
+    E.write(InB, In);
+
+    const char *Src = G.Source.c_str();
+    auto T0 = std::chrono::steady_clock::now();
+    cl_int Err;
+    Program P(clCreateProgramWithSource(E.Ctx, 1, &Src, nullptr, &Err));
+    CL_CHECK(Err);
+    Err = clBuildProgram(P, 1, &E.Device, "", nullptr, nullptr);
+    auto T1 = std::chrono::steady_clock::now();
+    if (Err != CL_SUCCESS) {
+      size_t Size = 0;
+      clGetProgramBuildInfo(P, E.Device, CL_PROGRAM_BUILD_LOG, 0, nullptr,
+                            &Size);
+      std::string Log(Size, '\0');
+      clGetProgramBuildInfo(P, E.Device, CL_PROGRAM_BUILD_LOG, Size, Log.data(),
+                            nullptr);
+      Report("build-failed", seconds(T0, T1), 0, errorName(Err) + (": " + Log));
+      return 0;
+    }
+    Kernel K = E.kernel(P, "k");
+    setArgs(K, OutB, InB);
+    CL_CHECK(clEnqueueNDRangeKernel(E.Q, K, 1, nullptr, &Global, &Local, 0,
+                                    nullptr, nullptr));
+    CL_CHECK(clFinish(E.Q));
+    auto T2 = std::chrono::steady_clock::now();
+    std::vector<int> Out(Global);
+    E.read(OutB, Out);
+    std::string Wrong;
+    for (size_t I = 0; I < Global && Wrong.empty(); ++I) {
+      int Want = G.Reference(In, I);
+      if (Out[I] != Want)
+        Wrong = "out[" + std::to_string(I) + "] = " + std::to_string(Out[I]) +
+                ", expected " + std::to_string(Want);
+    }
+    Report(Wrong.empty() ? "ok" : "wrong", seconds(T0, T1), seconds(T1, T2),
+           Wrong);
+  } catch (const std::exception &X) {
+    Report("error", 0, 0, X.what());
+  }
+  return 0;
+}
+
+struct Options {
+  std::vector<std::string> Kernels;
+  std::vector<std::string> PlatformFilter;
+  std::string Vendors, IssIcd, Csv;
+  unsigned Reps = 1;
+  unsigned Timeout = 900;
+};
+
+void usage() {
+  std::cout
+      << R"(compile-bench: clBuildProgram and first-launch times of generated big
+kernels on every OpenCL platform, with ratios to pocl-iss.
+
+  --kernels a,b:N,...  kernel kinds, each with an optional size N
+                       (default: switch, switch-calls, calls, helpers,
+                       functions, sum, nested at their default sizes;
+                       see --list)
+  --reps N             runs per (platform, kernel); the median is reported (1)
+  --timeout S          seconds before a child is stopped (900)
+  --platforms a,b      only platforms whose name contains one of these
+  --vendors DIR        OCL_ICD_VENDORS folder holding the .icd files to compare
+  --iss-icd FILE       pocl-iss.icd to combine with /etc/OpenCL/vendors
+                       (default: <build>/vendors/pocl-iss.icd next to this binary)
+  --csv FILE           also write every run as CSV
+  --list               the kernel kinds
+)";
+}
+
+std::vector<std::string> splitList(const std::string &S) {
+  std::vector<std::string> V;
+  std::stringstream SS(S);
+  std::string Item;
+  while (std::getline(SS, Item, ','))
+    if (!Item.empty())
+      V.push_back(Item);
+  return V;
+}
+
+bool exists(const std::string &P) {
+  struct stat St;
+  return stat(P.c_str(), &St) == 0;
+}
+
+std::string selfPath() {
+  char Buf[PATH_MAX];
+  ssize_t N = readlink("/proc/self/exe", Buf, sizeof(Buf) - 1);
+  if (N <= 0)
+    die("cannot find my own executable (/proc/self/exe)");
+  Buf[N] = 0;
+  return Buf;
+}
+
+/// A temporary OCL_ICD_VENDORS folder with pocl-iss.icd and every system
+/// .icd, unless --vendors names one. Returns it and whether it is ours.
+std::pair<std::string, bool> prepareVendors(const Options &O) {
+  if (!O.Vendors.empty()) {
+    if (!exists(O.Vendors))
+      die("--vendors folder '" + O.Vendors + "' does not exist");
+    return {O.Vendors, false};
+  }
+  std::string Icd = O.IssIcd;
+  if (Icd.empty()) {
+    std::string Dir = selfPath();
+    for (int Up = 0; Up < 3 && Icd.empty(); ++Up) {
+      Dir = Dir.substr(0, Dir.rfind('/'));
+      if (exists(Dir + "/vendors/pocl-iss.icd"))
+        Icd = Dir + "/vendors/pocl-iss.icd";
+    }
+  }
+  if (Icd.empty() || !exists(Icd))
+    die("no pocl-iss.icd (use --iss-icd or --vendors)");
+  char Tmpl[] = "/tmp/compile-bench-vendors-XXXXXX";
+  if (!mkdtemp(Tmpl))
+    die(std::string("mkdtemp: ") + std::strerror(errno));
+  std::string Dir = Tmpl;
+  char Real[PATH_MAX];
+  if (symlink(realpath(Icd.c_str(), Real) ? Real : Icd.c_str(),
+              (Dir + "/pocl-iss.icd").c_str()) != 0)
+    die("cannot link " + Icd);
+  if (DIR *D = opendir("/etc/OpenCL/vendors")) {
+    while (dirent *Ent = readdir(D)) {
+      std::string N = Ent->d_name;
+      if (N.size() > 4 && N.substr(N.size() - 4) == ".icd" &&
+          N != "pocl-iss.icd")
+        if (symlink(("/etc/OpenCL/vendors/" + N).c_str(),
+                    (Dir + "/" + N).c_str()) != 0)
+          std::cerr << "compile-bench: cannot link " << N << "\n";
+    }
+    closedir(D);
+  }
+  return {Dir, true};
+}
+
+void removeVendors(const std::string &Dir) {
+  if (DIR *D = opendir(Dir.c_str())) {
+    while (dirent *Ent = readdir(D))
+      if (Ent->d_name[0] != '.')
+        unlink((Dir + "/" + Ent->d_name).c_str());
+    closedir(D);
+  }
+  rmdir(Dir.c_str());
+}
+
+struct Run {
+  std::string Status; ///< ok, wrong, build-failed, error, or how it died
+  double Build = 0, Launch = 0;
+  std::string Message;
+  double total() const { return Build + Launch; }
+};
+
+/// Runs the child for (platform, kernel) with the caches off.
+Run spawn(const std::string &Platform, const std::string &Spec,
+          unsigned Timeout) {
+  int Pipe[2];
+  if (pipe(Pipe) != 0)
+    die(std::string("pipe: ") + std::strerror(errno));
+  std::fflush(stdout);
+  std::fflush(stderr);
+  pid_t Pid = fork();
+  if (Pid < 0)
+    die(std::string("fork: ") + std::strerror(errno));
+  if (Pid == 0) {
+    close(Pipe[0]);
+    dup2(Pipe[1], STDOUT_FILENO);
+    close(Pipe[1]);
+    setenv("POCL_KERNEL_CACHE", "0", 1);
+    alarm(Timeout);
+    std::string Self = selfPath();
+    execl(Self.c_str(), Self.c_str(), "--child", Platform.c_str(), Spec.c_str(),
+          static_cast<char *>(nullptr));
+    _exit(127);
+  }
+  close(Pipe[1]);
+  std::string Out;
+  char Buf[4096];
+  ssize_t N;
+  while ((N = read(Pipe[0], Buf, sizeof(Buf))) > 0)
+    Out.append(Buf, size_t(N));
+  close(Pipe[0]);
+  int Status = 0;
+  waitpid(Pid, &Status, 0);
+  Run R;
+  std::stringstream SS(Out);
+  std::string Line;
+  while (std::getline(SS, Line))
+    if (Line.rfind("RESULT\t", 0) == 0) {
+      std::stringstream LS(Line.substr(7));
+      std::string B, L;
+      std::getline(LS, R.Status, '\t');
+      std::getline(LS, B, '\t');
+      std::getline(LS, L, '\t');
+      std::getline(LS, R.Message);
+      R.Build = std::atof(B.c_str());
+      R.Launch = std::atof(L.c_str());
+    }
+  if (R.Status.empty()) {
+    if (WIFSIGNALED(Status))
+      R.Status =
+          WTERMSIG(Status) == SIGALRM
+              ? "timeout"
+              : std::string("crashed (") + strsignal(WTERMSIG(Status)) + ")";
+    else
+      R.Status = "no result";
+  }
+  return R;
+}
+
+std::string label(const std::string &Platform) {
+  if (isPoclIss(Platform))
+    return "pocl-iss";
+  if (Platform == "Portable Computing Language")
+    return "pocl";
+  return Platform;
+}
+
+std::string fmt(double X) {
+  char Buf[32];
+  std::snprintf(Buf, sizeof(Buf), "%.2f", X);
+  return Buf;
+}
+
+int runParent(const Options &O) {
+  auto [VendorDir, Temporary] = prepareVendors(O);
+  setenv("OCL_ICD_VENDORS", VendorDir.c_str(), 1);
+  unsetenv("OCL_ICD_FILENAMES");
+  std::vector<std::string> Platforms;
+  for (cl_platform_id P : platforms()) {
+    std::string Name = platformName(P);
+    bool Wanted = O.PlatformFilter.empty();
+    for (const std::string &F : O.PlatformFilter)
+      Wanted |= lower(Name).find(lower(F)) != std::string::npos;
+    if (Wanted)
+      Platforms.push_back(Name);
+  }
+  // pocl-iss first: the ratios are the others' time over ours.
+  std::stable_sort(Platforms.begin(), Platforms.end(),
+                   [](const std::string &A, const std::string &B) {
+                     return isPoclIss(A) && !isPoclIss(B);
+                   });
+  if (Platforms.empty())
+    die("no OpenCL platform with OCL_ICD_VENDORS=" + VendorDir);
+
+  FILE *Csv = O.Csv.empty() ? nullptr : std::fopen(O.Csv.c_str(), "w");
+  if (Csv)
+    std::fprintf(Csv, "platform,kernel,rep,status,build_s,first_launch_s\n");
+  // Medians per (kernel, platform).
+  std::map<std::pair<std::string, std::string>, Run> Median;
+  for (const std::string &Spec : O.Kernels)
+    for (const std::string &P : Platforms) {
+      std::vector<Run> Runs;
+      for (unsigned Rep = 0; Rep < O.Reps; ++Rep) {
+        std::cerr << "compile-bench: " << label(P) << " " << Spec << " run "
+                  << Rep + 1 << "/" << O.Reps << " ... ";
+        Run R = spawn(P, Spec, O.Timeout);
+        std::cerr << R.Status;
+        if (R.Status == "ok")
+          std::cerr << ": build " << fmt(R.Build) << " s, first launch "
+                    << fmt(R.Launch) << " s";
+        else if (!R.Message.empty())
+          std::cerr << ": " << R.Message;
+        std::cerr << "\n";
+        if (Csv)
+          std::fprintf(Csv, "%s,%s,%u,%s,%.3f,%.3f\n", label(P).c_str(),
+                       Spec.c_str(), Rep, R.Status.c_str(), R.Build, R.Launch);
+        Runs.push_back(R);
+        if (R.Status != "ok")
+          break; // a crash or a failure does not get better
+      }
+      std::sort(Runs.begin(), Runs.end(), [](const Run &A, const Run &B) {
+        return (A.Status != "ok") > (B.Status != "ok") ||
+               ((A.Status != "ok") == (B.Status != "ok") &&
+                A.total() < B.total());
+      });
+      Median[{Spec, P}] = Runs[Runs.size() / 2];
+    }
+  if (Csv)
+    std::fclose(Csv);
+
+  // The table: per platform build, first launch and total; then each other
+  // platform's total over pocl-iss's.
+  std::cout << "| kernel |";
+  for (const std::string &P : Platforms)
+    std::cout << " " << label(P) << " build s | first launch s | total s |";
+  for (size_t I = 1; I < Platforms.size(); ++I)
+    std::cout << " " << label(Platforms[I]) << " / " << label(Platforms[0])
+              << " |";
+  std::cout << "\n|---|";
+  for (size_t I = 0; I < Platforms.size(); ++I)
+    std::cout << "---:|---:|---:|";
+  for (size_t I = 1; I < Platforms.size(); ++I)
+    std::cout << "---:|";
+  std::cout << "\n";
+  std::vector<double> LogRatios(Platforms.size(), 0);
+  std::vector<unsigned> Counted(Platforms.size(), 0);
+  for (const std::string &Spec : O.Kernels) {
+    std::cout << "| " << Spec << " |";
+    for (const std::string &P : Platforms) {
+      const Run &R = Median[{Spec, P}];
+      if (R.Status == "ok")
+        std::cout << " " << fmt(R.Build) << " | " << fmt(R.Launch) << " | "
+                  << fmt(R.total()) << " |";
+      else if (R.Status == "build-failed")
+        std::cout << " " << fmt(R.Build) << " (build failed) | - | - |";
+      else
+        std::cout << " " << R.Status << " | - | - |";
+    }
+    const Run &Ours = Median[{Spec, Platforms[0]}];
+    for (size_t I = 1; I < Platforms.size(); ++I) {
+      const Run &Other = Median[{Spec, Platforms[I]}];
+      if (Ours.Status == "ok" && Other.Status == "ok" && Ours.total() > 0) {
+        double Ratio = Other.total() / Ours.total();
+        std::cout << " " << fmt(Ratio) << "x |";
+        LogRatios[I] += std::log(Ratio);
+        ++Counted[I];
+      } else {
+        std::cout << " - |";
+      }
+    }
+    std::cout << "\n";
+  }
+  for (size_t I = 1; I < Platforms.size(); ++I)
+    if (Counted[I])
+      std::cout << "\nGeometric mean of " << label(Platforms[I]) << " / "
+                << label(Platforms[0]) << " (total, " << Counted[I]
+                << " kernels both ran): "
+                << fmt(std::exp(LogRatios[I] / Counted[I])) << "x\n";
+  bool Bad = false;
+  for (const auto &[Key, R] : Median)
+    if (R.Status == "wrong") {
+      std::cout << "WRONG RESULT: " << label(Key.second) << " " << Key.first
+                << ": " << R.Message << "\n";
+      Bad = true;
+    }
+  if (Temporary)
+    removeVendors(VendorDir);
+  return Bad ? 1 : 0;
+}
+
+} // namespace
+
+int main(int Argc, char **Argv) {
+  std::vector<std::string> Args(Argv + 1, Argv + Argc);
+  if (Args.size() == 3 && Args[0] == "--child")
+    return runChild(Args[1], Args[2]);
+  Options O;
+  for (size_t I = 0; I < Args.size(); ++I) {
+    const std::string &A = Args[I];
+    auto Value = [&]() -> std::string {
+      if (I + 1 >= Args.size())
+        die(A + " needs a value");
+      return Args[++I];
+    };
+    if (A == "--kernels")
+      O.Kernels = splitList(Value());
+    else if (A == "--reps")
+      O.Reps = std::max(1, std::atoi(Value().c_str()));
+    else if (A == "--timeout")
+      O.Timeout =
+          static_cast<unsigned>(std::max(1, std::atoi(Value().c_str())));
+    else if (A == "--platforms")
+      O.PlatformFilter = splitList(Value());
+    else if (A == "--vendors")
+      O.Vendors = Value();
+    else if (A == "--iss-icd")
+      O.IssIcd = Value();
+    else if (A == "--csv")
+      O.Csv = Value();
+    else if (A == "--list") {
+      for (const KernelKind &K : kinds())
+        std::cout << K.Name << " (N = " << K.DefaultSize << "): " << K.What
+                  << "\n";
+      return 0;
+    } else if (A == "--help" || A == "-h") {
+      usage();
+      return 0;
+    } else {
+      usage();
+      die("unknown argument '" + A + "'");
+    }
+  }
+  if (O.Kernels.empty())
+    for (const char *K : DefaultKernels)
+      O.Kernels.push_back(K);
+  for (const std::string &K : O.Kernels)
+    parseSpec(K); // dies on a bad one before anything runs
+  return runParent(O);
+}
