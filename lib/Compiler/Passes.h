@@ -76,7 +76,8 @@ struct WorkGroupConfig {
 
 /// iss-prepare: readies the linked program for one kernel. Library
 /// functions lose `noinline optnone` (get_global_id ships with them), every
-/// function the kernel reaches is marked always_inline, other kernels and
+/// function the kernel reaches is marked always_inline but those on a call
+/// cycle, which stay real calls (Recursion.h), other kernels and
 /// library functions become internal, and loads of _local_size_{x,y,z}
 /// become the compile-time local size. The work-item functions with a
 /// dimension argument answer a dimension of 3 or more as the specification
@@ -85,7 +86,8 @@ struct WorkGroupConfig {
 ISS_KERNEL_PASS(KernelPreparePass);
 
 /// iss-barriers: barrier canonicalization (the pocl paper, section 4.3,
-/// Algorithm 1, step 1). Inlines everything into the kernel, so that every
+/// Algorithm 1, step 1). Inlines everything into the kernel (each callee
+/// simplified by SROA first, as LLVM's inliner does), so that every
 /// barrier it reaches is in its body; puts barriers around async copies
 /// (work-item 0 copies, DESIGN.md section 3); runs SROA; gives the kernel a
 /// single exit; adds the implicit barriers at entry and exit; isolates every

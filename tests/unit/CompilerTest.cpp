@@ -11,10 +11,8 @@
 
 #include <gtest/gtest.h>
 
-#include <chrono>
 #include <cmath>
 #include <cstring>
-#include <string>
 #include <vector>
 
 using namespace iss;
@@ -250,62 +248,6 @@ TEST(Compiler, CompileAndLink) {
   size_t G[3] = {1, 1, 1}, O[3] = {0, 0, 0};
   launch(*CK, Slots, G, O, 1);
   EXPECT_EQ(Out, 42);
-}
-
-/// hadd and rhadd of OpenCL C on int, without overflow.
-int hostHadd(int X, int Y) { return (X >> 1) + (Y >> 1) + (X & Y & 1); }
-int hostRhadd(int X, int Y) { return (X >> 1) + (Y >> 1) + ((X | Y) & 1); }
-
-// Compile time that exploded (issue 8): the inliner rescanned the kernel
-// after each inlined call and SROA promoted the locals of every inlined copy
-// at once, both quadratic in the number of calls. A kernel with 3000 helper
-// functions (locals, a branch, two builtin calls each) took minutes to
-// compile for its first launch; it takes seconds now. The bound is generous
-// (a loaded 2-core machine must not flake): evidence of speed is
-// examples/compile-bench, this only catches a return to quadratic time.
-TEST(Compiler, ThousandsOfCallsCompileInLinearTime) {
-  const unsigned N = 3000;
-  // A seed of this run in the source: the kernel cache must not hide the
-  // compilation.
-  unsigned Seed = static_cast<unsigned>(
-      std::chrono::steady_clock::now().time_since_epoch().count() % 1000);
-  std::string Src;
-  for (unsigned F = 0; F < N; ++F)
-    Src += "int h" + std::to_string(F) + "(int x) {\n  int r = hadd(x, " +
-           std::to_string(F * 7 + Seed) +
-           ");\n  if (r & 1)\n"
-           "    r = rhadd(r, x);\n  return r;\n}\n";
-  Src += "__kernel void k(__global int *out, __global const int *in) {\n"
-         "  size_t i = get_global_id(0);\n  int x = in[i];\n  int acc = 0;\n";
-  for (unsigned F = 0; F < N; ++F)
-    Src += "  acc += h" + std::to_string(F) + "(x);\n";
-  Src += "  out[i] = acc;\n}\n";
-
-  auto Start = std::chrono::steady_clock::now();
-  auto CK = compile(Src.c_str(), "k", 16);
-  double Seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - Start)
-          .count();
-  ASSERT_TRUE(CK);
-  EXPECT_LT(Seconds, 120.0) << "build and first compilation";
-
-  std::vector<int> In(64), Out(64, 0);
-  for (int I = 0; I < 64; ++I)
-    In[I] = I * 2731 - 40000;
-  int *PO = Out.data(), *PI = In.data();
-  std::vector<void *> Slots = {&PO, &PI};
-  size_t G[3] = {64, 1, 1}, O[3] = {0, 0, 0};
-  launch(*CK, Slots, G, O, 1);
-  for (int I = 0; I < 64; ++I) {
-    unsigned Acc = 0;
-    for (unsigned F = 0; F < N; ++F) {
-      int R = hostHadd(In[I], static_cast<int>(F * 7 + Seed));
-      if (R & 1)
-        R = hostRhadd(R, In[I]);
-      Acc += static_cast<unsigned>(R);
-    }
-    ASSERT_EQ(Out[I], static_cast<int>(Acc)) << I;
-  }
 }
 
 // Recursion (issue 8) used to hang the first compilation: the inliner
