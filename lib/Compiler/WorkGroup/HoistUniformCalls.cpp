@@ -58,7 +58,10 @@ PreservedAnalyses HoistUniformCallsPass::run(Module &M,
     F->removeFnAttr(InlineLateAttr);
     F->addFnAttr(Attribute::AlwaysInline);
   }
-  AlwaysInlinerPass(/*InsertLifetimeIntrinsics=*/false).run(M, MAM);
+  PreservedAnalyses Inlined =
+      AlwaysInlinerPass(/*InsertLifetimeIntrinsics=*/false).run(M, MAM);
+  // The inliner changed the subkernels behind the analysis managers' back.
+  MAM.invalidate(M, Inlined);
   // The library's and the program's functions arrive unoptimized (clang
   // runs no pass on them): SROA breaks up their inlined locals here, as
   // iss-barriers did for everything inlined before, or the Scalarizer
