@@ -134,8 +134,9 @@ struct CompiledKernel {
   /// WorkerPool.cpp). Nanoseconds, 0 until measured.
   struct LaunchHistory {
     /// Launches by their estimated single-thread time: one bucket per
-    /// power of two from WorkerPool::MinParallelNs.
-    static constexpr unsigned Buckets = 8;
+    /// power of two from twice WorkerPool::MinParallelNs (8 us) up to
+    /// 512 us; bigger launches always use every thread.
+    static constexpr unsigned Buckets = 6;
     /// One thread's time per group, as low as recent launches allow.
     std::atomic<uint64_t> NsPerGroup{0};
     /// Wall time per work group of the launches of a bucket, run alone or
