@@ -204,16 +204,18 @@ WorkerPool::Plan WorkerPool::plan(const CompiledKernel &K,
     UseWorkers = true;
   else if (!Alone)
     UseWorkers = false;
-  else
-    UseWorkers = (Parallel < Alone) != (N % ExploreEvery == 0);
+  else // workers when clearly faster: on a shared machine both averages
+       // are noisy, and flapping between them costs wake-ups
+    UseWorkers = (8 * Parallel < 7 * Alone) != (N % ExploreEvery == 0);
   return {UseWorkers ? Workers : 0, Bucket};
 }
 
-/// A running average, weight 1/4 to the new sample.
+/// A running average, weight 1/8 to the new sample: one lucky or unlucky
+/// launch does not decide.
 static void average(std::atomic<uint64_t> &Avg, uint64_t Sample) {
   Sample = std::max<uint64_t>(1, Sample);
   uint64_t Old = Avg.load(std::memory_order_relaxed);
-  Avg.store(Old ? (3 * Old + Sample) / 4 : Sample, std::memory_order_relaxed);
+  Avg.store(Old ? (7 * Old + Sample) / 8 : Sample, std::memory_order_relaxed);
 }
 
 /// An estimate of the work itself: a preempted launch takes longer than its

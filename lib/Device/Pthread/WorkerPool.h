@@ -85,7 +85,7 @@ public:
   /// In a bucket of launch sizes (CompiledKernel::LaunchHistory), every
   /// ExploreEvery-th launch runs the way that has been slower, to notice
   /// when it becomes faster.
-  static constexpr uint32_t ExploreEvery = 16;
+  static constexpr uint32_t ExploreEvery = 32;
 
 private:
   struct Participant {
