@@ -369,6 +369,46 @@ TEST_F(SplittingTest, ConditionOnParameters) {
   }
 }
 
+TEST_F(SplittingTest, LaneFreeConditionOfAClampedWindow) {
+  // The test of a box filter's loop, i = max(0, X - r) + k <= min(n - 1,
+  // X + r) with X = O + x, on the header's instances in the centre, where
+  // no clamp applies: the same for every lane, k <= 2r, whatever x, and
+  // without the constraints that only say the centre has work-items.
+  // Whole tiles of 8 of the centre: a union, as the model's ranges are.
+  isl::set Instances = set(
+      "[r, O, n] -> { H[x, y, z, k] : 0 <= x < 64 and y = 0 and z = 0 and "
+      "r >= 0 and 0 <= k <= 2r + 1 and exists (t : 8t <= x <= 8t + 7 and "
+      "O + 8t >= r and O + 8t + 7 + r <= n - 1) }");
+  isl::set Cond = set("[r, O, n] -> { H[x, y, z, k] : "
+                      "O + x - r + k <= O + x + r }");
+  isl::set C = SplittingPredicates::laneFreeCondition(
+      Cond, Instances, 0, set("[r, O, n] -> { : }"));
+  ASSERT_FALSE(C.is_null());
+  EXPECT_FALSE(C.involves_dims(isl::dim::set, 0, 1)) << islStr(C);
+  EXPECT_FALSE(involvesParam(C, isl::id(Ctx, "n"))) << islStr(C);
+  EXPECT_FALSE(involvesParam(C, isl::id(Ctx, "O"))) << islStr(C);
+  // Right on every instance, whatever the lane.
+  isl::set OnInstances = C.set_tuple_id(Instances.get_tuple_id())
+                             .intersect(Instances);
+  expectEqual(OnInstances, Cond.intersect(Instances));
+  expectEqual(C.intersect(set("[r, O, n] -> { [x, y, z, k] : r = 2 }")),
+              set("[r, O, n] -> { [x, y, z, k] : r = 2 and k <= 4 }"));
+}
+
+TEST_F(SplittingTest, LaneFreeConditionKeepsWhatTheInstancesDoNotImply) {
+  // A loop that runs only when n >= 100: the instances do not say so, so
+  // the condition keeps it.
+  isl::set Instances = set("[r, n] -> { H[x, y, z, k] : 0 <= x < 8 and "
+                           "y = 0 and z = 0 and 0 <= k <= 2r + 1 }");
+  isl::set Cond = set("[r, n] -> { H[x, y, z, k] : k <= 2r and n >= 100 }");
+  isl::set C = SplittingPredicates::laneFreeCondition(
+      Cond, Instances, 0, set("[r, n] -> { : }"));
+  ASSERT_FALSE(C.is_null());
+  EXPECT_TRUE(involvesParam(C, isl::id(Ctx, "n"))) << islStr(C);
+  expectEqual(C.set_tuple_id(Instances.get_tuple_id()).intersect(Instances),
+              Cond.intersect(Instances));
+}
+
 TEST(SplittingModelTest, DerivedParameterIsRecomputed) {
   // vstep = (maskWidth - 1) / 2 is a parameter of its own; the split pass
   // recomputes it from the argument's value in the work-group function.

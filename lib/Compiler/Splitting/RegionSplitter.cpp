@@ -30,6 +30,7 @@
 
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
+#include "llvm/IR/Dominators.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
@@ -50,8 +51,9 @@ namespace {
 class ModelSplitPlan : public SplitPlan {
 public:
   ModelSplitPlan(const WorkItemModel &M, const RegionModel &R,
-                 std::unique_ptr<SplittingPredicates> P)
-      : M(M), R(R), P(std::move(P)) {
+                 std::unique_ptr<SplittingPredicates> P,
+                 const DominatorTree &KernelDT)
+      : M(M), R(R), P(std::move(P)), KernelDT(KernelDT) {
     for (const SplitPiece &Piece : this->P->pieces())
       Pieces.push_back({Piece.Full, Piece.name()});
     for (const SplitRange &Range : this->P->ranges())
@@ -68,11 +70,22 @@ public:
                   function_ref<Value *(Value *)> MapKernelValue,
                   SmallVectorImpl<std::pair<Value *, Value *>> &Bounds)
       override;
-  void specialize(unsigned Range, ValueToValueMapTy &VMap,
+  bool specialize(unsigned Range, ValueToValueMapTy &VMap,
                   Value *const Ids[3],
                   function_ref<Value *(Value *)> MapKernelValue) override;
 
 private:
+  bool makeLoopsUniform(const isl::set &Where, ValueToValueMapTy &VMap,
+                        Value *const Ids[3],
+                        const SmallPtrSetImpl<const BasicBlock *> &CopyBlocks,
+                        DenseMap<Loop *, PHINode *> &Counters,
+                        function_ref<Value *(Value *)> MapKernelValue);
+  /// The values of the set dimensions of \p MB's space in the copy: the
+  /// ids, then the iteration counters of its loops; false if a counter is
+  /// missing.
+  bool dimValues(const ModelBlock &MB, ValueToValueMapTy &VMap,
+                 Value *const Ids[3], DenseMap<Loop *, PHINode *> &Counters,
+                 SmallVectorImpl<Value *> &Values);
   /// The value of the isl parameter \p Id in the work-group function.
   Value *paramValue(IRBuilderBase &B, const isl::id &Id,
                     function_ref<Value *(Value *)> MapKernelValue) const {
@@ -87,6 +100,9 @@ private:
   const WorkItemModel &M;
   const RegionModel &R;
   std::unique_ptr<SplittingPredicates> P;
+  /// The kernel's dominators: an opaque parameter's value in the copy may
+  /// stand in for it where it dominates the access.
+  const DominatorTree &KernelDT;
   SmallVector<SplitPieceInfo, 5> Pieces;
   SmallVector<unsigned, 8> RangePieces;
 };
@@ -129,7 +145,144 @@ static PHINode *iterationCounter(Loop *L, ValueToValueMapTy &VMap,
   return K;
 }
 
-void ModelSplitPlan::specialize(unsigned RangeIndex, ValueToValueMapTy &VMap,
+/// Deletes \p V and what it leaves unused, within the copy's blocks (the
+/// work-group values outside stay, whoever reads them).
+static void deleteDeadInCopy(Value *V,
+                             const SmallPtrSetImpl<const BasicBlock *> &Copy) {
+  SmallVector<WeakTrackingVH, 8> Work = {V};
+  while (!Work.empty()) {
+    auto *I = dyn_cast_or_null<Instruction>(Work.pop_back_val());
+    if (!I || !Copy.count(I->getParent()) || !isInstructionTriviallyDead(I))
+      continue;
+    for (Value *Op : I->operands())
+      Work.push_back(Op);
+    I->eraseFromParent();
+  }
+}
+
+bool ModelSplitPlan::dimValues(const ModelBlock &MB, ValueToValueMapTy &VMap,
+                               Value *const Ids[3],
+                               DenseMap<Loop *, PHINode *> &Counters,
+                               SmallVectorImpl<Value *> &Values) {
+  Values.assign({Ids[0], Ids[1], Ids[2]});
+  for (Loop *L : MB.Loops) {
+    PHINode *K = iterationCounter(L, VMap, Counters);
+    if (!K)
+      return false;
+    Values.push_back(K);
+  }
+  return true;
+}
+
+/// Rewrites the induction variables {s,+,c} of the copy of \p L as
+/// s + c * k from its iteration counter \p K, so that no value is carried
+/// from one iteration to the next but the counter; a variable nothing else
+/// reads any more (its exit test and addresses were rewritten) goes.
+static void rewriteInductionVariables(Loop *L, ValueToValueMapTy &VMap,
+                                      PHINode *K) {
+  auto *Header = cast<BasicBlock>(VMap[L->getHeader()]);
+  auto *Pre = cast<BasicBlock>(VMap[L->getLoopPreheader()]);
+  auto *Latch = cast<BasicBlock>(VMap[L->getLoopLatch()]);
+  for (PHINode &Phi : make_early_inc_range(Header->phis())) {
+    if (&Phi == K || !Phi.getType()->isIntegerTy() ||
+        Phi.getBasicBlockIndex(Pre) < 0 || Phi.getBasicBlockIndex(Latch) < 0)
+      continue;
+    auto *Inc = dyn_cast<BinaryOperator>(Phi.getIncomingValueForBlock(Latch));
+    auto *Step = Inc ? dyn_cast<ConstantInt>(Inc->getOperand(1)) : nullptr;
+    if (!Step || Inc->getOpcode() != Instruction::Add ||
+        Inc->getOperand(0) != &Phi)
+      continue;
+    auto OnlyCycle = [&] {
+      return all_of(Phi.users(), [&](User *U) { return U == Inc; }) &&
+             all_of(Inc->users(), [&](User *U) { return U == &Phi; });
+    };
+    if (!OnlyCycle()) {
+      IRBuilder<> B(Header, Header->getFirstInsertionPt());
+      Value *KT = B.CreateTrunc(K, Phi.getType());
+      // s + k cannot wrap where the increments did not; s + c * k may
+      // (through c * k) even then.
+      bool NSW = Step->isOne() && Inc->hasNoSignedWrap();
+      Value *Off = Step->isOne() ? KT : B.CreateMul(KT, Step);
+      Value *IV = B.CreateAdd(Phi.getIncomingValueForBlock(Pre), Off,
+                              Phi.getName() + ".k", false, NSW);
+      Phi.replaceUsesWithIf(IV, [&](Use &U) { return U.getUser() != Inc; });
+      if (!OnlyCycle())
+        continue; // the increment is read after the loop
+    }
+    Inc->replaceAllUsesWith(PoisonValue::get(Inc->getType()));
+    Inc->eraseFromParent();
+    Phi.eraseFromParent();
+  }
+}
+
+/// Loops that run as often on every lane of the range \p Where: their
+/// exits become conditions on the outer ids, the counters and the
+/// parameters, which all lanes evaluate alike, and their induction
+/// variables functions of the counter. The loops then run in lock-step
+/// across the range, and iss-wi-loops may move the work-item loop inside
+/// them (horizontal parallelization within a range, section 3 of the
+/// paper: Convolution2D's mask loops in the centre). True if a loop was.
+bool ModelSplitPlan::makeLoopsUniform(
+    const isl::set &Where, ValueToValueMapTy &VMap, Value *const Ids[3],
+    const SmallPtrSetImpl<const BasicBlock *> &CopyBlocks,
+    DenseMap<Loop *, PHINode *> &Counters,
+    function_ref<Value *(Value *)> MapKernelValue) {
+  bool Any = false;
+  for (const ModelLoop &ML : R.Loops) {
+    if (!ML.Bounded || !ML.L->getLoopPreheader() || !ML.L->getLoopLatch())
+      continue;
+    struct Exit {
+      BranchInst *BI;
+      isl::set Cond;
+      const ModelBlock *MB;
+    };
+    SmallVector<Exit, 2> Exits;
+    bool Ok = true;
+    for (unsigned Br : R.exitBranches(ML)) {
+      auto *BI = dyn_cast_or_null<BranchInst>(VMap.lookup(R.Branches[Br].Term));
+      const ModelBlock *MB = R.block(R.Branches[Br].Term->getParent());
+      Ok = BI && BI->isConditional() && MB && P->uniformAcross(Br, Where);
+      if (Ok) {
+        Exits.push_back({BI, P->uniformCondition(Br, 0, Where), MB});
+        Ok = !Exits.back().Cond.is_null();
+      }
+      if (!Ok)
+        break;
+    }
+    if (!Ok || Exits.empty())
+      continue;
+    SmallVector<Value *, 2> Conds;
+    for (const Exit &E : Exits) {
+      SmallVector<Value *, 5> Dims;
+      if (!dimValues(*E.MB, VMap, Ids, Counters, Dims))
+        break;
+      IRBuilder<> B(E.BI);
+      IslExprEmitter Em(B, [&](const isl::id &Id) {
+        return paramValue(B, Id, MapKernelValue);
+      });
+      Expected<Value *> C = Em.emitCondition(E.Cond, Dims, context());
+      if (!C) {
+        consumeError(C.takeError());
+        break;
+      }
+      Conds.push_back(*C);
+    }
+    // Unused conditions are left for later clean-ups: each is correct.
+    if (Conds.size() != Exits.size())
+      continue;
+    for (unsigned I = 0; I < Exits.size(); ++I) {
+      Value *Old = Exits[I].BI->getCondition();
+      Exits[I].BI->setCondition(Conds[I]);
+      deleteDeadInCopy(Old, CopyBlocks);
+    }
+    if (PHINode *K = iterationCounter(ML.L, VMap, Counters))
+      rewriteInductionVariables(ML.L, VMap, K);
+    Any = true;
+  }
+  return Any;
+}
+
+bool ModelSplitPlan::specialize(unsigned RangeIndex, ValueToValueMapTy &VMap,
                                 Value *const Ids[3],
                                 function_ref<Value *(Value *)> MapKernelValue) {
   const SplitRange &Range = P->ranges()[RangeIndex];
@@ -164,16 +317,8 @@ void ModelSplitPlan::specialize(unsigned RangeIndex, ValueToValueMapTy &VMap,
     if (!Base || !Base->getType()->isPointerTy())
       continue;
     const ModelBlock *MB = R.block(Acc.I->getParent());
-    if (!MB)
-      continue;
-    SmallVector<Value *, 5> DimValues = {Ids[0], Ids[1], Ids[2]};
-    bool Ok = true;
-    for (Loop *L : MB->Loops) {
-      PHINode *K = iterationCounter(L, VMap, Counters);
-      Ok &= K != nullptr;
-      DimValues.push_back(K);
-    }
-    if (!Ok)
+    SmallVector<Value *, 5> DimValues;
+    if (!MB || !dimValues(*MB, VMap, Ids, Counters, DimValues))
       continue;
     // The offset on the range's instances only, where its clamps resolve.
     unsigned Counts = MB->Loops.size();
@@ -187,8 +332,16 @@ void ModelSplitPlan::specialize(unsigned RangeIndex, ValueToValueMapTy &VMap,
     isl::pw_aff Offset = Acc.Offset.intersect_domain(Instances);
     Offset = Offset.gist(Instances);
     IRBuilder<> B(I);
-    IslExprEmitter E(B, [&](const isl::id &Id) {
-      return paramValue(B, Id, MapKernelValue);
+    // An opaque parameter (j * width, uniform along x_d) is the copy's
+    // own value, where it is computed before the access.
+    IslExprEmitter E(B, [&](const isl::id &Id) -> Value * {
+      const ModelParam *MP = WorkItemModel::param(Id);
+      if (!MP || MP->K != ModelParam::Opaque)
+        return paramValue(B, Id, MapKernelValue);
+      auto *Def = dyn_cast_or_null<Instruction>(MP->V);
+      if (!Def || !KernelDT.dominates(Def, Acc.I))
+        return nullptr;
+      return VMap.lookup(Def);
     });
     Expected<Value *> Bytes = E.emit(Offset, DimValues, context());
     if (!Bytes) {
@@ -197,11 +350,19 @@ void ModelSplitPlan::specialize(unsigned RangeIndex, ValueToValueMapTy &VMap,
     }
     Value *Ptr = B.CreateInBoundsGEP(B.getInt8Ty(), Base, *Bytes,
                                      Acc.I->getName() + ".addr");
-    if (auto *L = dyn_cast<LoadInst>(I))
+    Value *Old;
+    if (auto *L = dyn_cast<LoadInst>(I)) {
+      Old = L->getPointerOperand();
       L->setOperand(L->getPointerOperandIndex(), Ptr);
-    else if (auto *S = dyn_cast<StoreInst>(I))
+    } else {
+      auto *S = cast<StoreInst>(I);
+      Old = S->getPointerOperand();
       S->setOperand(S->getPointerOperandIndex(), Ptr);
+    }
+    deleteDeadInCopy(Old, CopyBlocks);
   }
+  bool Uniform = WholeTiles && makeLoopsUniform(Where, VMap, Ids, CopyBlocks,
+                                                Counters, MapKernelValue);
   // Branches taken the same way on every instance of the range.
   for (unsigned Br = 0; Br < R.Branches.size(); ++Br) {
     int Taken = P->takenOn(Br, Where);
@@ -228,13 +389,15 @@ void ModelSplitPlan::specialize(unsigned RangeIndex, ValueToValueMapTy &VMap,
     }
     ConstantFoldTerminator(T->getParent(), /*DeleteDeadConditions=*/true);
   }
+  return Uniform;
 }
 
 SplitPlanner makeSplitPlanner(const WorkItemModel &M, unsigned Dim,
                               unsigned Width, unsigned MaxPieces,
                               Function &Kernel) {
-  return [&M, Dim, Width, MaxPieces,
-          &Kernel](BasicBlock *Barrier) -> std::unique_ptr<SplitPlan> {
+  auto DT = std::make_shared<DominatorTree>(Kernel);
+  return [&M, Dim, Width, MaxPieces, &Kernel,
+          DT](BasicBlock *Barrier) -> std::unique_ptr<SplitPlan> {
     OptimizationRemarkEmitter ORE(&Kernel);
     auto Refuse = [&](const Twine &Why) -> std::unique_ptr<SplitPlan> {
       ORE.emit([&] {
@@ -284,7 +447,7 @@ SplitPlanner makeSplitPlanner(const WorkItemModel &M, unsigned Dim,
     };
     if (!Gains())
       return nullptr;
-    return std::make_unique<ModelSplitPlan>(M, *R, std::move(P));
+    return std::make_unique<ModelSplitPlan>(M, *R, std::move(P), *DT);
   };
 }
 

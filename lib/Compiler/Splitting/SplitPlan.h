@@ -82,8 +82,11 @@ public:
 
   /// Specialises the copy of the region's body that runs range \p Range:
   /// \p VMap maps the kernel's blocks and values to the copy's; \p Ids are
-  /// the copy's work-item ids.
-  virtual void
+  /// the copy's work-item ids. True when kernel loops of the copy now run
+  /// in lock-step on every lane of the range (their exits and induction
+  /// variables depend on the outer ids, counters and parameters only): the
+  /// work-item loop of its tiles may then go inside them.
+  virtual bool
   specialize(unsigned Range, llvm::ValueToValueMapTy &VMap,
              llvm::Value *const Ids[3],
              llvm::function_ref<llvm::Value *(llvm::Value *)> MapKernelValue) = 0;

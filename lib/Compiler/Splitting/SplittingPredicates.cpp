@@ -846,6 +846,45 @@ bool SplittingPredicates::uniformAcross(unsigned Branch,
   return true;
 }
 
+isl::set SplittingPredicates::uniformCondition(unsigned Branch,
+                                               unsigned Succ,
+                                               const isl::set &Where) const {
+  const ModelBranch &B = R.Branches[Branch];
+  if (!affineBranch(Branch) || Succ >= B.Conditions.size())
+    return {};
+  isl::set C = laneFreeCondition(B.Conditions[Succ], within(B.Domain, Where),
+                                 Dim, M.predicateContext());
+  for (const isl::id &Id : Opaque)
+    if (involvesParam(C, Id))
+      return {};
+  if (involvesVarying(C))
+    return {};
+  return C;
+}
+
+isl::set SplittingPredicates::laneFreeCondition(const isl::set &Cond,
+                                                const isl::set &Instances,
+                                                unsigned Dim,
+                                                const isl::set &Context) {
+  auto Free = [&](const isl::set &S) {
+    return S.project_out(isl::dim::set, Dim, 1)
+        .insert_dims(isl::dim::set, Dim, 1);
+  };
+  isl::set On = Free(Instances).coalesce();
+  isl::set C = Free(Cond.intersect(Instances))
+                   .gist(On)
+                   .gist_params(Context)
+                   .coalesce();
+  // What only says that there are instances here holds wherever the
+  // branch runs: drop it when that changes nothing on the instances (isl's
+  // gist keeps it, the instances being a union).
+  isl::set Lean =
+      dropConstraintsNotInvolving(C, 0, islDim(C, isl::dim::set)).coalesce();
+  if (Lean.intersect(On).is_equal(C.intersect(On)).is_true())
+    return Lean;
+  return C;
+}
+
 bool SplittingPredicates::emitBounds(
     IRBuilderBase &B, Value *const OuterIds[3],
     function_ref<Value *(Value *)> MapKernelValue,

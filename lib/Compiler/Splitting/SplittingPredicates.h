@@ -178,6 +178,13 @@ public:
   /// work-item loop may go inside it: horizontal parallelization); a
   /// condition that is can be hoisted out of the range's loop.
   bool uniformAcross(unsigned Branch, const isl::set &Where) const;
+  /// For a branch uniformAcross \p Where: the instances of its block in
+  /// \p Where that go to successor \p Succ, as a condition on the outer
+  /// ids, the loop counters and the parameters, x_d left free (so every
+  /// lane evaluates it alike). Null when the branch is not affine or the
+  /// condition involves an opaque parameter.
+  isl::set uniformCondition(unsigned Branch, unsigned Succ,
+                            const isl::set &Where) const;
   AccessClass classify(unsigned Access, const SplitPiece &P) const {
     return classify(Access, P.Set);
   }
@@ -217,6 +224,13 @@ public:
 
   /// The tiles of the work-items \p S (over WI), and back.
   static isl::set tilesOf(const isl::set &S, unsigned Dim, unsigned Width);
+  /// uniformCondition's isl part: \p Cond on \p Instances with dimension
+  /// \p Dim projected out and left free, gisted with \p Context and
+  /// without the constraints on the parameters alone that the instances
+  /// imply.
+  static isl::set laneFreeCondition(const isl::set &Cond,
+                                    const isl::set &Instances, unsigned Dim,
+                                    const isl::set &Context);
   static isl::set workItemsOf(const isl::set &Tiles, const isl::set &WIDomain,
                               unsigned Dim, unsigned Width);
   /// The tiles with two active lanes (instances of \p Domain at equal

@@ -98,6 +98,18 @@ PreservedAnalyses ImplicitLoopBarriersPass::run(Module &M,
     Anchors.push_back(Pre->getTerminator());
     Anchors.push_back(L->getHeader()->getFirstNonPHI());
     Anchors.push_back(Latch->getTerminator());
+    // A header that tests for the exit (a for or while loop) gets its test
+    // a region of its own: the region choosing between two barriers runs
+    // its first work-item alone (iss-wi-loops' peeling), which should cost
+    // the test only, not the first part of the body or what follows the
+    // loop. All work-items take the same successor, as for any branch of a
+    // lock-step loop's header.
+    auto *Test = dyn_cast<BranchInst>(L->getHeader()->getTerminator());
+    if (Test && Test->isConditional() && L->isLoopExiting(L->getHeader()))
+      for (BasicBlock *Succ : Test->successors())
+        if (Succ->getSinglePredecessor() == L->getHeader() &&
+            !isBarrier(*Succ->getFirstNonPHI()))
+          Anchors.push_back(Succ->getFirstNonPHI());
   }
   bool Changed = false;
   for (Instruction *I : Anchors)

@@ -35,6 +35,8 @@
 #include "Splitting/WorkItemModel.h"
 
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SetVector.h"
+#include "llvm/Analysis/VectorUtils.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/IRBuilder.h"
@@ -43,6 +45,7 @@
 #include "llvm/IR/Module.h"
 #include "llvm/IR/ReplaceConstant.h"
 #include "llvm/Transforms/Utils/Cloning.h"
+#include "llvm/Transforms/Utils/Local.h"
 #include "llvm/Transforms/Utils/ValueMapper.h"
 
 using namespace llvm;
@@ -107,11 +110,16 @@ struct Nest {
 class WorkGroupBuilder {
 public:
   WorkGroupBuilder(Module &M, Function &Kernel, const WorkGroupConfig &C,
-                   SplitPlanner PlanFor = nullptr)
-      : M(M), Ctx(M.getContext()), Kernel(Kernel), Config(C),
+                   ModuleAnalysisManager &MAM, SplitPlanner PlanFor = nullptr)
+      : M(M), Ctx(M.getContext()), Kernel(Kernel), Config(C), MAM(MAM),
         PlanFor(std::move(PlanFor)) {}
 
   Function *build();
+  /// Builds the regions of a tile function (runTileInside) into \p Host
+  /// from \p Pre to \p After, its arguments being \p Args there.
+  void buildInto(Function &Host, BasicBlock *Pre, BasicBlock *After,
+                 ArrayRef<Value *> Args,
+                 const DenseMap<const Value *, Value *> &HostGroupValues);
 
 private:
   void mapWorkGroupValues(IRBuilder<> &B, Argument *Args, Argument *CtxArg);
@@ -130,6 +138,9 @@ private:
                    function_ref<BasicBlock *(BasicBlock *)> ExitTarget,
                    BasicBlock *From, SmallVectorImpl<BasicBlock *> &Out,
                    ValueToValueMapTy *VMapOut = nullptr);
+  void runTileInside(Nest &N, size_t CopyBegin, BasicBlock *Body,
+                     BasicBlock *BodyEnd, Value *X);
+  void emitRegions(BasicBlock *EntryBarrier, BasicBlock *Into);
   void markParallel(const Nest &N);
   void emitSelection();
 
@@ -137,6 +148,10 @@ private:
   LLVMContext &Ctx;
   Function &Kernel;
   const WorkGroupConfig &Config;
+  ModuleAnalysisManager &MAM;
+  /// Building a tile function's regions: its work-items are the w lanes
+  /// of a tile, whose loops are the vector ones.
+  bool Lanes = false;
   /// The split of each region, in the split modes; null otherwise.
   SplitPlanner PlanFor;
   Function *WG = nullptr;
@@ -182,18 +197,45 @@ Function *WorkGroupBuilder::build() {
   IRBuilder<> B(Entry);
   mapWorkGroupValues(B, Args, CtxArg);
 
-  BasicBlock *EntryBarrier = Kernel.getEntryBlock().getSingleSuccessor();
-  assert(EntryBarrier && isBarrierBlock(*EntryBarrier) &&
-         "iss-wi-loops needs the canonical form of iss-barriers");
-  B.CreateBr(regionStart(EntryBarrier));
-  while (!Pending.empty()) {
-    BasicBlock *Barrier = Pending.pop_back_val();
-    emitRegion(formRegion(Barrier), Starts[Barrier]);
-  }
+  emitRegions(Kernel.getEntryBlock().getSingleSuccessor(), Entry);
   WGExit->moveAfter(&WG->back());
   emitSelection();
   Kernel.setLinkage(GlobalValue::InternalLinkage);
   return WG;
+}
+
+/// Every region, from the entry barrier's, entered from the end of \p Into.
+void WorkGroupBuilder::emitRegions(BasicBlock *EntryBarrier,
+                                   BasicBlock *Into) {
+  assert(EntryBarrier && isBarrierBlock(*EntryBarrier) &&
+         "iss-wi-loops needs the canonical form of iss-barriers");
+  BranchInst::Create(regionStart(EntryBarrier), Into);
+  while (!Pending.empty()) {
+    BasicBlock *Barrier = Pending.pop_back_val();
+    emitRegion(formRegion(Barrier), Starts[Barrier]);
+  }
+}
+
+void WorkGroupBuilder::buildInto(
+    Function &Host, BasicBlock *Pre, BasicBlock *After, ArrayRef<Value *> Args,
+    const DenseMap<const Value *, Value *> &HostGroupValues) {
+  WG = &Host;
+  WGExit = After;
+  Lanes = true;
+  BasicBlock &HostEntry = Host.getEntryBlock();
+  for (Instruction &I : Kernel.getEntryBlock())
+    if (isa<AllocaInst>(I)) {
+      Instruction *C = I.clone();
+      C->insertInto(&HostEntry, HostEntry.getFirstInsertionPt());
+      C->setName(I.getName());
+      Common.push_back({&I, C});
+    }
+  for (Argument &A : Kernel.args())
+    Common.push_back({&A, Args[A.getArgNo()]});
+  GroupValues = HostGroupValues;
+  for (unsigned D = 0; D < 3; ++D)
+    LocalIdGlobals[D] = M.getGlobalVariable(WorkItemGlobals[D]);
+  emitRegions(Kernel.getEntryBlock().getSingleSuccessor(), Pre);
 }
 
 /// Reads the kernel arguments from their slots (WorkGroupABI.h; by-value
@@ -379,7 +421,7 @@ Nest WorkGroupBuilder::buildNest(BasicBlock *Pre, BasicBlock *After,
     Pred = Header;
   }
   if (!N.Loops.empty() && !OuterOnly)
-    N.Loops.back().Role = LoopRec::Innermost;
+    N.Loops.back().Role = Lanes ? LoopRec::Tile : LoopRec::Innermost;
   for (LoopRec &L : N.Loops) {
     BasicBlock *From = L.Header->getSinglePredecessor();
     Value *Start = ConstantInt::get(I64, 0);
@@ -501,9 +543,12 @@ bool WorkGroupBuilder::emitSplitRegion(const Region &R, BasicBlock *Start,
                    Plan.pieces()[Piece].WholeTiles, Ids, Body, BodyEnd,
                    N.Loops, N.Blocks);
     ValueToValueMapTy VMap;
+    size_t CopyBegin = N.Blocks.size();
     cloneRegion(
         R, Ids, [&](BasicBlock *) { return BodyEnd; }, Body, N.Blocks, &VMap);
-    Plan.specialize(I, VMap, Ids, MapKernelValue);
+    if (Plan.specialize(I, VMap, Ids, MapKernelValue) &&
+        Plan.pieces()[Piece].WholeTiles && Config.Horizontal)
+      runTileInside(N, CopyBegin, Body, BodyEnd, Ids[D]);
     Cur = Next;
   }
   markParallel(N);
@@ -639,6 +684,138 @@ void WorkGroupBuilder::cloneRegion(
   Out.append(Copies.begin(), Copies.end());
 }
 
+/// Horizontal parallelization inside a range (the split's section 3): the
+/// copy of a region that runs whole tiles, from \p Body to \p BodyEnd at
+/// N.Blocks[CopyBegin...], has kernel loops that run in lock-step on every
+/// lane (SplitPlan::specialize made them so). Its blocks become a tile
+/// function, a kernel whose work-items are the w lanes of one tile
+/// (x = tile base + lane), the front half makes its loops b-loops with
+/// context arrays of w elements (iss-loop-barriers, iss-cond-barriers,
+/// iss-context), and its regions replace the tile's loop of w lanes: the
+/// loop over lanes goes inside the kernel loops, where it is the vector
+/// loop.
+void WorkGroupBuilder::runTileInside(Nest &N, size_t CopyBegin,
+                                     BasicBlock *Body, BasicBlock *BodyEnd,
+                                     Value *X) {
+  unsigned D = Config.vectorizedDim();
+  LoopRec Tile = N.Loops.back();
+  assert(Tile.Role == LoopRec::Tile && "a range of whole tiles");
+  auto *Base = cast<Instruction>(X)->getOperand(0);
+  SmallVector<BasicBlock *, 16> Copy(N.Blocks.begin() + CopyBegin,
+                                     N.Blocks.end());
+  N.Blocks.truncate(CopyBegin);
+  DenseSet<BasicBlock *> InCopy(Copy.begin(), Copy.end());
+
+  // What the copy reads from the work-group function becomes arguments.
+  SetVector<Value *> Outside;
+  for (BasicBlock *BB : Copy)
+    for (Instruction &I : *BB)
+      for (Value *Op : I.operands()) {
+        auto *OI = dyn_cast<Instruction>(Op);
+        if (Op != X && (isa<Argument>(Op) || (OI && !InCopy.count(OI->getParent()))))
+          Outside.insert(Op);
+      }
+  Outside.insert(Base);
+  SmallVector<Type *, 16> Types;
+  for (Value *V : Outside)
+    Types.push_back(V->getType());
+  Function *TK = Function::Create(
+      FunctionType::get(Type::getVoidTy(Ctx), Types, false),
+      GlobalValue::InternalLinkage, Kernel.getName() + ".tile", M);
+  std::string Size;
+  for (unsigned I = 0; I < 3; ++I)
+    Size += (I ? "," : "") + std::to_string(I == D ? Config.VectorWidth : 1);
+  TK->addFnAttr("iss-local-size", Size);
+  for (unsigned I = 0; I < Outside.size(); ++I)
+    Outside[I]->replaceUsesWithIf(TK->getArg(I), [&](Use &U) {
+      auto *UI = dyn_cast<Instruction>(U.getUser());
+      return UI && InCopy.count(UI->getParent());
+    });
+
+  // entry -> barrier -> the copy -> barrier and return: iss-barriers' form.
+  FunctionCallee Barrier = M.getOrInsertFunction(
+      BarrierName, FunctionType::get(Type::getVoidTy(Ctx), false));
+  BasicBlock *Entry = BasicBlock::Create(Ctx, "entry", TK);
+  BasicBlock *First = BasicBlock::Create(Ctx, "tile.barrier", TK);
+  BranchInst::Create(First, Entry);
+  CallInst::Create(Barrier, "", First);
+  BranchInst::Create(Copy.front(), First);
+  for (BasicBlock *BB : Copy)
+    TK->splice(TK->end(), WG, BB->getIterator());
+  BasicBlock *Last = BasicBlock::Create(Ctx, "tile.exit", TK);
+  CallInst::Create(Barrier, "", Last);
+  ReturnInst::Create(Ctx, Last);
+  BodyEnd->replaceUsesWithIf(Last, [&](Use &U) {
+    auto *UI = dyn_cast<Instruction>(U.getUser());
+    return UI && UI->getFunction() == TK;
+  });
+  IRBuilder<> TB(&*Copy.front()->getFirstInsertionPt());
+  Value *Lane = TB.CreateLoad(TB.getInt64Ty(),
+                              M.getOrInsertGlobal(WorkItemGlobals[D],
+                                                  TB.getInt64Ty()),
+                              std::string("lane_") + DimNames[D]);
+  Value *TX = TB.CreateAdd(TK->getArg(find(Outside, Base) - Outside.begin()),
+                           Lane,
+                           X->getName(), true, true);
+  X->replaceUsesWithIf(TX, [&](Use &U) {
+    auto *UI = dyn_cast<Instruction>(U.getUser());
+    return UI && UI->getFunction() == TK;
+  });
+  removeUnreachableBlocks(*TK);
+
+  // The front half on the tile function, then its regions in place of the
+  // tile's lane loop.
+  WorkGroupConfig TC = Config;
+  TC.Kernel = TK->getName().str();
+  TC.LocalSize[0] = TC.LocalSize[1] = TC.LocalSize[2] = 1;
+  TC.LocalSize[D] = Config.VectorWidth;
+  ImplicitLoopBarriersPass(TC).run(M, MAM);
+  ImplicitConditionalBarriersPass(TC).run(M, MAM);
+  ContextArraysPass(TC).run(M, MAM);
+
+  BasicBlock *Pre = BasicBlock::Create(Ctx, "wi.lanes", WG, WGExit);
+  BasicBlock *After = BasicBlock::Create(Ctx, "wi.lanes.end", WG, WGExit);
+  LoopRec &Tiles = N.Loops[N.Loops.size() - 2];
+  Tiles.Header->getTerminator()->replaceSuccessorWith(Tile.Header, Pre);
+  BranchInst::Create(Tile.Latch->getTerminator()->getSuccessor(1), After);
+  for (BasicBlock *Dead : {Tile.Header, Body, BodyEnd, Tile.Latch})
+    Dead->dropAllReferences();
+  for (BasicBlock *Dead : {Tile.Header, Body, BodyEnd, Tile.Latch}) {
+    erase(N.Blocks, Dead);
+    Dead->eraseFromParent();
+  }
+  N.Loops.pop_back();
+  DenseSet<BasicBlock *> Before;
+  for (BasicBlock &BB : *WG)
+    Before.insert(&BB);
+  WorkGroupBuilder Sub(M, *TK, TC, MAM);
+  Sub.buildInto(*WG, Pre, After, Outside.getArrayRef(), GroupValues);
+  N.Blocks.push_back(Pre);
+  N.Blocks.push_back(After);
+  for (BasicBlock &BB : *WG)
+    if (!Before.count(&BB))
+      N.Blocks.push_back(&BB);
+
+  NamedMDNode *Contexts = M.getNamedMetadata("iss.context");
+  for (unsigned I = Contexts ? Contexts->getNumOperands() : 0; I-- > 0;)
+    if (cast<MDString>(Contexts->getOperand(I)->getOperand(0))->getString() ==
+        TC.Kernel) {
+      assert(mdconst::extract<ConstantInt>(
+                 Contexts->getOperand(I)->getOperand(3))
+                     ->isZero() &&
+             "a tile's context arrays fit on the stack");
+      SmallVector<MDNode *, 8> Keep;
+      for (unsigned J = 0; J < Contexts->getNumOperands(); ++J)
+        if (J != I)
+          Keep.push_back(Contexts->getOperand(J));
+      Contexts->clearOperands();
+      for (MDNode *K : Keep)
+        Contexts->addOperand(K);
+    }
+  functionAnalyses(M, MAM).clear(*TK, TK->getName());
+  TK->eraseFromParent();
+}
+
 void WorkGroupBuilder::markParallel(const Nest &N) {
   MDNode *Group = MDNode::getDistinct(Ctx, {});
   for (BasicBlock *BB : N.Blocks)
@@ -651,7 +828,10 @@ void WorkGroupBuilder::markParallel(const Nest &N) {
       // The scalar slots of uniform values stay in the group: every
       // work-item stores the same value there, and iss-context never
       // reloads one in the region that stores it.
-      I.setMetadata(LLVMContext::MD_access_group, Group);
+      // A tile function's lane loops have their own group already.
+      MDNode *Old = I.getMetadata(LLVMContext::MD_access_group);
+      I.setMetadata(LLVMContext::MD_access_group,
+                    Old ? uniteAccessGroups(Old, Group) : Group);
     }
   bool Scalar = Config.IssMode == Mode::Scalar;
   Type *I32 = Type::getInt32Ty(Ctx);
@@ -734,7 +914,7 @@ PreservedAnalyses WorkItemLoopsPass::run(Module &M,
     Planner = makeSplitPlanner(*Model, Config.vectorizedDim(),
                                Config.VectorWidth, Config.MaxPieces, *Kernel);
   }
-  WorkGroupBuilder(M, *Kernel, Config, Planner).build();
+  WorkGroupBuilder(M, *Kernel, Config, MAM, Planner).build();
   return PreservedAnalyses::none();
 }
 

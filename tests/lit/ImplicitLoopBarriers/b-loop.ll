@@ -1,7 +1,9 @@
 ; iss-loop-barriers: a loop with a barrier (a b-loop) gets barriers at the
 ; end of its preheader, right after its header's phis and before its latch
 ; branch, so that each piece of an iteration is a parallel region of its
-; own. The same loop without the barrier, with horizontal
+; own; a header that tests for the exit also gets one at the start of each
+; successor, so that its test is a region alone (the one iss-wi-loops
+; peels). The same loop without the barrier, with horizontal
 ; parallelization off, gets none.
 ;
 ; __kernel void k(__global int *a, int n) {
@@ -92,6 +94,10 @@ declare void @pocl.barrier() noduplicate
 ; CHECK: [[TEST]]:
 ; CHECK-NEXT: %c = icmp slt i32 %i, %n
 ; CHECK-NEXT: br i1 %c, label %body, label %exit
+; The body starts with a barrier; the exit is the exit barrier already.
+; CHECK: body:
+; CHECK-NEXT: call void @pocl.barrier()
+; CHECK-NEXT: br label %body.next
 ; The explicit barrier.
 ; CHECK: store i32 %v1, ptr %p
 ; CHECK-NEXT: br label %[[BB:.*]]

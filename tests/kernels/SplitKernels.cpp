@@ -1,0 +1,284 @@
+//===- SplitKernels.cpp - Kernels that input space splitting cuts ---------===//
+//
+// SPDX-License-Identifier: MIT
+//
+//===----------------------------------------------------------------------===//
+//
+// End-to-end kernels whose control flow diverges only on part of the
+// work-item space (the input-space-splitting paper, sections 3 and 5):
+// clamped windows, whose loops run as often on every work-item of the
+// interior (there the split runs the work-item loop inside them,
+// horizontally), tail guards on padded sizes, triangular loops that never
+// become uniform, and induction variables read after their loop. Each runs
+// with local sizes that are and are not multiples of the vector width,
+// with global offsets, in 1, 2 and 3 dimensions and across a barrier, and
+// is checked against a host reference in every POCL_ISS_MODE.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ClTest.h"
+
+#include <algorithm>
+
+using namespace clt;
+
+static const char *SplitSource = R"CLC(
+// A box filter of radius R with clamped borders: 2R + 1 iterations on every
+// work-item at least R away from both ends.
+__kernel void box1d(__global const float *In, __global float *Out, int N,
+                    int R) {
+  int X = get_global_id(0) - get_global_offset(0);
+  if (X >= N)
+    return;
+  int Lo = max(0, X - R), Hi = min(N - 1, X + R);
+  float S = 0.0f;
+  for (int I = Lo; I <= Hi; ++I)
+    S += In[I] * (float)(I - X + R + 1);
+  Out[X] = S;
+}
+
+// The paper's Convolution2D (Figure 2) with a mask of any shape.
+__kernel void conv2d(__global const int *In, __global int *Out,
+                     __global const float *Mask, int W, int H, int MW,
+                     int MH) {
+  int X = get_global_id(0), Y = get_global_id(1);
+  if (X >= W || Y >= H)
+    return;
+  int VS = (MW - 1) / 2, HS = (MH - 1) / 2;
+  int L = max(0, X - VS), Rt = min(W - 1, X + VS);
+  int T = max(0, Y - HS), B = min(H - 1, Y + HS);
+  float S = 0.0f;
+  for (int I = L; I <= Rt; ++I)
+    for (int J = T; J <= B; ++J)
+      S += In[J * W + I] * Mask[(J - (Y - HS)) * MW + (I - (X - VS))];
+  Out[Y * W + X] = (int)(S + 0.5f);
+}
+
+// An inner loop whose trip count follows the outer loop's counter (the
+// same on every lane at equal counters), its induction variables read
+// after the loops, and a step of 3 whose value the body uses.
+__kernel void ivs(__global const int *In, __global int *Out, int N, int R) {
+  int X = get_global_id(0);
+  int Lo = max(0, X - R), Hi = min(N - 1, X + R);
+  int S = 0, I, J = 0;
+  for (I = Lo; I <= Hi; ++I)
+    for (J = Lo; J <= I; ++J)
+      S += In[J] ^ I;
+  int K;
+  for (K = Lo; K <= Hi; K += 3)
+    S += K * In[K];
+  Out[X] = S + 7 * I + 11 * J + 13 * K;
+}
+
+// A loop that stays divergent on every tile (its trip count is the id
+// modulo 5) behind a tail guard.
+__kernel void triangle(__global const int *In, __global int *Out, int N) {
+  int X = get_global_id(0);
+  if (X < N) {
+    int S = 0;
+    for (int I = 0; I <= X % 5; ++I)
+      S += In[X - I > 0 ? X - I : 0];
+    Out[X] = S;
+  }
+}
+
+// A clamped window read from local memory after a barrier: the second
+// region is split on its own.
+__kernel void haloLocal(__global const float *In, __global float *Out, int N,
+                        int R, __local float *Tile) {
+  int X = get_global_id(0), L = get_local_id(0), LS = get_local_size(0);
+  Tile[L] = X < N ? In[X] : 0.0f;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  int Lo = max(0, L - R), Hi = min(LS - 1, L + R);
+  float S = 0.0f;
+  for (int I = Lo; I <= Hi; ++I)
+    S += Tile[I];
+  if (X < N)
+    Out[X] = S;
+}
+
+// A box filter along x in a 3D range.
+__kernel void box3d(__global const int *In, __global int *Out, int W, int R) {
+  int X = get_global_id(0), Y = get_global_id(1), Z = get_global_id(2);
+  int Row = (Z * get_global_size(1) + Y) * W;
+  int Lo = max(0, X - R), Hi = min(W - 1, X + R);
+  int S = 0;
+  for (int I = Lo; I <= Hi; ++I)
+    S += In[Row + I];
+  Out[Row + X] = S;
+}
+)CLC";
+
+namespace {
+
+std::vector<float> box1dReference(const std::vector<float> &In, int N,
+                                  int R) {
+  std::vector<float> Out(N);
+  for (int X = 0; X < N; ++X) {
+    float S = 0.0f;
+    for (int I = std::max(0, X - R); I <= std::min(N - 1, X + R); ++I)
+      S += In[I] * float(I - X + R + 1);
+    Out[X] = S;
+  }
+  return Out;
+}
+
+} // namespace
+
+CLT_TEST(box1dClampedWindows) {
+  Program P = E.build(SplitSource);
+  Kernel K = E.kernel(P, "box1d");
+  struct Case {
+    int N, R;
+    size_t Local, Offset;
+  };
+  for (Case C : {Case{1000, 2, 64, 0}, Case{1000, 0, 32, 5},
+                 Case{517, 3, 16, 0}, Case{4099, 17, 8, 1},
+                 Case{300, 40, 64, 0}, Case{100, 2, 12, 3},
+                 Case{64, 1, 7, 0}, Case{5, 9, 8, 0}, Case{2048, 5, 0, 0}}) {
+    // Small integers: every partial sum is exact, in any order.
+    auto Ints = randomVector<int>(C.N, -4, 4, C.N + C.R);
+    std::vector<float> In(Ints.begin(), Ints.end());
+    Mem DIn = E.input(In), DOut = E.output<float>(C.N);
+    setArgs(K, DIn, DOut, C.N, C.R);
+    size_t Global = C.Local ? roundUp(C.N, C.Local) : size_t(C.N);
+    E.run(K, 1, &Global, C.Local ? &C.Local : nullptr, &C.Offset);
+    expectEqual(E.read<float>(DOut, C.N), box1dReference(In, C.N, C.R),
+               "box1d n=" + std::to_string(C.N) + " r=" + std::to_string(C.R) +
+                   " local=" + std::to_string(C.Local));
+  }
+}
+
+CLT_TEST(conv2dMaskShapes) {
+  Program P = E.build(SplitSource);
+  Kernel K = E.kernel(P, "conv2d");
+  struct Case {
+    int W, H, MW, MH;
+    size_t L0, L1;
+  };
+  for (Case C : {Case{256, 64, 5, 5, 32, 8}, Case{203, 77, 3, 7, 16, 4},
+                 Case{100, 30, 9, 1, 64, 1}, Case{64, 64, 1, 1, 8, 8},
+                 Case{37, 19, 5, 3, 5, 3}, Case{128, 16, 21, 5, 16, 16}}) {
+    auto In = randomVector<int>(size_t(C.W) * C.H, 0, 255, C.W * 7 + C.MW);
+    auto Mask =
+        randomVector<float>(size_t(C.MW) * C.MH, 0.f, 1.f, C.MH * 3 + 1);
+    Mem DIn = E.input(In), DMask = E.input(Mask),
+        DOut = E.output<int>(In.size());
+    setArgs(K, DIn, DOut, DMask, C.W, C.H, C.MW, C.MH);
+    size_t Global[2] = {roundUp(C.W, C.L0), roundUp(C.H, C.L1)};
+    size_t Local[2] = {C.L0, C.L1};
+    E.run(K, 2, Global, Local);
+    std::vector<int> Want(In.size());
+    int VS = (C.MW - 1) / 2, HS = (C.MH - 1) / 2;
+    for (int Y = 0; Y < C.H; ++Y)
+      for (int X = 0; X < C.W; ++X) {
+        float S = 0.0f;
+        for (int I = std::max(0, X - VS); I <= std::min(C.W - 1, X + VS); ++I)
+          for (int J = std::max(0, Y - HS); J <= std::min(C.H - 1, Y + HS);
+               ++J)
+            S = std::fma(float(In[J * C.W + I]),
+                         Mask[(J - (Y - HS)) * C.MW + (I - (X - VS))], S);
+        Want[Y * C.W + X] = int(S + 0.5f);
+      }
+    // Contracted or not, the sums differ in the last bits, the rounded
+    // pixels by one at most.
+    expectNear(E.read<int>(DOut, In.size()), Want, 0.0, 1.0,
+               "conv2d " + std::to_string(C.W) + "x" + std::to_string(C.H) +
+                   " mask " + std::to_string(C.MW) + "x" +
+                   std::to_string(C.MH));
+  }
+}
+
+CLT_TEST(inductionVariablesAfterLoops) {
+  Program P = E.build(SplitSource);
+  Kernel K = E.kernel(P, "ivs");
+  for (int R : {0, 1, 4, 9}) {
+    const int N = 192;
+    auto In = randomVector<int>(N, -100, 100, R + 40);
+    Mem DIn = E.input(In), DOut = E.output<int>(N);
+    setArgs(K, DIn, DOut, N, R);
+    const size_t Global = N, Local = 32;
+    E.run(K, 1, &Global, &Local);
+    std::vector<int> Want(N);
+    for (int X = 0; X < N; ++X) {
+      int Lo = std::max(0, X - R), Hi = std::min(N - 1, X + R);
+      int S = 0, I, J = 0, Q;
+      for (I = Lo; I <= Hi; ++I)
+        for (J = Lo; J <= I; ++J)
+          S += In[J] ^ I;
+      for (Q = Lo; Q <= Hi; Q += 3)
+        S += Q * In[Q];
+      Want[X] = S + 7 * I + 11 * J + 13 * Q;
+    }
+    expectEqual(E.read<int>(DOut, N), Want, "ivs r=" + std::to_string(R));
+  }
+}
+
+CLT_TEST(divergentLoopBehindTailGuard) {
+  Program P = E.build(SplitSource);
+  Kernel K = E.kernel(P, "triangle");
+  const int N = 1001;
+  auto In = randomVector<int>(N, -50, 50, 77);
+  Mem DIn = E.input(In), DOut = E.output<int>(N);
+  setArgs(K, DIn, DOut, N);
+  for (size_t Local : {64, 24}) {
+    size_t Global = roundUp(N, Local);
+    E.run(K, 1, &Global, &Local);
+    std::vector<int> Want(N);
+    for (int X = 0; X < N; ++X)
+      for (int I = 0; I <= X % 5; ++I)
+        Want[X] += In[std::max(X - I, 0)];
+    expectEqual(E.read<int>(DOut, N), Want,
+                "triangle local " + std::to_string(Local));
+  }
+}
+
+CLT_TEST(splitAfterBarrier) {
+  Program P = E.build(SplitSource);
+  Kernel K = E.kernel(P, "haloLocal");
+  for (size_t Local : {64, 40, 8}) {
+    const int N = 1000, R = 3;
+    auto In = randomVector<float>(N, -1.f, 1.f, Local);
+    Mem DIn = E.input(In), DOut = E.output<float>(N);
+    setArgs(K, DIn, DOut, N, R, LocalMem{Local * sizeof(float)});
+    size_t Global = roundUp(N, Local);
+    E.run(K, 1, &Global, &Local);
+    std::vector<float> Want(N);
+    for (int X = 0; X < N; ++X) {
+      int L = X % int(Local), Base = X - L;
+      for (int I = std::max(0, L - R); I <= std::min(int(Local) - 1, L + R);
+           ++I)
+        Want[X] += Base + I < N ? In[Base + I] : 0.0f;
+    }
+    expectNear(E.read<float>(DOut, N), Want, 1e-6, 1e-5,
+               "haloLocal local " + std::to_string(Local));
+  }
+}
+
+CLT_TEST(box3dWithOffsets) {
+  Program P = E.build(SplitSource);
+  Kernel K = E.kernel(P, "box3d");
+  const int W = 96, R = 2;
+  const size_t Global[3] = {80, 6, 3}, Local[3] = {16, 2, 3},
+               Offset[3] = {8, 1, 2};
+  // Rows (Z * 6 + Y) * W for Z in [2, 5), Y in [1, 7): up to row 30.
+  const size_t Rows = 31;
+  auto In = randomVector<int>(Rows * W, -9, 9, 5);
+  std::vector<int> Want(Rows * W, -1);
+  Mem DIn = E.input(In);
+  Mem DOut = E.buffer(CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
+                      Want.size() * sizeof(int), Want.data());
+  setArgs(K, DIn, DOut, W, R);
+  E.run(K, 3, Global, Local, Offset);
+  for (size_t Z = Offset[2]; Z < Offset[2] + Global[2]; ++Z)
+    for (size_t Y = Offset[1]; Y < Offset[1] + Global[1]; ++Y) {
+      size_t Row = (Z * Global[1] + Y) * W;
+      for (int X = int(Offset[0]); X < int(Offset[0] + Global[0]); ++X) {
+        int S = 0;
+        for (int I = std::max(0, X - R); I <= std::min(W - 1, X + R); ++I)
+          S += In[Row + I];
+        Want[Row + X] = S;
+      }
+    }
+  expectEqual(E.read<int>(DOut, Want.size()), Want, "box3d");
+}
