@@ -124,6 +124,14 @@ clGetCommandQueueInfo(cl_command_queue Q, cl_command_queue_info Param,
     return returnValue(Size, Value, SizeRet, cl_uint(Q->RefCount.load()));
   case CL_QUEUE_PROPERTIES:
     return returnValue(Size, Value, SizeRet, Q->Properties);
+  case CL_QUEUE_PROPERTIES_ARRAY:
+    // Empty unless made by clCreateCommandQueueWithProperties with a list.
+    return returnArray(Size, Value, SizeRet, Q->PropertyArray);
+  case CL_QUEUE_SIZE:
+    return ISS_ERR(CL_INVALID_COMMAND_QUEUE, "not a device-side queue");
+  case CL_QUEUE_DEVICE_DEFAULT:
+    // No device-side enqueue, so no default device queue.
+    return returnValue(Size, Value, SizeRet, cl_command_queue(nullptr));
   default:
     return ISS_ERR(CL_INVALID_VALUE, "unknown cl_command_queue_info");
   }

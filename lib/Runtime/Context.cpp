@@ -4,7 +4,9 @@
 // Contexts: property lists are validated as the specification lists them
 // (CL_CONTEXT_PLATFORM must name our platform, no duplicates, no unknown
 // keys); the notification callback is kept and reported through
-// clGetContextInfo's properties.
+// clGetContextInfo's properties. Destructor callbacks (OpenCL 3.0) run in
+// reverse order of registration when the last reference, the application's
+// or one of the objects made in the context, is gone.
 //
 //===----------------------------------------------------------------------===//
 
@@ -21,7 +23,11 @@ bool _cl_context::hasDevice(cl_device_id D) const {
   return std::find(Devices.begin(), Devices.end(), D) != Devices.end();
 }
 
-_cl_context::~_cl_context() = default;
+_cl_context::~_cl_context() {
+  for (auto It = DestructorCallbacks.rbegin(); It != DestructorCallbacks.rend();
+       ++It)
+    It->first(this, It->second);
+}
 
 namespace iss {
 void destroyObject(_cl_context *C) { deleteObject(C); }
@@ -145,4 +151,15 @@ CL_API_ENTRY cl_int CL_API_CALL clGetContextInfo(cl_context C,
   default:
     return ISS_ERR(CL_INVALID_VALUE, "unknown cl_context_info");
   }
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clSetContextDestructorCallback(
+    cl_context C, void(CL_CALLBACK *Fn)(cl_context, void *), void *Data) {
+  if (!isValid(C))
+    return ISS_ERR(CL_INVALID_CONTEXT, "invalid context");
+  if (!Fn)
+    return ISS_ERR(CL_INVALID_VALUE, "pfn_notify is NULL");
+  std::lock_guard<std::mutex> L(C->M);
+  C->DestructorCallbacks.emplace_back(Fn, Data);
+  return CL_SUCCESS;
 }

@@ -123,6 +123,12 @@ inline bool mulSize(size_t A, size_t B, size_t &Product) {
   return !__builtin_mul_overflow(A, B, &Product);
 }
 
+/// Checks the properties of clCreateBufferWithProperties and
+/// clCreateImageWithProperties: no property is supported, so only NULL or
+/// an empty list passes. \p Out gets what CL_MEM_PROPERTIES reports.
+cl_int checkMemProperties(const char *Func, const cl_mem_properties *Props,
+                          std::vector<cl_mem_properties> &Out);
+
 /// Whether \p Flags is a valid cl_mem_flags set (Buffer.cpp): known bits,
 /// at most one access and one host-access flag, USE_HOST_PTR alone among
 /// the host-pointer flags.
@@ -209,6 +215,10 @@ struct _cl_context : iss::ObjectBase {
   void(CL_CALLBACK *Notify)(const char *, const void *, size_t,
                             void *) = nullptr;
   void *NotifyData = nullptr;
+  std::mutex M;
+  /// clSetContextDestructorCallback's, run last to first when destroyed.
+  std::vector<std::pair<void(CL_CALLBACK *)(cl_context, void *), void *>>
+      DestructorCallbacks;
   bool hasDevice(cl_device_id D) const;
 };
 
@@ -241,6 +251,9 @@ struct _cl_mem : iss::ObjectBase {
   std::vector<void *> Mappings; ///< pointers handed out by map calls
   std::vector<std::pair<void(CL_CALLBACK *)(cl_mem, void *), void *>>
       DestructorCallbacks;
+  /// CL_MEM_PROPERTIES: the list given to clCreate*WithProperties with its
+  /// terminating 0; empty otherwise (and for a NULL list).
+  std::vector<cl_mem_properties> Properties;
 };
 
 struct _cl_program : iss::ObjectBase {

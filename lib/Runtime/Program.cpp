@@ -384,13 +384,22 @@ CL_API_ENTRY cl_int CL_API_CALL clGetProgramInfo(cl_program P,
       *SizeRet = Need;
     return CL_SUCCESS;
   }
+  case CL_PROGRAM_IL:
+    // Programs are never made from IL: nothing to return.
+    return returnInfo(Size, Value, SizeRet, nullptr, 0);
   case CL_PROGRAM_NUM_KERNELS:
-  case CL_PROGRAM_KERNEL_NAMES: {
+  case CL_PROGRAM_KERNEL_NAMES:
+  case CL_PROGRAM_SCOPE_GLOBAL_CTORS_PRESENT:
+  case CL_PROGRAM_SCOPE_GLOBAL_DTORS_PRESENT: {
+    // The specification asks an executable for all four; pocl 3.1 answers
+    // CL_FALSE to the last two without one.
     if (!P->isExecutable())
       return ISS_ERR(CL_INVALID_PROGRAM_EXECUTABLE,
                      "no successfully built executable");
     if (Param == CL_PROGRAM_NUM_KERNELS)
       return returnValue(Size, Value, SizeRet, size_t(P->Kernels.size()));
+    if (Param != CL_PROGRAM_KERNEL_NAMES)
+      return returnValue(Size, Value, SizeRet, cl_bool(CL_FALSE));
     std::string Names;
     for (const KernelInfo &K : P->Kernels)
       Names += (Names.empty() ? "" : ";") + K.Name;
@@ -419,6 +428,10 @@ clGetProgramBuildInfo(cl_program P, cl_device_id D, cl_program_build_info Param,
     return returnString(Size, Value, SizeRet, P->Log);
   case CL_PROGRAM_BINARY_TYPE:
     return returnValue(Size, Value, SizeRet, P->BinaryType);
+  case CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE:
+    // No program-scope global variables (CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE
+    // is 0).
+    return returnValue(Size, Value, SizeRet, size_t(0));
   default:
     return ISS_ERR(CL_INVALID_VALUE, "unknown cl_program_build_info");
   }

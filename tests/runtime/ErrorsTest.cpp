@@ -202,6 +202,62 @@ CLT_TEST(optionalFeaturesUnsupported) {
                  E.Platform, "clNoSuchFunction") == nullptr);
 }
 
+/// The entries of optional features check the handle they are given before
+/// they refuse: a handle of the wrong kind (which reaches our entry, as the
+/// loader dispatches on its first word) is that handle's CL_INVALID_* code,
+/// a valid one CL_INVALID_OPERATION.
+CLT_TEST(unsupportedEntriesCheckHandles) {
+  if (!E.IsPoclIss)
+    CLT_SKIP("wrong-kind handles are undefined elsewhere");
+  cl_int Err;
+  Mem B = E.buffer(CL_MEM_READ_WRITE, 64);
+  auto *NotQueue = reinterpret_cast<cl_command_queue>(B.get());
+  auto *NotContext = reinterpret_cast<cl_context>(B.get());
+  auto *NotKernel = reinterpret_cast<cl_kernel>(B.get());
+  auto *NotProgram = reinterpret_cast<cl_program>(B.get());
+  char Host[64];
+  CLT_EXPECT_ERR(CL_INVALID_COMMAND_QUEUE,
+                 clEnqueueSVMMemcpy(NotQueue, CL_TRUE, Host, Host, 4, 0,
+                                    nullptr, nullptr));
+  CLT_EXPECT_ERR(
+      CL_INVALID_OPERATION,
+      clEnqueueSVMMemcpy(E.Q, CL_TRUE, Host, Host, 4, 0, nullptr, nullptr));
+  CLT_EXPECT_ERR(CL_INVALID_COMMAND_QUEUE,
+                 clEnqueueSVMUnmap(NotQueue, Host, 0, nullptr, nullptr));
+  CLT_EXPECT(!clCreatePipe(NotContext, CL_MEM_READ_WRITE, 4, 4, nullptr, &Err));
+  CLT_EXPECT_ERR(CL_INVALID_CONTEXT, Err);
+  CLT_EXPECT(!clCreateProgramWithIL(NotContext, "x", 1, &Err));
+  CLT_EXPECT_ERR(CL_INVALID_CONTEXT, Err);
+  CLT_EXPECT_ERR(CL_INVALID_CONTEXT,
+                 clSetDefaultDeviceCommandQueue(NotContext, E.Device, E.Q));
+  CLT_EXPECT_ERR(CL_INVALID_OPERATION,
+                 clSetDefaultDeviceCommandQueue(E.Ctx, E.Device, E.Q));
+  CLT_EXPECT_ERR(CL_INVALID_KERNEL,
+                 clSetKernelArgSVMPointer(NotKernel, 0, Host));
+  CLT_EXPECT_ERR(
+      CL_INVALID_KERNEL,
+      clSetKernelExecInfo(NotKernel, CL_KERNEL_EXEC_INFO_SVM_PTRS, 0, nullptr));
+  size_t V = 0;
+  CLT_EXPECT_ERR(CL_INVALID_KERNEL,
+                 clGetKernelSubGroupInfo(NotKernel, E.Device,
+                                         CL_KERNEL_MAX_NUM_SUB_GROUPS, 0,
+                                         nullptr, sizeof(V), &V, nullptr));
+  Program P = E.build("__kernel void k(__global int *o) { o[0] = 1; }");
+  Kernel K = E.kernel(P, "k");
+  CLT_EXPECT_ERR(CL_INVALID_OPERATION,
+                 clGetKernelSubGroupInfo(K, E.Device,
+                                         CL_KERNEL_MAX_NUM_SUB_GROUPS, 0,
+                                         nullptr, sizeof(V), &V, nullptr));
+  CLT_EXPECT_ERR(
+      CL_INVALID_OPERATION,
+      clSetKernelExecInfo(K, CL_KERNEL_EXEC_INFO_SVM_PTRS, 0, nullptr));
+  int One = 1;
+  CLT_EXPECT_ERR(CL_INVALID_PROGRAM,
+                 clSetProgramSpecializationConstant(NotProgram, 0, 4, &One));
+  CLT_EXPECT_ERR(CL_INVALID_OPERATION,
+                 clSetProgramSpecializationConstant(P, 0, 4, &One));
+}
+
 CLT_TEST(localMemoryLimit) {
   Program P = E.build("__kernel void k(__local int *l, __global int *o) "
                       "{ l[0] = 1; o[0] = l[0]; }");
