@@ -21,9 +21,7 @@
 using namespace iss;
 
 _cl_mem::~_cl_mem() {
-  for (auto It = DestructorCallbacks.rbegin(); It != DestructorCallbacks.rend();
-       ++It)
-    It->first(this, It->second);
+  Destructors.run(this);
   if (OwnsData)
     std::free(Data);
 }
@@ -215,8 +213,7 @@ CL_API_ENTRY cl_int CL_API_CALL clSetMemObjectDestructorCallback(
     return ISS_ERR(CL_INVALID_MEM_OBJECT, "invalid memory object");
   if (!Fn)
     return ISS_ERR(CL_INVALID_VALUE, "pfn_notify is NULL");
-  std::lock_guard<std::mutex> L(M->M);
-  M->DestructorCallbacks.emplace_back(Fn, Data);
+  M->Destructors.add(Fn, Data);
   return CL_SUCCESS;
 }
 

@@ -17,8 +17,10 @@
 using namespace iss;
 
 _cl_command_queue::~_cl_command_queue() {
-  if (Device)
+  if (Device) {
     Device->scheduler().closeStream(Stream);
+    releaseObject(Device);
+  }
 }
 
 namespace iss {
@@ -52,6 +54,7 @@ static cl_command_queue makeQueue(const char *Func, cl_context C,
   Q->Properties = Props;
   Q->Stream =
       D->scheduler().openStream(Props & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
+  retainObject(D); // a sub-device the application releases stays
   Q->Device = D;
   setErrcode(Err, CL_SUCCESS);
   return Q;

@@ -280,8 +280,7 @@ CL_API_ENTRY cl_int CL_API_CALL clGetKernelWorkGroupInfo(
   if (!isValid(K))
     return ISS_ERR(CL_INVALID_KERNEL, "invalid kernel");
   const auto &Devs = K->Program->Devices;
-  if (D ? (!isValid(D) || std::find(Devs.begin(), Devs.end(), D) == Devs.end())
-        : Devs.size() != 1)
+  if (D ? (!isValid(D) || !deviceIn(Devs, D)) : Devs.size() != 1)
     return ISS_ERR(CL_INVALID_DEVICE, "device not associated with the kernel");
   cl_device_id Dev = D ? D : Devs[0];
   switch (Param) {

@@ -43,8 +43,7 @@ static cl_int checkDevices(const char *Func, cl_program P, cl_uint Num,
     return apiError(Func, CL_INVALID_VALUE,
                     "num_devices and device_list disagree");
   for (cl_uint I = 0; I < Num; ++I)
-    if (!isValid(List[I]) || std::find(P->Devices.begin(), P->Devices.end(),
-                                       List[I]) == P->Devices.end())
+    if (!isValid(List[I]) || !deviceIn(P->Devices, List[I]))
       return apiError(Func, CL_INVALID_DEVICE,
                       "device not associated with the program");
   return CL_SUCCESS;
@@ -415,8 +414,7 @@ clGetProgramBuildInfo(cl_program P, cl_device_id D, cl_program_build_info Param,
                       size_t Size, void *Value, size_t *SizeRet) {
   if (!isValid(P))
     return ISS_ERR(CL_INVALID_PROGRAM, "invalid program");
-  if (!isValid(D) ||
-      std::find(P->Devices.begin(), P->Devices.end(), D) == P->Devices.end())
+  if (!isValid(D) || !deviceIn(P->Devices, D))
     return ISS_ERR(CL_INVALID_DEVICE, "device not associated with the program");
   std::lock_guard<std::mutex> L(P->M);
   switch (Param) {

@@ -190,11 +190,6 @@ CLT_TEST(optionalFeaturesUnsupported) {
   CLT_EXPECT_ERR(CL_INVALID_OPERATION, Err);
   CLT_EXPECT(!clCreatePipe(E.Ctx, CL_MEM_READ_WRITE, 4, 4, nullptr, &Err));
   CLT_EXPECT_ERR(CL_INVALID_OPERATION, Err);
-  cl_device_partition_property Props[] = {CL_DEVICE_PARTITION_EQUALLY, 1, 0};
-  cl_device_id Sub;
-  cl_uint N;
-  CLT_EXPECT_ERR(CL_INVALID_VALUE,
-                 clCreateSubDevices(E.Device, Props, 1, &Sub, &N));
   CLT_EXPECT_ERR(CL_INVALID_OPERATION,
                  clEnqueueNativeKernel(E.Q, nullptr, nullptr, 0, 0, nullptr,
                                        nullptr, 0, nullptr, nullptr));

@@ -296,26 +296,35 @@ CLT_TEST(reqdWorkGroupSize) {
     CLT_EXPECT(X == 84);
 }
 
+/// The args kernel, its buffers (an input, two outputs, the table) and every
+/// argument set but n, writing to Out1 with \p ScratchFloats of __local
+/// scratch.
+struct ArgsKernel {
+  Program P;
+  Kernel K;
+  Mem In, Out1, Out2, Table;
+  ArgsKernel(Env &E, const std::vector<float> &Input, const int (&T)[4],
+             const HostS &S, const cl_float4 &V, size_t ScratchFloats) {
+    P = E.build(Source);
+    K = E.kernel(P, "args");
+    In = E.buffer(CL_MEM_COPY_HOST_PTR, Input.size() * sizeof(float),
+                  Input.data());
+    Out1 = E.output<float>(Input.size());
+    Out2 = E.output<float>(Input.size());
+    Table = E.buffer(CL_MEM_COPY_HOST_PTR, sizeof(T), T);
+    setArgs(K, In, Out1, LocalMem{ScratchFloats * sizeof(float)}, Table, S, V);
+  }
+};
+
 CLT_TEST(argsCopiedAtEnqueue) {
   // Later clSetKernelArg calls must not change an enqueued command, even
   // one that has not started yet.
-  Program P = E.build(Source);
-  Kernel K = E.kernel(P, "args");
   const size_t N = 16;
-  std::vector<float> In(N, 1.0f);
-  int Table[4] = {0, 0, 0, 0};
-  Mem BIn = E.buffer(CL_MEM_COPY_HOST_PTR, N * sizeof(float), In.data());
-  Mem BOut1 = E.buffer(CL_MEM_READ_WRITE, N * sizeof(float));
-  Mem BOut2 = E.buffer(CL_MEM_READ_WRITE, N * sizeof(float));
-  Mem BTab = E.buffer(CL_MEM_COPY_HOST_PTR, sizeof(Table), Table);
-  HostS S = {0, 0.0f, 0, 0};
-  cl_float4 V = {{0, 0, 0, 0}};
-  setArg(K, 0, BIn.get());
-  setArg(K, 1, BOut1.get());
-  CL_CHECK(clSetKernelArg(K, 2, N * sizeof(float), nullptr));
-  setArg(K, 3, BTab.get());
-  setArg(K, 4, S);
-  setArg(K, 5, V);
+  const int Table[4] = {0, 0, 0, 0};
+  ArgsKernel A(E, std::vector<float>(N, 1.0f), Table, HostS{0, 0.0f, 0, 0},
+               cl_float4{{0, 0, 0, 0}}, N);
+  cl_kernel K = A.K;
+  cl_mem BOut1 = A.Out1, BOut2 = A.Out2;
   setArg(K, 6, 10);
   cl_int Err;
   Event Gate(clCreateUserEvent(E.Ctx, &Err));
@@ -323,7 +332,7 @@ CLT_TEST(argsCopiedAtEnqueue) {
   cl_event G = Gate;
   CL_CHECK(
       clEnqueueNDRangeKernel(E.Q, K, 1, nullptr, &N, nullptr, 1, &G, nullptr));
-  setArg(K, 1, BOut2.get());
+  setArg(K, 1, BOut2);
   setArg(K, 6, 20);
   CL_CHECK(clEnqueueNDRangeKernel(E.Q, K, 1, nullptr, &N, nullptr, 0, nullptr,
                                   nullptr));
@@ -383,25 +392,16 @@ __attribute__((vec_type_hint(double2))) kernel void f(global int *o) {}
 /// far, __local sizes and by-value structs included, and runs with them;
 /// arguments set on either afterwards stay with that one.
 CLT_TEST(cloneKernel) {
-  Program P = E.build(Source);
-  Kernel K = E.kernel(P, "args");
   const size_t N = 16;
   std::vector<float> In(N);
   for (size_t I = 0; I < N; ++I)
     In[I] = float(I);
-  int Table[4] = {1, 2, 3, 4};
-  Mem BIn = E.buffer(CL_MEM_COPY_HOST_PTR, N * sizeof(float), In.data());
-  Mem BOut1 = E.buffer(CL_MEM_READ_WRITE, N * sizeof(float));
-  Mem BOut2 = E.buffer(CL_MEM_READ_WRITE, N * sizeof(float));
-  Mem BTab = E.buffer(CL_MEM_COPY_HOST_PTR, sizeof(Table), Table);
-  HostS S = {5, 0.5f, 2, 100};
-  cl_float4 V = {{1, 0, 0, 3}};
-  setArg(K, 0, BIn.get());
-  setArg(K, 1, BOut1.get());
-  CL_CHECK(clSetKernelArg(K, 2, 8 * sizeof(float), nullptr));
-  setArg(K, 3, BTab.get());
-  setArg(K, 4, S);
-  setArg(K, 5, V);
+  const int Table[4] = {1, 2, 3, 4};
+  ArgsKernel A(E, In, Table, HostS{5, 0.5f, 2, 100}, cl_float4{{1, 0, 0, 3}},
+               8);
+  Kernel &K = A.K;
+  cl_mem BOut1 = A.Out1, BOut2 = A.Out2;
+  cl_program P = A.P;
   // Argument 6 is not set yet: the clone must not be launchable either.
   cl_int Err;
   Kernel C(clCloneKernel(K, &Err));
@@ -412,7 +412,7 @@ CLT_TEST(cloneKernel) {
                  clEnqueueNDRangeKernel(E.Q, C, 1, nullptr, &N, &Local, 0,
                                         nullptr, nullptr));
   setArg(C, 6, 1000);
-  setArg(C, 1, BOut2.get());
+  setArg(C, 1, BOut2);
   setArg(K, 6, 10);
   E.run1(K, N, Local);
   E.run1(C, N, Local);
@@ -429,7 +429,7 @@ CLT_TEST(cloneKernel) {
   CLT_EXPECT(std::string(Name) == "args");
   cl_program Back = nullptr;
   CL_CHECK(clGetKernelInfo(C, CL_KERNEL_PROGRAM, sizeof(Back), &Back, nullptr));
-  CLT_EXPECT(Back == P.get());
+  CLT_EXPECT(Back == P);
   // The clone lives on after its source is released.
   K.reset();
   E.run1(C, N, Local);
