@@ -469,10 +469,10 @@ static cl_int partitionCounts(cl_device_id D,
     if (Total == 0)
       return apiError(Func, CL_INVALID_DEVICE_PARTITION_COUNT,
                       "BY_COUNTS asks no compute unit");
-    // pocl 3.1 reports the list without its final 0; the specification
-    // says the properties as given.
+    // The list up to its first 0, which is the counts' LIST_END, as pocl
+    // 3.1 reports it and its test_clCreateSubDevices checks: the final 0
+    // of the properties as given is left out.
     Type.push_back(CL_DEVICE_PARTITION_BY_COUNTS_LIST_END);
-    Type.push_back(0);
     return CL_SUCCESS;
   }
   default:
