@@ -69,6 +69,11 @@ clCreateCommandQueue(cl_context C, cl_device_id D,
 CL_API_ENTRY cl_command_queue CL_API_CALL clCreateCommandQueueWithProperties(
     cl_context C, cl_device_id D, const cl_queue_properties *Props,
     cl_int *Err) {
+  // The handles first, as clCreateCommandQueue checks them.
+  if (!isValid(C))
+    return ISS_ERR_RET(Err, CL_INVALID_CONTEXT, "invalid context");
+  if (!isValid(D) || !C->hasDevice(D))
+    return ISS_ERR_RET(Err, CL_INVALID_DEVICE, "device not in the context");
   cl_command_queue_properties Bits = 0;
   std::vector<cl_queue_properties> Copy;
   if (Props) {

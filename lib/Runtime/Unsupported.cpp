@@ -209,13 +209,15 @@ CL_API_ENTRY cl_int CL_API_CALL clGetGLTextureInfo(cl_mem, cl_gl_texture_info,
   return ISS_ERR(CL_INVALID_MEM_OBJECT, "not a GL object");
 }
 CL_API_ENTRY cl_int CL_API_CALL
-clEnqueueAcquireGLObjects(cl_command_queue, cl_uint, const cl_mem *, cl_uint,
-                          const cl_event *, cl_event *) {
+clEnqueueAcquireGLObjects(cl_command_queue Queue, cl_uint, const cl_mem *,
+                          cl_uint, const cl_event *, cl_event *) {
+  ISS_CHECK(Queue, CL_INVALID_COMMAND_QUEUE);
   return ISS_ERR(CL_INVALID_CONTEXT, "not a GL-sharing context");
 }
 CL_API_ENTRY cl_int CL_API_CALL
-clEnqueueReleaseGLObjects(cl_command_queue, cl_uint, const cl_mem *, cl_uint,
-                          const cl_event *, cl_event *) {
+clEnqueueReleaseGLObjects(cl_command_queue Queue, cl_uint, const cl_mem *,
+                          cl_uint, const cl_event *, cl_event *) {
+  ISS_CHECK(Queue, CL_INVALID_COMMAND_QUEUE);
   return ISS_ERR(CL_INVALID_CONTEXT, "not a GL-sharing context");
 }
 CL_API_ENTRY cl_int CL_API_CALL
@@ -229,24 +231,26 @@ CL_API_ENTRY cl_event CL_API_CALL clCreateEventFromGLsyncKHR(cl_context,
   return ISS_ERR_RET(Err, CL_INVALID_CONTEXT, "not a GL-sharing context");
 }
 CL_API_ENTRY cl_mem CL_API_CALL clCreateFromEGLImageKHR(
-    cl_context, CLeglDisplayKHR, CLeglImageKHR, cl_mem_flags,
+    cl_context Context, CLeglDisplayKHR, CLeglImageKHR, cl_mem_flags,
     const cl_egl_image_properties_khr *, cl_int *Err) {
+  ISS_CHECK_RET(Context, Err, CL_INVALID_CONTEXT);
   ISS_REFUSE_RET(Err, "cl_khr_egl_image is not supported");
 }
 CL_API_ENTRY cl_int CL_API_CALL
-clEnqueueAcquireEGLObjectsKHR(cl_command_queue, cl_uint, const cl_mem *,
+clEnqueueAcquireEGLObjectsKHR(cl_command_queue Queue, cl_uint, const cl_mem *,
                               cl_uint, const cl_event *, cl_event *) {
+  ISS_CHECK(Queue, CL_INVALID_COMMAND_QUEUE);
   ISS_REFUSE("cl_khr_egl_image is not supported");
 }
 CL_API_ENTRY cl_int CL_API_CALL
-clEnqueueReleaseEGLObjectsKHR(cl_command_queue, cl_uint, const cl_mem *,
+clEnqueueReleaseEGLObjectsKHR(cl_command_queue Queue, cl_uint, const cl_mem *,
                               cl_uint, const cl_event *, cl_event *) {
+  ISS_CHECK(Queue, CL_INVALID_COMMAND_QUEUE);
   ISS_REFUSE("cl_khr_egl_image is not supported");
 }
-CL_API_ENTRY cl_event CL_API_CALL clCreateEventFromEGLSyncKHR(cl_context,
-                                                              CLeglSyncKHR,
-                                                              CLeglDisplayKHR,
-                                                              cl_int *Err) {
+CL_API_ENTRY cl_event CL_API_CALL clCreateEventFromEGLSyncKHR(
+    cl_context Context, CLeglSyncKHR, CLeglDisplayKHR, cl_int *Err) {
+  ISS_CHECK_RET(Context, Err, CL_INVALID_CONTEXT);
   ISS_REFUSE_RET(Err, "cl_khr_egl_event is not supported");
 }
 

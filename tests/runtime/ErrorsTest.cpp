@@ -12,6 +12,8 @@
 
 #include "ClTest.h"
 
+#include <CL/cl_gl.h>
+
 #include <vector>
 
 using namespace clt;
@@ -246,6 +248,20 @@ CLT_TEST(unsupportedEntriesCheckHandles) {
   CLT_EXPECT_ERR(
       CL_INVALID_OPERATION,
       clSetKernelExecInfo(K, CL_KERNEL_EXEC_INFO_SVM_PTRS, 0, nullptr));
+  cl_mem Mems[] = {B.get()};
+  CLT_EXPECT_ERR(
+      CL_INVALID_COMMAND_QUEUE,
+      clEnqueueAcquireGLObjects(NotQueue, 1, Mems, 0, nullptr, nullptr));
+  CLT_EXPECT_ERR(CL_INVALID_CONTEXT,
+                 clEnqueueAcquireGLObjects(E.Q, 1, Mems, 0, nullptr, nullptr));
+  CLT_EXPECT_ERR(
+      CL_INVALID_COMMAND_QUEUE,
+      clEnqueueReleaseGLObjects(NotQueue, 1, Mems, 0, nullptr, nullptr));
+  // A bad property list on a context that is not one: the context first.
+  const cl_queue_properties BadProps[] = {0x7777, 1, 0};
+  CLT_EXPECT(!clCreateCommandQueueWithProperties(NotContext, E.Device, BadProps,
+                                                 &Err));
+  CLT_EXPECT_ERR(CL_INVALID_CONTEXT, Err);
   int One = 1;
   CLT_EXPECT_ERR(CL_INVALID_PROGRAM,
                  clSetProgramSpecializationConstant(NotProgram, 0, 4, &One));
