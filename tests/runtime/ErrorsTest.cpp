@@ -269,6 +269,21 @@ CLT_TEST(unsupportedEntriesCheckHandles) {
                  clSetProgramSpecializationConstant(P, 0, 4, &One));
 }
 
+/// OpenCL 3.0 on a device without pipes (both implementations): no pipe
+/// can be made, and no memory object is one, whatever the query.
+CLT_TEST(pipesRefused) {
+  if (E.deviceValue<cl_bool>(CL_DEVICE_PIPE_SUPPORT))
+    CLT_SKIP("the device has pipes");
+  cl_int Err;
+  CLT_EXPECT(!clCreatePipe(E.Ctx, CL_MEM_READ_WRITE, 4, 16, nullptr, &Err));
+  CLT_EXPECT_ERR(CL_INVALID_OPERATION, Err);
+  Mem B = E.buffer(CL_MEM_READ_WRITE, 64);
+  size_t N = 0;
+  for (cl_pipe_info Q :
+       {CL_PIPE_PACKET_SIZE, CL_PIPE_MAX_PACKETS, CL_PIPE_PROPERTIES})
+    CLT_EXPECT_ERR(CL_INVALID_MEM_OBJECT, clGetPipeInfo(B, Q, 0, nullptr, &N));
+}
+
 CLT_TEST(localMemoryLimit) {
   Program P = E.build("__kernel void k(__local int *l, __global int *o) "
                       "{ l[0] = 1; o[0] = l[0]; }");
