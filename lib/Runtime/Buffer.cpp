@@ -5,7 +5,9 @@
 // allocation (CL_DEVICE_MEM_BASE_ADDR_ALIGN is 1024 bits), or, with
 // CL_MEM_USE_HOST_PTR, the application's own pointer, so reads, writes and
 // maps of such buffers see the application's data without copies. A
-// sub-buffer is a window of its parent and keeps it alive. Destructor
+// sub-buffer is a window of its parent and keeps it alive. No memory
+// property is supported, so clCreateBufferWithProperties takes only a NULL
+// or empty list, which CL_MEM_PROPERTIES reports back. Destructor
 // callbacks run in reverse order of registration when the last reference,
 // the application's or a pending command's, is gone.
 //
@@ -19,9 +21,7 @@
 using namespace iss;
 
 _cl_mem::~_cl_mem() {
-  for (auto It = DestructorCallbacks.rbegin(); It != DestructorCallbacks.rend();
-       ++It)
-    It->first(this, It->second);
+  Destructors.run(this);
   if (OwnsData)
     std::free(Data);
 }
@@ -49,24 +49,46 @@ bool iss::validMemFlags(cl_mem_flags Flags) {
            (Flags & (CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR)));
 }
 
-CL_API_ENTRY cl_mem CL_API_CALL clCreateBuffer(cl_context C, cl_mem_flags Flags,
-                                               size_t Size, void *HostPtr,
-                                               cl_int *Err) {
-  if (!isValid(C))
-    return ISS_ERR_RET(Err, CL_INVALID_CONTEXT, "invalid context");
+cl_int iss::checkMemProperties(const char *Func, const cl_mem_properties *Props,
+                               std::vector<cl_mem_properties> &Out) {
+  Out.clear();
+  if (!Props)
+    return CL_SUCCESS;
+  // OpenCL 3.0 defines no property of its own for buffers and images; the
+  // extensions that do (cl_khr_external_memory, ...) are not supported.
+  if (Props[0])
+    return apiError(Func, CL_INVALID_PROPERTY,
+                    "no memory object property is supported");
+  Out.push_back(0);
+  return CL_SUCCESS;
+}
+
+/// clCreateBuffer and clCreateBufferWithProperties, once the context and
+/// the properties are checked.
+static cl_mem createBuffer(const char *Func, cl_context C, cl_mem_flags Flags,
+                           size_t Size, void *HostPtr, cl_int *Err) {
   if (!validMemFlags(Flags))
-    return ISS_ERR_RET(Err, CL_INVALID_VALUE, "invalid or conflicting flags");
+    return setErrcode(Err, apiError(Func, CL_INVALID_VALUE,
+                                    "invalid or conflicting flags")),
+           nullptr;
   if (Size == 0 || Size > theDevice()->MaxAllocSize)
-    return ISS_ERR_RET(Err, CL_INVALID_BUFFER_SIZE,
-                       "size is 0 or above CL_DEVICE_MAX_MEM_ALLOC_SIZE");
+    return setErrcode(
+               Err,
+               apiError(Func, CL_INVALID_BUFFER_SIZE,
+                        "size is 0 or above CL_DEVICE_MAX_MEM_ALLOC_SIZE")),
+           nullptr;
   bool NeedsPtr = Flags & (CL_MEM_USE_HOST_PTR | CL_MEM_COPY_HOST_PTR);
   if (NeedsPtr != (HostPtr != nullptr))
-    return ISS_ERR_RET(Err, CL_INVALID_HOST_PTR,
-                       NeedsPtr ? "host_ptr is NULL"
-                                : "host_ptr given without USE/COPY_HOST_PTR");
+    return setErrcode(Err, apiError(Func, CL_INVALID_HOST_PTR,
+                                    NeedsPtr ? "host_ptr is NULL"
+                                             : "host_ptr given without "
+                                               "USE/COPY_HOST_PTR")),
+           nullptr;
   cl_mem M = makeObject<_cl_mem>();
   if (!M)
-    return ISS_ERR_RET(Err, CL_OUT_OF_HOST_MEMORY, "allocating the buffer");
+    return setErrcode(Err, apiError(Func, CL_OUT_OF_HOST_MEMORY,
+                                    "allocating the buffer")),
+           nullptr;
   M->Context = Ref<_cl_context>(C);
   M->Flags = Flags & AccessFlags ? Flags : Flags | CL_MEM_READ_WRITE;
   M->Size = Size;
@@ -78,14 +100,37 @@ CL_API_ENTRY cl_mem CL_API_CALL clCreateBuffer(cl_context C, cl_mem_flags Flags,
     M->Data = static_cast<char *>(std::aligned_alloc(128, Rounded));
     if (!M->Data) {
       releaseObject(M);
-      return ISS_ERR_RET(Err, CL_MEM_OBJECT_ALLOCATION_FAILURE,
-                         "out of memory for the buffer");
+      return setErrcode(Err, apiError(Func, CL_MEM_OBJECT_ALLOCATION_FAILURE,
+                                      "out of memory for the buffer")),
+             nullptr;
     }
     M->OwnsData = true;
     if (Flags & CL_MEM_COPY_HOST_PTR)
       std::memcpy(M->Data, HostPtr, Size);
   }
   setErrcode(Err, CL_SUCCESS);
+  return M;
+}
+
+CL_API_ENTRY cl_mem CL_API_CALL clCreateBuffer(cl_context C, cl_mem_flags Flags,
+                                               size_t Size, void *HostPtr,
+                                               cl_int *Err) {
+  if (!isValid(C))
+    return ISS_ERR_RET(Err, CL_INVALID_CONTEXT, "invalid context");
+  return createBuffer(__func__, C, Flags, Size, HostPtr, Err);
+}
+
+CL_API_ENTRY cl_mem CL_API_CALL clCreateBufferWithProperties(
+    cl_context C, const cl_mem_properties *Props, cl_mem_flags Flags,
+    size_t Size, void *HostPtr, cl_int *Err) {
+  if (!isValid(C))
+    return ISS_ERR_RET(Err, CL_INVALID_CONTEXT, "invalid context");
+  std::vector<cl_mem_properties> Copy;
+  if (cl_int E = checkMemProperties(__func__, Props, Copy))
+    return setErrcode(Err, E), nullptr;
+  cl_mem M = createBuffer(__func__, C, Flags, Size, HostPtr, Err);
+  if (M)
+    M->Properties = std::move(Copy);
   return M;
 }
 
@@ -168,8 +213,7 @@ CL_API_ENTRY cl_int CL_API_CALL clSetMemObjectDestructorCallback(
     return ISS_ERR(CL_INVALID_MEM_OBJECT, "invalid memory object");
   if (!Fn)
     return ISS_ERR(CL_INVALID_VALUE, "pfn_notify is NULL");
-  std::lock_guard<std::mutex> L(M->M);
-  M->DestructorCallbacks.emplace_back(Fn, Data);
+  M->Destructors.add(Fn, Data);
   return CL_SUCCESS;
 }
 
@@ -197,6 +241,10 @@ CL_API_ENTRY cl_int CL_API_CALL clGetMemObjectInfo(cl_mem M, cl_mem_info Param,
     return returnValue(Size, Value, SizeRet, M->Parent.get());
   case CL_MEM_OFFSET:
     return returnValue(Size, Value, SizeRet, M->Origin);
+  case CL_MEM_USES_SVM_POINTER:
+    return returnValue(Size, Value, SizeRet, cl_bool(CL_FALSE)); // no SVM
+  case CL_MEM_PROPERTIES:
+    return returnArray(Size, Value, SizeRet, M->Properties);
   default:
     return ISS_ERR(CL_INVALID_VALUE, "unknown cl_mem_info");
   }

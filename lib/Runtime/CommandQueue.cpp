@@ -17,8 +17,10 @@
 using namespace iss;
 
 _cl_command_queue::~_cl_command_queue() {
-  if (Device)
+  if (Device) {
     Device->scheduler().closeStream(Stream);
+    releaseObject(Device);
+  }
 }
 
 namespace iss {
@@ -52,6 +54,7 @@ static cl_command_queue makeQueue(const char *Func, cl_context C,
   Q->Properties = Props;
   Q->Stream =
       D->scheduler().openStream(Props & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
+  retainObject(D); // a sub-device the application releases stays
   Q->Device = D;
   setErrcode(Err, CL_SUCCESS);
   return Q;
@@ -66,6 +69,11 @@ clCreateCommandQueue(cl_context C, cl_device_id D,
 CL_API_ENTRY cl_command_queue CL_API_CALL clCreateCommandQueueWithProperties(
     cl_context C, cl_device_id D, const cl_queue_properties *Props,
     cl_int *Err) {
+  // The handles first, as clCreateCommandQueue checks them.
+  if (!isValid(C))
+    return ISS_ERR_RET(Err, CL_INVALID_CONTEXT, "invalid context");
+  if (!isValid(D) || !C->hasDevice(D))
+    return ISS_ERR_RET(Err, CL_INVALID_DEVICE, "device not in the context");
   cl_command_queue_properties Bits = 0;
   std::vector<cl_queue_properties> Copy;
   if (Props) {
@@ -124,6 +132,14 @@ clGetCommandQueueInfo(cl_command_queue Q, cl_command_queue_info Param,
     return returnValue(Size, Value, SizeRet, cl_uint(Q->RefCount.load()));
   case CL_QUEUE_PROPERTIES:
     return returnValue(Size, Value, SizeRet, Q->Properties);
+  case CL_QUEUE_PROPERTIES_ARRAY:
+    // Empty unless made by clCreateCommandQueueWithProperties with a list.
+    return returnArray(Size, Value, SizeRet, Q->PropertyArray);
+  case CL_QUEUE_SIZE:
+    return ISS_ERR(CL_INVALID_COMMAND_QUEUE, "not a device-side queue");
+  case CL_QUEUE_DEVICE_DEFAULT:
+    // No device-side enqueue, so no default device queue.
+    return returnValue(Size, Value, SizeRet, cl_command_queue(nullptr));
   default:
     return ISS_ERR(CL_INVALID_VALUE, "unknown cl_command_queue_info");
   }

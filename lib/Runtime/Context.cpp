@@ -4,7 +4,11 @@
 // Contexts: property lists are validated as the specification lists them
 // (CL_CONTEXT_PLATFORM must name our platform, no duplicates, no unknown
 // keys); the notification callback is kept and reported through
-// clGetContextInfo's properties.
+// clGetContextInfo's properties. A context holds the devices it was given,
+// sub-devices included, and retains them: CL_CONTEXT_DEVICES lists them
+// (pocl 3.1 lists their root device instead). Destructor callbacks (OpenCL
+// 3.0) run in reverse order of registration when the last reference, the
+// application's or one of the objects made in the context, is gone.
 //
 //===----------------------------------------------------------------------===//
 
@@ -18,10 +22,14 @@ using NotifyFn = void(CL_CALLBACK *)(const char *, const void *, size_t,
                                      void *);
 
 bool _cl_context::hasDevice(cl_device_id D) const {
-  return std::find(Devices.begin(), Devices.end(), D) != Devices.end();
+  return deviceIn(Devices, D);
 }
 
-_cl_context::~_cl_context() = default;
+_cl_context::~_cl_context() {
+  Destructors.run(this);
+  for (cl_device_id D : Devices)
+    releaseObject(D);
+}
 
 namespace iss {
 void destroyObject(_cl_context *C) { deleteObject(C); }
@@ -62,13 +70,18 @@ static cl_int checkProperties(const char *Func,
   return CL_SUCCESS;
 }
 
+/// A context of \p Devices (valid, without duplicates), which it retains.
 static cl_context makeContext(std::vector<cl_context_properties> Props,
+                              const std::vector<cl_device_id> &Devices,
                               NotifyFn Notify, void *Data, cl_int *Err) {
   cl_context C = makeObject<_cl_context>();
   if (!C)
     return ISS_ERR_RET(Err, CL_OUT_OF_HOST_MEMORY, "allocating the context");
   C->Properties = std::move(Props);
-  C->Devices.push_back(theDevice());
+  for (cl_device_id D : Devices) {
+    retainObject(D);
+    C->Devices.push_back(D);
+  }
   C->Notify = Notify;
   C->NotifyData = Data;
   setErrcode(Err, CL_SUCCESS);
@@ -85,13 +98,18 @@ CL_API_ENTRY cl_context CL_API_CALL clCreateContext(
   std::vector<cl_context_properties> Props;
   if (cl_int E = checkProperties(__func__, Properties, Props))
     return setErrcode(Err, E), nullptr;
-  for (cl_uint I = 0; I < NumDevices; ++I)
+  // The devices as given, root or sub-devices; duplicates are ignored.
+  std::vector<cl_device_id> List;
+  for (cl_uint I = 0; I < NumDevices; ++I) {
     if (!isValid(Devices[I]))
       return ISS_ERR_RET(Err, CL_INVALID_DEVICE, "invalid device in list");
+    if (std::find(List.begin(), List.end(), Devices[I]) == List.end())
+      List.push_back(Devices[I]);
+  }
   if (!theDevice()->Available)
     return ISS_ERR_RET(Err, CL_DEVICE_NOT_AVAILABLE,
                        "the device is disabled by POCL_DEVICES");
-  return makeContext(std::move(Props), Notify, UserData, Err);
+  return makeContext(std::move(Props), List, Notify, UserData, Err);
 }
 
 CL_API_ENTRY cl_context CL_API_CALL clCreateContextFromType(
@@ -110,7 +128,7 @@ CL_API_ENTRY cl_context CL_API_CALL clCreateContextFromType(
   if (!(Type & (CL_DEVICE_TYPE_CPU | CL_DEVICE_TYPE_DEFAULT)) ||
       !theDevice()->Available)
     return ISS_ERR_RET(Err, CL_DEVICE_NOT_FOUND, "no device of that type");
-  return makeContext(std::move(Props), Notify, UserData, Err);
+  return makeContext(std::move(Props), {theDevice()}, Notify, UserData, Err);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clRetainContext(cl_context C) {
@@ -145,4 +163,14 @@ CL_API_ENTRY cl_int CL_API_CALL clGetContextInfo(cl_context C,
   default:
     return ISS_ERR(CL_INVALID_VALUE, "unknown cl_context_info");
   }
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clSetContextDestructorCallback(
+    cl_context C, void(CL_CALLBACK *Fn)(cl_context, void *), void *Data) {
+  if (!isValid(C))
+    return ISS_ERR(CL_INVALID_CONTEXT, "invalid context");
+  if (!Fn)
+    return ISS_ERR(CL_INVALID_VALUE, "pfn_notify is NULL");
+  C->Destructors.add(Fn, Data);
+  return CL_SUCCESS;
 }

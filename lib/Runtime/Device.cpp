@@ -12,6 +12,13 @@
 // (CL_DEVICE_NOT_FOUND). Its threads (command scheduler, worker pool) start
 // on first use.
 //
+// Sub-devices partition the compute units, which are the worker pool's
+// threads, equally or by counts, as pocl 3.1's pthread device does (no
+// affinity domains). A sub-device shares its root's scheduler and pool; a
+// launch on it uses at most as many threads as it has compute units. As on
+// pocl, the root device can always be partitioned, a sub-device of one
+// compute unit cannot (CL_DEVICE_PARTITION_FAILED).
+//
 //===----------------------------------------------------------------------===//
 
 #include "Runtime/Objects.h"
@@ -65,11 +72,25 @@ cl_device_id theDevice() {
   return D;
 }
 
-void destroyObject(_cl_device_id *) {}
+// The root device lives as long as the process; sub-devices go with their
+// last reference.
+void destroyObject(_cl_device_id *D) {
+  if (D->Parent)
+    deleteObject(D);
+}
+
+bool deviceIn(const std::vector<cl_device_id> &List, cl_device_id D) {
+  for (cl_device_id In : List)
+    if (In->covers(D))
+      return true;
+  return false;
+}
 
 } // namespace iss
 
 unsigned _cl_device_id::numThreads() const {
+  if (Parent)
+    return ComputeUnits;
   unsigned N = settings().MaxThreads;
   return N ? N : hostInfo().Cores;
 }
@@ -85,14 +106,17 @@ void _cl_device_id::start() {
   });
 }
 
+// A sub-device's are its root's.
 CommandScheduler &_cl_device_id::scheduler() {
-  start();
-  return *Scheduler;
+  _cl_device_id *R = root();
+  R->start();
+  return *R->Scheduler;
 }
 
 WorkerPool &_cl_device_id::pool() {
-  start();
-  return *Pool;
+  _cl_device_id *R = root();
+  R->start();
+  return *R->Pool;
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clGetDeviceIDs(cl_platform_id Platform,
@@ -121,6 +145,12 @@ CL_API_ENTRY cl_int CL_API_CALL clGetDeviceIDs(cl_platform_id Platform,
   if (NumDevices)
     *NumDevices = 1;
   return CL_SUCCESS;
+}
+
+/// CL_DEVICE_PARTITION_MAX_SUB_DEVICES: one per compute unit, none for a
+/// sub-device of one compute unit (as pocl 3.1).
+static cl_uint maxSubDevices(cl_device_id D) {
+  return D->Parent && D->ComputeUnits == 1 ? 0 : D->ComputeUnits;
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clGetDeviceInfo(cl_device_id Device,
@@ -351,16 +381,26 @@ CL_API_ENTRY cl_int CL_API_CALL clGetDeviceInfo(cl_device_id Device,
   case CL_DEVICE_PREFERRED_INTEROP_USER_SYNC:
     return B(CL_TRUE);
   case CL_DEVICE_PARENT_DEVICE:
-    return returnValue(Size, Value, SizeRet, cl_device_id(nullptr));
+    return returnValue(Size, Value, SizeRet, D->Parent.get());
   case CL_DEVICE_PARTITION_MAX_SUB_DEVICES:
-    return U(0);
+    return U(maxSubDevices(D));
   case CL_DEVICE_PARTITION_PROPERTIES:
+    // The schemes, not 0-terminated; a single 0 when there is none.
+    if (!maxSubDevices(D))
+      return returnValue(Size, Value, SizeRet, cl_device_partition_property(0));
+    return returnArray(
+        Size, Value, SizeRet,
+        std::vector<cl_device_partition_property>(
+            {CL_DEVICE_PARTITION_EQUALLY, CL_DEVICE_PARTITION_BY_COUNTS}));
   case CL_DEVICE_PARTITION_TYPE:
-    return returnValue(Size, Value, SizeRet, cl_device_partition_property(0));
+    if (D->PartitionType.empty()) // the root: no partition
+      return returnValue(Size, Value, SizeRet, cl_device_partition_property(0));
+    return returnArray(Size, Value, SizeRet, D->PartitionType);
   case CL_DEVICE_PARTITION_AFFINITY_DOMAIN:
     return returnValue(Size, Value, SizeRet, cl_device_affinity_domain(0));
   case CL_DEVICE_REFERENCE_COUNT:
-    return U(1);
+    // The root device is not counted.
+    return U(D->Parent ? cl_uint(D->RefCount.load()) : 1);
   default:
     return ISS_ERR(CL_INVALID_VALUE, "unknown or unsupported cl_device_info");
   }
@@ -389,29 +429,112 @@ CL_API_ENTRY cl_int CL_API_CALL clGetHostTimer(cl_device_id Device,
   return CL_SUCCESS;
 }
 
+/// The compute units of each sub-device \p Props asks of \p D (valid,
+/// partitionable), in order; \p Type gets the partition as
+/// CL_DEVICE_PARTITION_TYPE reports it. The checks and their codes are
+/// pocl 3.1's: an unknown or unsupported scheme, or a bad EQUALLY count, is
+/// CL_INVALID_VALUE; BY_COUNTS asking no unit, more units than the device
+/// has or a negative count is CL_INVALID_DEVICE_PARTITION_COUNT.
+static cl_int partitionCounts(cl_device_id D,
+                              const cl_device_partition_property *Props,
+                              std::vector<cl_uint> &Counts,
+                              std::vector<cl_device_partition_property> &Type) {
+  const char *Func = "clCreateSubDevices";
+  const cl_device_partition_property Units = D->ComputeUnits;
+  switch (Props[0]) {
+  case CL_DEVICE_PARTITION_EQUALLY: {
+    if (Props[1] <= 0 || Props[1] > Units)
+      return apiError(Func, CL_INVALID_VALUE,
+                      "EQUALLY needs 1 to CL_DEVICE_MAX_COMPUTE_UNITS units");
+    if (Props[2] != 0)
+      return apiError(Func, CL_INVALID_VALUE,
+                      "EQUALLY's list does not end after its count");
+    // As many as fit: leftover units stay unused.
+    Counts.assign(size_t(Units / Props[1]), cl_uint(Props[1]));
+    Type = {Props[0], Props[1], 0};
+    return CL_SUCCESS;
+  }
+  case CL_DEVICE_PARTITION_BY_COUNTS: {
+    cl_device_partition_property Total = 0;
+    Type = {Props[0]};
+    for (const cl_device_partition_property *P = Props + 1;
+         *P != CL_DEVICE_PARTITION_BY_COUNTS_LIST_END; ++P) {
+      if (*P < 0 || *P > Units || (Total += *P) > Units)
+        return apiError(Func, CL_INVALID_DEVICE_PARTITION_COUNT,
+                        "BY_COUNTS asks more compute units than there are, "
+                        "or a negative count");
+      Counts.push_back(cl_uint(*P));
+      Type.push_back(*P);
+    }
+    if (Total == 0)
+      return apiError(Func, CL_INVALID_DEVICE_PARTITION_COUNT,
+                      "BY_COUNTS asks no compute unit");
+    // The list up to its first 0, which is the counts' LIST_END, as pocl
+    // 3.1 reports it and its test_clCreateSubDevices checks: the final 0
+    // of the properties as given is left out.
+    Type.push_back(CL_DEVICE_PARTITION_BY_COUNTS_LIST_END);
+    return CL_SUCCESS;
+  }
+  default:
+    return apiError(Func, CL_INVALID_VALUE,
+                    "the device partitions EQUALLY or BY_COUNTS only");
+  }
+}
+
 CL_API_ENTRY cl_int CL_API_CALL clCreateSubDevices(
     cl_device_id Device, const cl_device_partition_property *Props,
     cl_uint NumDevices, cl_device_id *OutDevices, cl_uint *NumRet) {
-  (void)NumDevices;
-  (void)OutDevices;
-  (void)NumRet;
   if (!isValid(Device))
     return ISS_ERR(CL_INVALID_DEVICE, "invalid device");
   if (!Props)
     return ISS_ERR(CL_INVALID_VALUE, "properties is NULL");
-  // CL_DEVICE_PARTITION_PROPERTIES reports none: every partitioning
-  // scheme is one the device does not support.
-  return ISS_ERR(CL_INVALID_VALUE, "device partitioning is not supported");
+  if ((NumDevices == 0) != (OutDevices == nullptr))
+    return ISS_ERR(CL_INVALID_VALUE, "num_devices and out_devices disagree");
+  if (!maxSubDevices(Device))
+    return ISS_ERR(CL_DEVICE_PARTITION_FAILED,
+                   "a sub-device of one compute unit cannot be partitioned");
+  std::vector<cl_uint> Counts;
+  std::vector<cl_device_partition_property> Type;
+  if (cl_int E = partitionCounts(Device, Props, Counts, Type))
+    return E;
+  cl_uint N = cl_uint(Counts.size());
+  if (OutDevices && NumDevices < N)
+    return ISS_ERR(CL_INVALID_VALUE, "num_devices is below the sub-devices");
+  if (OutDevices) {
+    std::vector<cl_device_id> Made;
+    for (cl_uint Units : Counts) {
+      cl_device_id Sub = makeObject<_cl_device_id>();
+      if (!Sub) {
+        for (cl_device_id M : Made)
+          releaseObject(M);
+        return ISS_ERR(CL_OUT_OF_HOST_MEMORY, "allocating a sub-device");
+      }
+      static_cast<DeviceDesc &>(*Sub) =
+          static_cast<const DeviceDesc &>(*Device);
+      Sub->ComputeUnits = Units;
+      Sub->Parent = Ref<_cl_device_id>(Device);
+      Sub->PartitionType = Type;
+      Made.push_back(Sub);
+    }
+    std::copy(Made.begin(), Made.end(), OutDevices);
+  }
+  if (NumRet)
+    *NumRet = N;
+  return CL_SUCCESS;
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clRetainDevice(cl_device_id Device) {
   if (!isValid(Device))
     return ISS_ERR(CL_INVALID_DEVICE, "invalid device");
-  return CL_SUCCESS; // root devices are not counted
+  if (Device->Parent) // root devices are not counted
+    retainObject(Device);
+  return CL_SUCCESS;
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clReleaseDevice(cl_device_id Device) {
   if (!isValid(Device))
     return ISS_ERR(CL_INVALID_DEVICE, "invalid device");
+  if (Device->Parent)
+    releaseObject(Device);
   return CL_SUCCESS;
 }

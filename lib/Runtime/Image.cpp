@@ -33,6 +33,17 @@ CL_API_ENTRY cl_mem CL_API_CALL clCreateImage(cl_context C, cl_mem_flags,
   return refuseImage(__func__, C, Err);
 }
 
+CL_API_ENTRY cl_mem CL_API_CALL clCreateImageWithProperties(
+    cl_context C, const cl_mem_properties *Props, cl_mem_flags,
+    const cl_image_format *, const cl_image_desc *, void *, cl_int *Err) {
+  if (!isValid(C))
+    return ISS_ERR_RET(Err, CL_INVALID_CONTEXT, "invalid context");
+  std::vector<cl_mem_properties> Copy;
+  if (cl_int E = checkMemProperties(__func__, Props, Copy))
+    return setErrcode(Err, E), nullptr;
+  return refuseImage(__func__, C, Err);
+}
+
 CL_API_ENTRY cl_mem CL_API_CALL clCreateImage2D(cl_context C, cl_mem_flags,
                                                 const cl_image_format *, size_t,
                                                 size_t, size_t, void *,

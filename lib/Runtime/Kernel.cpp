@@ -88,6 +88,26 @@ CL_API_ENTRY cl_int CL_API_CALL clCreateKernelsInProgram(cl_program P,
   return CL_SUCCESS;
 }
 
+/// A copy of \p Source with the arguments set so far (OpenCL 2.1, core in
+/// 3.0); the two are independent afterwards. There is no SVM or exec info
+/// to copy.
+CL_API_ENTRY cl_kernel CL_API_CALL clCloneKernel(cl_kernel Source,
+                                                 cl_int *Err) {
+  if (!isValid(Source))
+    return ISS_ERR_RET(Err, CL_INVALID_KERNEL, "invalid kernel");
+  cl_kernel K = makeKernel(Source->Program.get(), Source->Info);
+  if (!K)
+    return ISS_ERR_RET(Err, CL_OUT_OF_HOST_MEMORY, "allocating a kernel");
+  {
+    std::lock_guard<std::mutex> L(Source->M);
+    K->Args = Source->Args;
+    K->CompiledLocal = Source->CompiledLocal;
+    K->Compiled = Source->Compiled;
+  }
+  setErrcode(Err, CL_SUCCESS);
+  return K;
+}
+
 CL_API_ENTRY cl_int CL_API_CALL clRetainKernel(cl_kernel K) {
   if (!isValid(K))
     return ISS_ERR(CL_INVALID_KERNEL, "invalid kernel");
@@ -260,8 +280,7 @@ CL_API_ENTRY cl_int CL_API_CALL clGetKernelWorkGroupInfo(
   if (!isValid(K))
     return ISS_ERR(CL_INVALID_KERNEL, "invalid kernel");
   const auto &Devs = K->Program->Devices;
-  if (D ? (!isValid(D) || std::find(Devs.begin(), Devs.end(), D) == Devs.end())
-        : Devs.size() != 1)
+  if (D ? (!isValid(D) || !deviceIn(Devs, D)) : Devs.size() != 1)
     return ISS_ERR(CL_INVALID_DEVICE, "device not associated with the kernel");
   cl_device_id Dev = D ? D : Devs[0];
   switch (Param) {

@@ -329,6 +329,7 @@ static cl_int enqueueKernel(const char *Func, cl_command_queue Q, cl_kernel K,
   KernelLaunch &Launch = C->Launch;
   Launch.Kernel = C->Compiled.get();
   Launch.WorkDim = Dims;
+  Launch.MaxThreads = D->numThreads(); // a sub-device's compute units
   for (int I = 0; I < 3; ++I) {
     Launch.NumGroups[I] = G[I] / L[I];
     Launch.GlobalOffset[I] = O[I];

@@ -123,6 +123,12 @@ inline bool mulSize(size_t A, size_t B, size_t &Product) {
   return !__builtin_mul_overflow(A, B, &Product);
 }
 
+/// Checks the properties of clCreateBufferWithProperties and
+/// clCreateImageWithProperties: no property is supported, so only NULL or
+/// an empty list passes. \p Out gets what CL_MEM_PROPERTIES reports.
+cl_int checkMemProperties(const char *Func, const cl_mem_properties *Props,
+                          std::vector<cl_mem_properties> &Out);
+
 /// Whether \p Flags is a valid cl_mem_flags set (Buffer.cpp): known bits,
 /// at most one access and one host-access flag, USE_HOST_PTR alone among
 /// the host-pointer flags.
@@ -157,6 +163,25 @@ private:
   T *Ptr = nullptr;
 };
 
+/// The destructor callbacks of a memory object or context: registered
+/// from any thread, run last to first when the object is destroyed.
+template <typename Handle> class DestructorCallbacks {
+public:
+  using Fn = void(CL_CALLBACK *)(Handle, void *);
+  void add(Fn F, void *Data) {
+    std::lock_guard<std::mutex> L(M);
+    List.emplace_back(F, Data);
+  }
+  void run(Handle H) {
+    for (auto It = List.rbegin(); It != List.rend(); ++It)
+      It->first(H, It->second);
+  }
+
+private:
+  std::mutex M;
+  std::vector<std::pair<Fn, void *>> List;
+};
+
 } // namespace iss
 
 //===----------------------------------------------------------------------===//
@@ -167,8 +192,10 @@ struct _cl_platform_id : iss::ObjectBase {
   _cl_platform_id() : ObjectBase(iss::ObjKind::Platform) {}
 };
 
-struct _cl_device_id : iss::ObjectBase {
-  _cl_device_id() : ObjectBase(iss::ObjKind::Device) {}
+namespace iss {
+/// What a device reports and how it runs: the root device's values, which
+/// its sub-devices copy (all but the compute units and the partition).
+struct DeviceDesc {
   cl_platform_id Platform = nullptr;
   bool Available = true; ///< false when POCL_DEVICES excludes us
   std::string Name, Vendor, DriverVersion;
@@ -188,10 +215,30 @@ struct _cl_device_id : iss::ObjectBase {
   size_t MaxWorkGroupSize = 4096;
   size_t MaxWorkItemSizes[3] = {4096, 4096, 4096};
   size_t PrintfBufferSize = 16u << 20;
+};
+} // namespace iss
+
+/// The CPU device, or one of its sub-devices (clCreateSubDevices): a
+/// sub-device shares its root's command scheduler and worker pool, and its
+/// kernels run on at most ComputeUnits of the pool's threads. Only
+/// sub-devices are reference counted, as the specification says.
+struct _cl_device_id : iss::ObjectBase, iss::DeviceDesc {
+  _cl_device_id() : ObjectBase(iss::ObjKind::Device) {}
+  /// Sub-devices: the device partitioned, and the partition as
+  /// CL_DEVICE_PARTITION_TYPE reports it (0-terminated).
+  iss::Ref<_cl_device_id> Parent;
+  std::vector<cl_device_partition_property> PartitionType;
+  _cl_device_id *root() { return Parent ? Parent->root() : this; }
+  /// Whether this device is \p D or one of its sub-devices.
+  bool covers(const _cl_device_id *D) const {
+    return D == this || (D->Parent && covers(D->Parent.get()));
+  }
   /// The pthread device: command scheduler and worker pool, created on
   /// first use (a program that only queries devices starts no threads).
   iss::CommandScheduler &scheduler();
   iss::WorkerPool &pool();
+  /// Threads a launch may use: the pool's, or a sub-device's compute
+  /// units.
   unsigned numThreads() const;
 
 private:
@@ -209,6 +256,8 @@ struct _cl_context : iss::ObjectBase {
   void(CL_CALLBACK *Notify)(const char *, const void *, size_t,
                             void *) = nullptr;
   void *NotifyData = nullptr;
+  iss::DestructorCallbacks<cl_context> Destructors;
+  /// Whether \p D is one of the context's devices or a sub-device of one.
   bool hasDevice(cl_device_id D) const;
 };
 
@@ -239,8 +288,10 @@ struct _cl_mem : iss::ObjectBase {
   std::mutex M;
   std::atomic<cl_uint> MapCount{0};
   std::vector<void *> Mappings; ///< pointers handed out by map calls
-  std::vector<std::pair<void(CL_CALLBACK *)(cl_mem, void *), void *>>
-      DestructorCallbacks;
+  iss::DestructorCallbacks<cl_mem> Destructors;
+  /// CL_MEM_PROPERTIES: the list given to clCreate*WithProperties with its
+  /// terminating 0; empty otherwise (and for a NULL list).
+  std::vector<cl_mem_properties> Properties;
 };
 
 struct _cl_program : iss::ObjectBase {
@@ -354,6 +405,11 @@ inline bool isValid(cl_sampler S) { return isLiveObject(S, ObjKind::Sampler); }
 /// Our one platform and device.
 cl_platform_id thePlatform();
 cl_device_id theDevice();
+
+/// Whether \p D (valid) is in \p List or is a sub-device of a device
+/// there: what a context, program or kernel may be used with, as pocl 3.1
+/// counts it (a queue on a sub-device of a context's device is taken).
+bool deviceIn(const std::vector<cl_device_id> &List, cl_device_id D);
 
 /// Creates and registers an object (count 1).
 template <typename T> T *makeObject() {

@@ -3,11 +3,12 @@
 //
 // The ICD dispatch table has a slot for every entry of every OpenCL version
 // and of the sharing extensions. The device reports OpenCL 3.0 without its
-// optional features (SVM, pipes, IL, sub-groups, ...): their entries, and
-// the 2.x and 3.0 entries not implemented yet, and the GL/EGL sharing ones
-// exist so that no slot is empty, and answer CL_INVALID_OPERATION (or the
-// closest error the specification has), setting errcode_ret where a handle
-// is returned.
+// optional features (SVM, pipes, IL, sub-groups, device-side queues,
+// program-scope constructors): their entries, and the GL/EGL sharing ones,
+// exist so that no slot is empty; they check the handle they are given
+// (CL_INVALID_CONTEXT, CL_INVALID_COMMAND_QUEUE, ...) and then answer
+// CL_INVALID_OPERATION as OpenCL 3.0 says for a device without the
+// feature, setting errcode_ret where a handle is returned.
 //
 //===----------------------------------------------------------------------===//
 
@@ -22,121 +23,143 @@ using namespace iss;
 #define ISS_REFUSE_RET(Err, Why)                                               \
   return ISS_ERR_RET(Err, CL_INVALID_OPERATION, Why)
 
+// The handle an entry works on is checked first: an invalid one is its
+// CL_INVALID_* code whether or not the feature exists.
+#define ISS_CHECK(Obj, Code)                                                   \
+  do {                                                                         \
+    if (!isValid(Obj))                                                         \
+      return ISS_ERR(Code, "invalid " #Obj);                                   \
+  } while (0)
+#define ISS_CHECK_RET(Obj, Err, Code)                                          \
+  do {                                                                         \
+    if (!isValid(Obj))                                                         \
+      return ISS_ERR_RET(Err, Code, "invalid " #Obj);                          \
+  } while (0)
+
 // OpenCL 2.0.
-CL_API_ENTRY cl_mem CL_API_CALL clCreatePipe(cl_context, cl_mem_flags, cl_uint,
-                                             cl_uint,
+CL_API_ENTRY cl_mem CL_API_CALL clCreatePipe(cl_context Context, cl_mem_flags,
+                                             cl_uint, cl_uint,
                                              const cl_pipe_properties *,
                                              cl_int *Err) {
-  ISS_REFUSE_RET(Err, "pipes need OpenCL 2.0");
+  ISS_CHECK_RET(Context, Err, CL_INVALID_CONTEXT);
+  ISS_REFUSE_RET(Err, "pipes are not supported");
 }
+/// No memory object is a pipe (CL_PIPE_PROPERTIES and the others included).
 CL_API_ENTRY cl_int CL_API_CALL clGetPipeInfo(cl_mem, cl_pipe_info, size_t,
                                               void *, size_t *) {
   return ISS_ERR(CL_INVALID_MEM_OBJECT, "not a pipe");
 }
 CL_API_ENTRY void *CL_API_CALL clSVMAlloc(cl_context, cl_svm_mem_flags, size_t,
                                           cl_uint) {
-  apiError(__func__, CL_INVALID_OPERATION, "SVM needs OpenCL 2.0");
+  apiError(__func__, CL_INVALID_OPERATION, "SVM is not supported");
   return nullptr;
 }
 CL_API_ENTRY void CL_API_CALL clSVMFree(cl_context, void *) {}
 CL_API_ENTRY cl_int CL_API_CALL clEnqueueSVMFree(
-    cl_command_queue, cl_uint, void *[],
+    cl_command_queue Queue, cl_uint, void *[],
     void(CL_CALLBACK *)(cl_command_queue, cl_uint, void *[], void *), void *,
     cl_uint, const cl_event *, cl_event *) {
-  ISS_REFUSE("SVM needs OpenCL 2.0");
+  ISS_CHECK(Queue, CL_INVALID_COMMAND_QUEUE);
+  ISS_REFUSE("SVM is not supported");
 }
-CL_API_ENTRY cl_int CL_API_CALL clEnqueueSVMMemcpy(cl_command_queue, cl_bool,
-                                                   void *, const void *, size_t,
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueSVMMemcpy(cl_command_queue Queue,
+                                                   cl_bool, void *,
+                                                   const void *, size_t,
                                                    cl_uint, const cl_event *,
                                                    cl_event *) {
-  ISS_REFUSE("SVM needs OpenCL 2.0");
+  ISS_CHECK(Queue, CL_INVALID_COMMAND_QUEUE);
+  ISS_REFUSE("SVM is not supported");
 }
-CL_API_ENTRY cl_int CL_API_CALL clEnqueueSVMMemFill(cl_command_queue, void *,
-                                                    const void *, size_t,
-                                                    size_t, cl_uint,
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueSVMMemFill(cl_command_queue Queue,
+                                                    void *, const void *,
+                                                    size_t, size_t, cl_uint,
                                                     const cl_event *,
                                                     cl_event *) {
-  ISS_REFUSE("SVM needs OpenCL 2.0");
+  ISS_CHECK(Queue, CL_INVALID_COMMAND_QUEUE);
+  ISS_REFUSE("SVM is not supported");
 }
-CL_API_ENTRY cl_int CL_API_CALL clEnqueueSVMMap(cl_command_queue, cl_bool,
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueSVMMap(cl_command_queue Queue, cl_bool,
                                                 cl_map_flags, void *, size_t,
                                                 cl_uint, const cl_event *,
                                                 cl_event *) {
-  ISS_REFUSE("SVM needs OpenCL 2.0");
+  ISS_CHECK(Queue, CL_INVALID_COMMAND_QUEUE);
+  ISS_REFUSE("SVM is not supported");
 }
-CL_API_ENTRY cl_int CL_API_CALL clEnqueueSVMUnmap(cl_command_queue, void *,
-                                                  cl_uint, const cl_event *,
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueSVMUnmap(cl_command_queue Queue,
+                                                  void *, cl_uint,
+                                                  const cl_event *,
                                                   cl_event *) {
-  ISS_REFUSE("SVM needs OpenCL 2.0");
+  ISS_CHECK(Queue, CL_INVALID_COMMAND_QUEUE);
+  ISS_REFUSE("SVM is not supported");
 }
 CL_API_ENTRY cl_sampler CL_API_CALL clCreateSamplerWithProperties(
-    cl_context C, const cl_sampler_properties *, cl_int *Err) {
-  if (!isValid(C))
-    return ISS_ERR_RET(Err, CL_INVALID_CONTEXT, "invalid context");
+    cl_context Context, const cl_sampler_properties *, cl_int *Err) {
+  ISS_CHECK_RET(Context, Err, CL_INVALID_CONTEXT);
   ISS_REFUSE_RET(Err, "no device in the context supports images");
 }
-CL_API_ENTRY cl_int CL_API_CALL clSetKernelArgSVMPointer(cl_kernel, cl_uint,
+CL_API_ENTRY cl_int CL_API_CALL clSetKernelArgSVMPointer(cl_kernel Kernel,
+                                                         cl_uint,
                                                          const void *) {
-  ISS_REFUSE("SVM needs OpenCL 2.0");
+  ISS_CHECK(Kernel, CL_INVALID_KERNEL);
+  ISS_REFUSE("SVM is not supported");
 }
-CL_API_ENTRY cl_int CL_API_CALL clSetKernelExecInfo(cl_kernel,
+CL_API_ENTRY cl_int CL_API_CALL clSetKernelExecInfo(cl_kernel Kernel,
                                                     cl_kernel_exec_info, size_t,
                                                     const void *) {
-  ISS_REFUSE("SVM needs OpenCL 2.0");
+  ISS_CHECK(Kernel, CL_INVALID_KERNEL);
+  ISS_REFUSE("SVM is not supported");
 }
 
 // OpenCL 2.1 and 2.2.
-CL_API_ENTRY cl_kernel CL_API_CALL clCloneKernel(cl_kernel, cl_int *Err) {
-  ISS_REFUSE_RET(Err, "clCloneKernel needs OpenCL 2.1");
-}
-CL_API_ENTRY cl_program CL_API_CALL clCreateProgramWithIL(cl_context,
+CL_API_ENTRY cl_program CL_API_CALL clCreateProgramWithIL(cl_context Context,
                                                           const void *, size_t,
                                                           cl_int *Err) {
-  ISS_REFUSE_RET(Err, "IL programs need OpenCL 2.1");
+  ISS_CHECK_RET(Context, Err, CL_INVALID_CONTEXT);
+  ISS_REFUSE_RET(Err, "no device in the context takes IL programs");
 }
 CL_API_ENTRY cl_int CL_API_CALL clEnqueueSVMMigrateMem(
-    cl_command_queue, cl_uint, const void **, const size_t *,
+    cl_command_queue Queue, cl_uint, const void **, const size_t *,
     cl_mem_migration_flags, cl_uint, const cl_event *, cl_event *) {
-  ISS_REFUSE("SVM needs OpenCL 2.0");
+  ISS_CHECK(Queue, CL_INVALID_COMMAND_QUEUE);
+  ISS_REFUSE("SVM is not supported");
 }
-CL_API_ENTRY cl_int CL_API_CALL
-clGetKernelSubGroupInfo(cl_kernel, cl_device_id, cl_kernel_sub_group_info,
-                        size_t, const void *, size_t, void *, size_t *) {
-  ISS_REFUSE("sub-groups need OpenCL 2.1");
+CL_API_ENTRY cl_int CL_API_CALL clGetKernelSubGroupInfo(
+    cl_kernel Kernel, cl_device_id Device, cl_kernel_sub_group_info, size_t,
+    const void *, size_t, void *, size_t *) {
+  ISS_CHECK(Kernel, CL_INVALID_KERNEL);
+  if (Device && !isValid(Device))
+    return ISS_ERR(CL_INVALID_DEVICE, "invalid device");
+  ISS_REFUSE("sub-groups are not supported");
 }
-static cl_int CL_API_CALL getKernelSubGroupInfoKHR(cl_kernel, cl_device_id,
+static cl_int CL_API_CALL getKernelSubGroupInfoKHR(cl_kernel Kernel,
+                                                   cl_device_id,
                                                    cl_kernel_sub_group_info,
                                                    size_t, const void *, size_t,
                                                    void *, size_t *) {
+  ISS_CHECK(Kernel, CL_INVALID_KERNEL);
   ISS_REFUSE("cl_khr_subgroups is not supported");
 }
-CL_API_ENTRY cl_int CL_API_CALL
-clSetDefaultDeviceCommandQueue(cl_context, cl_device_id, cl_command_queue) {
-  ISS_REFUSE("device queues need OpenCL 2.1");
+CL_API_ENTRY cl_int CL_API_CALL clSetDefaultDeviceCommandQueue(
+    cl_context Context, cl_device_id Device, cl_command_queue) {
+  ISS_CHECK(Context, CL_INVALID_CONTEXT);
+  if (!isValid(Device) || !Context->hasDevice(Device))
+    return ISS_ERR(CL_INVALID_DEVICE, "device not in the context");
+  ISS_REFUSE("device-side queues are not supported");
 }
+/// Deprecated by 3.0, which lets a device without program-scope global
+/// constructors and destructors refuse it, as pocl 3.1 does (pocl answers
+/// CL_INVALID_OPERATION before it checks anything).
 CL_API_ENTRY cl_int CL_API_CALL clSetProgramReleaseCallback(
-    cl_program, void(CL_CALLBACK *)(cl_program, void *), void *) {
-  ISS_REFUSE("program release callbacks need OpenCL 2.2");
+    cl_program Program, void(CL_CALLBACK *Fn)(cl_program, void *), void *) {
+  ISS_CHECK(Program, CL_INVALID_PROGRAM);
+  if (!Fn)
+    return ISS_ERR(CL_INVALID_VALUE, "pfn_notify is NULL");
+  ISS_REFUSE("no program-scope global constructors or destructors");
 }
-CL_API_ENTRY cl_int CL_API_CALL
-clSetProgramSpecializationConstant(cl_program, cl_uint, size_t, const void *) {
-  ISS_REFUSE("specialization constants need OpenCL 2.2");
-}
-
-// OpenCL 3.0.
-CL_API_ENTRY cl_mem CL_API_CALL
-clCreateBufferWithProperties(cl_context, const cl_mem_properties *,
-                             cl_mem_flags, size_t, void *, cl_int *Err) {
-  ISS_REFUSE_RET(Err, "clCreateBufferWithProperties needs OpenCL 3.0");
-}
-CL_API_ENTRY cl_mem CL_API_CALL clCreateImageWithProperties(
-    cl_context, const cl_mem_properties *, cl_mem_flags,
-    const cl_image_format *, const cl_image_desc *, void *, cl_int *Err) {
-  ISS_REFUSE_RET(Err, "images are not supported");
-}
-CL_API_ENTRY cl_int CL_API_CALL clSetContextDestructorCallback(
-    cl_context, void(CL_CALLBACK *)(cl_context, void *), void *) {
-  ISS_REFUSE("context destructor callbacks need OpenCL 3.0");
+CL_API_ENTRY cl_int CL_API_CALL clSetProgramSpecializationConstant(
+    cl_program Program, cl_uint, size_t, const void *) {
+  ISS_CHECK(Program, CL_INVALID_PROGRAM);
+  ISS_REFUSE("no device of the program takes IL programs");
 }
 
 // cl_ext_device_fission (the pre-1.2 sub-devices).
@@ -186,13 +209,15 @@ CL_API_ENTRY cl_int CL_API_CALL clGetGLTextureInfo(cl_mem, cl_gl_texture_info,
   return ISS_ERR(CL_INVALID_MEM_OBJECT, "not a GL object");
 }
 CL_API_ENTRY cl_int CL_API_CALL
-clEnqueueAcquireGLObjects(cl_command_queue, cl_uint, const cl_mem *, cl_uint,
-                          const cl_event *, cl_event *) {
+clEnqueueAcquireGLObjects(cl_command_queue Queue, cl_uint, const cl_mem *,
+                          cl_uint, const cl_event *, cl_event *) {
+  ISS_CHECK(Queue, CL_INVALID_COMMAND_QUEUE);
   return ISS_ERR(CL_INVALID_CONTEXT, "not a GL-sharing context");
 }
 CL_API_ENTRY cl_int CL_API_CALL
-clEnqueueReleaseGLObjects(cl_command_queue, cl_uint, const cl_mem *, cl_uint,
-                          const cl_event *, cl_event *) {
+clEnqueueReleaseGLObjects(cl_command_queue Queue, cl_uint, const cl_mem *,
+                          cl_uint, const cl_event *, cl_event *) {
+  ISS_CHECK(Queue, CL_INVALID_COMMAND_QUEUE);
   return ISS_ERR(CL_INVALID_CONTEXT, "not a GL-sharing context");
 }
 CL_API_ENTRY cl_int CL_API_CALL
@@ -206,24 +231,26 @@ CL_API_ENTRY cl_event CL_API_CALL clCreateEventFromGLsyncKHR(cl_context,
   return ISS_ERR_RET(Err, CL_INVALID_CONTEXT, "not a GL-sharing context");
 }
 CL_API_ENTRY cl_mem CL_API_CALL clCreateFromEGLImageKHR(
-    cl_context, CLeglDisplayKHR, CLeglImageKHR, cl_mem_flags,
+    cl_context Context, CLeglDisplayKHR, CLeglImageKHR, cl_mem_flags,
     const cl_egl_image_properties_khr *, cl_int *Err) {
+  ISS_CHECK_RET(Context, Err, CL_INVALID_CONTEXT);
   ISS_REFUSE_RET(Err, "cl_khr_egl_image is not supported");
 }
 CL_API_ENTRY cl_int CL_API_CALL
-clEnqueueAcquireEGLObjectsKHR(cl_command_queue, cl_uint, const cl_mem *,
+clEnqueueAcquireEGLObjectsKHR(cl_command_queue Queue, cl_uint, const cl_mem *,
                               cl_uint, const cl_event *, cl_event *) {
+  ISS_CHECK(Queue, CL_INVALID_COMMAND_QUEUE);
   ISS_REFUSE("cl_khr_egl_image is not supported");
 }
 CL_API_ENTRY cl_int CL_API_CALL
-clEnqueueReleaseEGLObjectsKHR(cl_command_queue, cl_uint, const cl_mem *,
+clEnqueueReleaseEGLObjectsKHR(cl_command_queue Queue, cl_uint, const cl_mem *,
                               cl_uint, const cl_event *, cl_event *) {
+  ISS_CHECK(Queue, CL_INVALID_COMMAND_QUEUE);
   ISS_REFUSE("cl_khr_egl_image is not supported");
 }
-CL_API_ENTRY cl_event CL_API_CALL clCreateEventFromEGLSyncKHR(cl_context,
-                                                              CLeglSyncKHR,
-                                                              CLeglDisplayKHR,
-                                                              cl_int *Err) {
+CL_API_ENTRY cl_event CL_API_CALL clCreateEventFromEGLSyncKHR(
+    cl_context Context, CLeglSyncKHR, CLeglDisplayKHR, cl_int *Err) {
+  ISS_CHECK_RET(Context, Err, CL_INVALID_CONTEXT);
   ISS_REFUSE_RET(Err, "cl_khr_egl_event is not supported");
 }
 

@@ -2,9 +2,11 @@
 // SPDX-License-Identifier: MIT
 //
 // clCreateBuffer with every host-pointer and access flag, sub-buffers,
-// clGetMemObjectInfo, destructor callbacks, and the buffer commands: read,
-// write, copy, their rectangular variants, fill, map and unmap (OpenCL 1.2,
-// sections 5.2 and 5.4), each checked against a host reference.
+// clGetMemObjectInfo, destructor callbacks, OpenCL 3.0's
+// clCreate*WithProperties and CL_MEM_PROPERTIES, and the buffer commands:
+// read, write, copy, their rectangular variants, fill, map and unmap
+// (OpenCL 1.2, sections 5.2 and 5.4), each checked against a host
+// reference.
 //
 //===----------------------------------------------------------------------===//
 
@@ -527,4 +529,95 @@ CLT_TEST(releaseWhilePending) {
   CL_CHECK(clFinish(E.Q));
   CLT_EXPECT(Out == Ref);
   CLT_EXPECT(CallbackOrder.size() == 1 && CallbackOrder[0] == 3);
+}
+
+/// OpenCL 3.0's clCreateBufferWithProperties: no property is defined for
+/// buffers, so a NULL or empty list makes a buffer like clCreateBuffer and
+/// any key is CL_INVALID_PROPERTY. CL_MEM_PROPERTIES gives the list back
+/// as passed: nothing for NULL (and for clCreateBuffer), {0} for {0}.
+CLT_TEST(bufferWithProperties) {
+  cl_int Err;
+  std::vector<unsigned char> Ref = pattern(256, 3);
+  const cl_mem_properties Empty[] = {0};
+  Mem B(clCreateBufferWithProperties(E.Ctx, Empty,
+                                     CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
+                                     Ref.size(), Ref.data(), &Err));
+  CL_CHECK(Err);
+  CLT_EXPECT(readAll(E, B, Ref.size()) == Ref);
+  CLT_EXPECT(memInfo<size_t>(B, CL_MEM_SIZE) == Ref.size());
+  size_t N = 99;
+  CL_CHECK(clGetMemObjectInfo(B, CL_MEM_PROPERTIES, 0, nullptr, &N));
+  CLT_EXPECT(N == sizeof(cl_mem_properties));
+  cl_mem_properties Back = 42;
+  CL_CHECK(
+      clGetMemObjectInfo(B, CL_MEM_PROPERTIES, sizeof(Back), &Back, nullptr));
+  CLT_EXPECT(Back == 0);
+
+  Mem Null(clCreateBufferWithProperties(E.Ctx, nullptr, CL_MEM_READ_ONLY, 64,
+                                        nullptr, &Err));
+  CL_CHECK(Err);
+  CLT_EXPECT(memInfo<cl_mem_flags>(Null, CL_MEM_FLAGS) == CL_MEM_READ_ONLY);
+  N = 99;
+  CL_CHECK(clGetMemObjectInfo(Null, CL_MEM_PROPERTIES, 0, nullptr, &N));
+  CLT_EXPECT(N == 0);
+  Mem Plain = E.buffer(CL_MEM_READ_WRITE, 64);
+  N = 99;
+  CL_CHECK(clGetMemObjectInfo(Plain, CL_MEM_PROPERTIES, 0, nullptr, &N));
+  CLT_EXPECT(N == 0);
+  CLT_EXPECT(memInfo<cl_bool>(Plain, CL_MEM_USES_SVM_POINTER) == CL_FALSE);
+
+  // An unknown key; then the checks clCreateBuffer makes.
+  const cl_mem_properties Unknown[] = {0x7777, 1, 0};
+  CLT_EXPECT(!clCreateBufferWithProperties(E.Ctx, Unknown, CL_MEM_READ_WRITE,
+                                           64, nullptr, &Err));
+  CLT_EXPECT_ERR(CL_INVALID_PROPERTY, Err);
+  CLT_EXPECT(!clCreateBufferWithProperties(nullptr, nullptr, CL_MEM_READ_WRITE,
+                                           64, nullptr, &Err));
+  CLT_EXPECT_ERR(CL_INVALID_CONTEXT, Err);
+  CLT_EXPECT(!clCreateBufferWithProperties(E.Ctx, Empty, CL_MEM_READ_WRITE, 0,
+                                           nullptr, &Err));
+  CLT_EXPECT_ERR(CL_INVALID_BUFFER_SIZE, Err);
+  CLT_EXPECT(!clCreateBufferWithProperties(E.Ctx, nullptr, CL_MEM_USE_HOST_PTR,
+                                           64, nullptr, &Err));
+  CLT_EXPECT_ERR(CL_INVALID_HOST_PTR, Err);
+  CLT_EXPECT(!clCreateBufferWithProperties(
+      E.Ctx, nullptr, CL_MEM_READ_ONLY | CL_MEM_WRITE_ONLY, 64, nullptr, &Err));
+  CLT_EXPECT_ERR(CL_INVALID_VALUE, Err);
+}
+
+/// clCreateImageWithProperties checks its properties as the buffer entry
+/// does, before anything about the image.
+CLT_TEST(imageWithProperties) {
+  cl_int Err;
+  const cl_mem_properties Unknown[] = {0x7777, 1, 0};
+  cl_image_format Format = {CL_RGBA, CL_UNORM_INT8};
+  cl_image_desc Desc{};
+  Desc.image_type = CL_MEM_OBJECT_IMAGE2D;
+  Desc.image_width = 16;
+  Desc.image_height = 16;
+  CLT_EXPECT(!clCreateImageWithProperties(E.Ctx, Unknown, CL_MEM_READ_WRITE,
+                                          &Format, &Desc, nullptr, &Err));
+  CLT_EXPECT_ERR(CL_INVALID_PROPERTY, Err);
+  CLT_EXPECT(!clCreateImageWithProperties(nullptr, nullptr, CL_MEM_READ_WRITE,
+                                          &Format, &Desc, nullptr, &Err));
+  CLT_EXPECT_ERR(CL_INVALID_CONTEXT, Err);
+  if (!E.deviceValue<cl_bool>(CL_DEVICE_IMAGE_SUPPORT)) {
+    const cl_mem_properties Empty[] = {0};
+    CLT_EXPECT(!clCreateImageWithProperties(E.Ctx, Empty, CL_MEM_READ_WRITE,
+                                            &Format, &Desc, nullptr, &Err));
+    CLT_EXPECT_ERR(CL_INVALID_OPERATION, Err);
+    return;
+  }
+  const cl_mem_properties Empty[] = {0};
+  Mem I(clCreateImageWithProperties(E.Ctx, Empty, CL_MEM_READ_WRITE, &Format,
+                                    &Desc, nullptr, &Err));
+  CL_CHECK(Err);
+  size_t N = 99;
+  CL_CHECK(clGetMemObjectInfo(I, CL_MEM_PROPERTIES, 0, nullptr, &N));
+  CLT_EXPECT(N == sizeof(cl_mem_properties));
+  Mem Null(clCreateImageWithProperties(E.Ctx, nullptr, CL_MEM_READ_WRITE,
+                                       &Format, &Desc, nullptr, &Err));
+  CL_CHECK(Err);
+  CL_CHECK(clGetMemObjectInfo(Null, CL_MEM_PROPERTIES, 0, nullptr, &N));
+  CLT_EXPECT(N == 0);
 }

@@ -3,7 +3,8 @@
 //
 // clCreateContext, clCreateContextFromType and clGetContextInfo (OpenCL
 // 1.2, section 4.4): property lists are validated, and a context outlives
-// the application's last release while a queue still refers to it.
+// the application's last release while a queue still refers to it;
+// destructor callbacks (OpenCL 3.0) run when it is destroyed.
 //
 //===----------------------------------------------------------------------===//
 
@@ -137,4 +138,35 @@ CLT_TEST(queueKeepsContextAlive) {
   CL_CHECK(clEnqueueReadBuffer(Q, B, CL_TRUE, 0, sizeof(R), &R, 0, nullptr,
                                nullptr));
   CLT_EXPECT(R == 7);
+}
+
+static std::vector<int> DestructorOrder;
+static void CL_CALLBACK contextDestructor(cl_context, void *Data) {
+  DestructorOrder.push_back(*static_cast<int *>(Data));
+}
+
+/// OpenCL 3.0's clSetContextDestructorCallback: the callbacks run in
+/// reverse order of registration once the context is destroyed, which is
+/// after the last object made in it is gone, not at the application's last
+/// clReleaseContext.
+CLT_TEST(destructorCallbacks) {
+  DestructorOrder.clear();
+  cl_int Err;
+  cl_context C = clCreateContext(nullptr, 1, &E.Device, nullptr, nullptr, &Err);
+  CL_CHECK(Err);
+  int One = 1, Two = 2, Three = 3;
+  CL_CHECK(clSetContextDestructorCallback(C, contextDestructor, &One));
+  CL_CHECK(clSetContextDestructorCallback(C, contextDestructor, &Two));
+  CL_CHECK(clSetContextDestructorCallback(C, contextDestructor, &Three));
+  CLT_EXPECT_ERR(CL_INVALID_VALUE,
+                 clSetContextDestructorCallback(C, nullptr, nullptr));
+  CLT_EXPECT_ERR(CL_INVALID_CONTEXT, clSetContextDestructorCallback(
+                                         nullptr, contextDestructor, &One));
+  cl_mem B = clCreateBuffer(C, CL_MEM_READ_WRITE, 64, nullptr, &Err);
+  CL_CHECK(Err);
+  CL_CHECK(clReleaseContext(C));
+  CLT_EXPECT(DestructorOrder.empty()); // the buffer holds the context
+  CL_CHECK(clReleaseMemObject(B));
+  CLT_EXPECT(DestructorOrder.size() == 3);
+  CLT_EXPECT(DestructorOrder == std::vector<int>({3, 2, 1}));
 }

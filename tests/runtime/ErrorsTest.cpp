@@ -12,6 +12,8 @@
 
 #include "ClTest.h"
 
+#include <CL/cl_gl.h>
+
 #include <vector>
 
 using namespace clt;
@@ -190,16 +192,96 @@ CLT_TEST(optionalFeaturesUnsupported) {
   CLT_EXPECT_ERR(CL_INVALID_OPERATION, Err);
   CLT_EXPECT(!clCreatePipe(E.Ctx, CL_MEM_READ_WRITE, 4, 4, nullptr, &Err));
   CLT_EXPECT_ERR(CL_INVALID_OPERATION, Err);
-  cl_device_partition_property Props[] = {CL_DEVICE_PARTITION_EQUALLY, 1, 0};
-  cl_device_id Sub;
-  cl_uint N;
-  CLT_EXPECT_ERR(CL_INVALID_VALUE,
-                 clCreateSubDevices(E.Device, Props, 1, &Sub, &N));
   CLT_EXPECT_ERR(CL_INVALID_OPERATION,
                  clEnqueueNativeKernel(E.Q, nullptr, nullptr, 0, 0, nullptr,
                                        nullptr, 0, nullptr, nullptr));
   CLT_EXPECT(clGetExtensionFunctionAddressForPlatform(
                  E.Platform, "clNoSuchFunction") == nullptr);
+}
+
+/// The entries of optional features check the handle they are given before
+/// they refuse: a handle of the wrong kind (which reaches our entry, as the
+/// loader dispatches on its first word) is that handle's CL_INVALID_* code,
+/// a valid one CL_INVALID_OPERATION.
+CLT_TEST(unsupportedEntriesCheckHandles) {
+  if (!E.IsPoclIss)
+    CLT_SKIP("wrong-kind handles are undefined elsewhere");
+  cl_int Err;
+  Mem B = E.buffer(CL_MEM_READ_WRITE, 64);
+  auto *NotQueue = reinterpret_cast<cl_command_queue>(B.get());
+  auto *NotContext = reinterpret_cast<cl_context>(B.get());
+  auto *NotKernel = reinterpret_cast<cl_kernel>(B.get());
+  auto *NotProgram = reinterpret_cast<cl_program>(B.get());
+  char Host[64];
+  CLT_EXPECT_ERR(CL_INVALID_COMMAND_QUEUE,
+                 clEnqueueSVMMemcpy(NotQueue, CL_TRUE, Host, Host, 4, 0,
+                                    nullptr, nullptr));
+  CLT_EXPECT_ERR(
+      CL_INVALID_OPERATION,
+      clEnqueueSVMMemcpy(E.Q, CL_TRUE, Host, Host, 4, 0, nullptr, nullptr));
+  CLT_EXPECT_ERR(CL_INVALID_COMMAND_QUEUE,
+                 clEnqueueSVMUnmap(NotQueue, Host, 0, nullptr, nullptr));
+  CLT_EXPECT(!clCreatePipe(NotContext, CL_MEM_READ_WRITE, 4, 4, nullptr, &Err));
+  CLT_EXPECT_ERR(CL_INVALID_CONTEXT, Err);
+  CLT_EXPECT(!clCreateProgramWithIL(NotContext, "x", 1, &Err));
+  CLT_EXPECT_ERR(CL_INVALID_CONTEXT, Err);
+  CLT_EXPECT_ERR(CL_INVALID_CONTEXT,
+                 clSetDefaultDeviceCommandQueue(NotContext, E.Device, E.Q));
+  CLT_EXPECT_ERR(CL_INVALID_OPERATION,
+                 clSetDefaultDeviceCommandQueue(E.Ctx, E.Device, E.Q));
+  CLT_EXPECT_ERR(CL_INVALID_KERNEL,
+                 clSetKernelArgSVMPointer(NotKernel, 0, Host));
+  CLT_EXPECT_ERR(
+      CL_INVALID_KERNEL,
+      clSetKernelExecInfo(NotKernel, CL_KERNEL_EXEC_INFO_SVM_PTRS, 0, nullptr));
+  size_t V = 0;
+  CLT_EXPECT_ERR(CL_INVALID_KERNEL,
+                 clGetKernelSubGroupInfo(NotKernel, E.Device,
+                                         CL_KERNEL_MAX_NUM_SUB_GROUPS, 0,
+                                         nullptr, sizeof(V), &V, nullptr));
+  Program P = E.build("__kernel void k(__global int *o) { o[0] = 1; }");
+  Kernel K = E.kernel(P, "k");
+  CLT_EXPECT_ERR(CL_INVALID_OPERATION,
+                 clGetKernelSubGroupInfo(K, E.Device,
+                                         CL_KERNEL_MAX_NUM_SUB_GROUPS, 0,
+                                         nullptr, sizeof(V), &V, nullptr));
+  CLT_EXPECT_ERR(
+      CL_INVALID_OPERATION,
+      clSetKernelExecInfo(K, CL_KERNEL_EXEC_INFO_SVM_PTRS, 0, nullptr));
+  cl_mem Mems[] = {B.get()};
+  CLT_EXPECT_ERR(
+      CL_INVALID_COMMAND_QUEUE,
+      clEnqueueAcquireGLObjects(NotQueue, 1, Mems, 0, nullptr, nullptr));
+  CLT_EXPECT_ERR(CL_INVALID_CONTEXT,
+                 clEnqueueAcquireGLObjects(E.Q, 1, Mems, 0, nullptr, nullptr));
+  CLT_EXPECT_ERR(
+      CL_INVALID_COMMAND_QUEUE,
+      clEnqueueReleaseGLObjects(NotQueue, 1, Mems, 0, nullptr, nullptr));
+  // A bad property list on a context that is not one: the context first.
+  const cl_queue_properties BadProps[] = {0x7777, 1, 0};
+  CLT_EXPECT(!clCreateCommandQueueWithProperties(NotContext, E.Device, BadProps,
+                                                 &Err));
+  CLT_EXPECT_ERR(CL_INVALID_CONTEXT, Err);
+  int One = 1;
+  CLT_EXPECT_ERR(CL_INVALID_PROGRAM,
+                 clSetProgramSpecializationConstant(NotProgram, 0, 4, &One));
+  CLT_EXPECT_ERR(CL_INVALID_OPERATION,
+                 clSetProgramSpecializationConstant(P, 0, 4, &One));
+}
+
+/// OpenCL 3.0 on a device without pipes (both implementations): no pipe
+/// can be made, and no memory object is one, whatever the query.
+CLT_TEST(pipesRefused) {
+  if (E.deviceValue<cl_bool>(CL_DEVICE_PIPE_SUPPORT))
+    CLT_SKIP("the device has pipes");
+  cl_int Err;
+  CLT_EXPECT(!clCreatePipe(E.Ctx, CL_MEM_READ_WRITE, 4, 16, nullptr, &Err));
+  CLT_EXPECT_ERR(CL_INVALID_OPERATION, Err);
+  Mem B = E.buffer(CL_MEM_READ_WRITE, 64);
+  size_t N = 0;
+  for (cl_pipe_info Q :
+       {CL_PIPE_PACKET_SIZE, CL_PIPE_MAX_PACKETS, CL_PIPE_PROPERTIES})
+    CLT_EXPECT_ERR(CL_INVALID_MEM_OBJECT, clGetPipeInfo(B, Q, 0, nullptr, &N));
 }
 
 CLT_TEST(localMemoryLimit) {

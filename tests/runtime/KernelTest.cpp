@@ -4,7 +4,7 @@
 // clCreateKernel(sInProgram), clSetKernelArg, clGetKernelInfo,
 // clGetKernelArgInfo and clGetKernelWorkGroupInfo (OpenCL 1.2, section
 // 5.7): __local arguments, structs and vectors by value, NULL buffers, and
-// arguments copied when the kernel is enqueued.
+// arguments copied when the kernel is enqueued; clCloneKernel.
 //
 //===----------------------------------------------------------------------===//
 
@@ -296,26 +296,35 @@ CLT_TEST(reqdWorkGroupSize) {
     CLT_EXPECT(X == 84);
 }
 
+/// The args kernel, its buffers (an input, two outputs, the table) and every
+/// argument set but n, writing to Out1 with \p ScratchFloats of __local
+/// scratch.
+struct ArgsKernel {
+  Program P;
+  Kernel K;
+  Mem In, Out1, Out2, Table;
+  ArgsKernel(Env &E, const std::vector<float> &Input, const int (&T)[4],
+             const HostS &S, const cl_float4 &V, size_t ScratchFloats) {
+    P = E.build(Source);
+    K = E.kernel(P, "args");
+    In = E.buffer(CL_MEM_COPY_HOST_PTR, Input.size() * sizeof(float),
+                  Input.data());
+    Out1 = E.output<float>(Input.size());
+    Out2 = E.output<float>(Input.size());
+    Table = E.buffer(CL_MEM_COPY_HOST_PTR, sizeof(T), T);
+    setArgs(K, In, Out1, LocalMem{ScratchFloats * sizeof(float)}, Table, S, V);
+  }
+};
+
 CLT_TEST(argsCopiedAtEnqueue) {
   // Later clSetKernelArg calls must not change an enqueued command, even
   // one that has not started yet.
-  Program P = E.build(Source);
-  Kernel K = E.kernel(P, "args");
   const size_t N = 16;
-  std::vector<float> In(N, 1.0f);
-  int Table[4] = {0, 0, 0, 0};
-  Mem BIn = E.buffer(CL_MEM_COPY_HOST_PTR, N * sizeof(float), In.data());
-  Mem BOut1 = E.buffer(CL_MEM_READ_WRITE, N * sizeof(float));
-  Mem BOut2 = E.buffer(CL_MEM_READ_WRITE, N * sizeof(float));
-  Mem BTab = E.buffer(CL_MEM_COPY_HOST_PTR, sizeof(Table), Table);
-  HostS S = {0, 0.0f, 0, 0};
-  cl_float4 V = {{0, 0, 0, 0}};
-  setArg(K, 0, BIn.get());
-  setArg(K, 1, BOut1.get());
-  CL_CHECK(clSetKernelArg(K, 2, N * sizeof(float), nullptr));
-  setArg(K, 3, BTab.get());
-  setArg(K, 4, S);
-  setArg(K, 5, V);
+  const int Table[4] = {0, 0, 0, 0};
+  ArgsKernel A(E, std::vector<float>(N, 1.0f), Table, HostS{0, 0.0f, 0, 0},
+               cl_float4{{0, 0, 0, 0}}, N);
+  cl_kernel K = A.K;
+  cl_mem BOut1 = A.Out1, BOut2 = A.Out2;
   setArg(K, 6, 10);
   cl_int Err;
   Event Gate(clCreateUserEvent(E.Ctx, &Err));
@@ -323,7 +332,7 @@ CLT_TEST(argsCopiedAtEnqueue) {
   cl_event G = Gate;
   CL_CHECK(
       clEnqueueNDRangeKernel(E.Q, K, 1, nullptr, &N, nullptr, 1, &G, nullptr));
-  setArg(K, 1, BOut2.get());
+  setArg(K, 1, BOut2);
   setArg(K, 6, 20);
   CL_CHECK(clEnqueueNDRangeKernel(E.Q, K, 1, nullptr, &N, nullptr, 0, nullptr,
                                   nullptr));
@@ -377,4 +386,55 @@ __attribute__((vec_type_hint(double2))) kernel void f(global int *o) {}
   }
   std::string D = kernelAttributes(E.kernel(P, "d"));
   CLT_EXPECT_MSG(D.find("work_group_size_hint(8,1,1)") != std::string::npos, D);
+}
+
+/// clCloneKernel (core since OpenCL 2.1): the copy has the arguments set so
+/// far, __local sizes and by-value structs included, and runs with them;
+/// arguments set on either afterwards stay with that one.
+CLT_TEST(cloneKernel) {
+  const size_t N = 16;
+  std::vector<float> In(N);
+  for (size_t I = 0; I < N; ++I)
+    In[I] = float(I);
+  const int Table[4] = {1, 2, 3, 4};
+  ArgsKernel A(E, In, Table, HostS{5, 0.5f, 2, 100}, cl_float4{{1, 0, 0, 3}},
+               8);
+  Kernel &K = A.K;
+  cl_mem BOut1 = A.Out1, BOut2 = A.Out2;
+  cl_program P = A.P;
+  // Argument 6 is not set yet: the clone must not be launchable either.
+  cl_int Err;
+  Kernel C(clCloneKernel(K, &Err));
+  CL_CHECK(Err);
+  CLT_EXPECT(C.get() != K.get());
+  size_t Local = 8;
+  CLT_EXPECT_ERR(CL_INVALID_KERNEL_ARGS,
+                 clEnqueueNDRangeKernel(E.Q, C, 1, nullptr, &N, &Local, 0,
+                                        nullptr, nullptr));
+  setArg(C, 6, 1000);
+  setArg(C, 1, BOut2);
+  setArg(K, 6, 10);
+  E.run1(K, N, Local);
+  E.run1(C, N, Local);
+  std::vector<float> R1 = E.read<float>(BOut1, N), R2 = E.read<float>(BOut2, N);
+  for (size_t I = 0; I < N; ++I) {
+    float Base = In[I] * 2 + 5 + 0.5f + 2 + 100 + 1 + 3 + Table[I % 4];
+    CLT_EXPECT_MSG(R1[I] == Base + 10, std::to_string(R1[I]));
+    CLT_EXPECT_MSG(R2[I] == Base + 1000, std::to_string(R2[I]));
+  }
+
+  char Name[16] = {0};
+  CL_CHECK(
+      clGetKernelInfo(C, CL_KERNEL_FUNCTION_NAME, sizeof(Name), Name, nullptr));
+  CLT_EXPECT(std::string(Name) == "args");
+  cl_program Back = nullptr;
+  CL_CHECK(clGetKernelInfo(C, CL_KERNEL_PROGRAM, sizeof(Back), &Back, nullptr));
+  CLT_EXPECT(Back == P);
+  // The clone lives on after its source is released.
+  K.reset();
+  E.run1(C, N, Local);
+  CLT_EXPECT(E.read<float>(BOut2, N) == R2);
+
+  CLT_EXPECT(!clCloneKernel(nullptr, &Err));
+  CLT_EXPECT_ERR(CL_INVALID_KERNEL, Err);
 }

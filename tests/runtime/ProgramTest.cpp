@@ -12,6 +12,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+// clSetProgramReleaseCallback, deprecated by 3.0, is called on purpose.
+#define CL_USE_DEPRECATED_OPENCL_2_2_APIS
 #include "ClTest.h"
 
 #include <cstdint>
@@ -105,6 +107,49 @@ CLT_TEST(sourceAndInfo) {
   CL_CHECK(clGetProgramInfo(P, CL_PROGRAM_CONTEXT, sizeof(C), &C, nullptr));
   CLT_EXPECT(C == E.Ctx.get());
   checkFill(E, P, 42);
+}
+
+static void CL_CALLBACK programReleased(cl_program, void *) {}
+
+/// The OpenCL 3.0 program queries of a device without IL or program-scope
+/// global constructors, and clSetProgramReleaseCallback, which 3.0 lets
+/// such a device refuse (pocl 3.1 does).
+CLT_TEST(openCL30Queries) {
+  cl_int Err;
+  Program P(clCreateProgramWithSource(E.Ctx, 1, &TwoKernels, nullptr, &Err));
+  CL_CHECK(Err);
+  cl_bool Present = CL_TRUE;
+  // The specification asks for an executable here; pocl 3.1 answers
+  // CL_FALSE without one.
+  cl_int Unbuilt = clGetProgramInfo(P, CL_PROGRAM_SCOPE_GLOBAL_CTORS_PRESENT,
+                                    sizeof(Present), &Present, nullptr);
+  if (E.IsPoclIss)
+    CLT_EXPECT_ERR(CL_INVALID_PROGRAM_EXECUTABLE, Unbuilt);
+  CL_CHECK(clBuildProgram(P, 1, &E.Device, nullptr, nullptr, nullptr));
+  // Not made from IL: nothing is returned.
+  size_t N = 99;
+  CL_CHECK(clGetProgramInfo(P, CL_PROGRAM_IL, 0, nullptr, &N));
+  CLT_EXPECT(N == 0);
+  for (cl_program_info Q : {CL_PROGRAM_SCOPE_GLOBAL_CTORS_PRESENT,
+                            CL_PROGRAM_SCOPE_GLOBAL_DTORS_PRESENT}) {
+    Present = CL_TRUE;
+    CL_CHECK(clGetProgramInfo(P, Q, sizeof(Present), &Present, &N));
+    CLT_EXPECT(N == sizeof(cl_bool) && Present == CL_FALSE);
+  }
+  if (E.deviceValue<size_t>(CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE) == 0)
+    CLT_EXPECT(buildInfo<size_t>(
+                   E, P, CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE) == 0);
+  else
+    buildInfo<size_t>(E, P, CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE);
+
+  CLT_EXPECT_ERR(CL_INVALID_OPERATION,
+                 clSetProgramReleaseCallback(P, programReleased, nullptr));
+  if (E.IsPoclIss) { // pocl 3.1 checks nothing before refusing
+    CLT_EXPECT_ERR(CL_INVALID_PROGRAM, clSetProgramReleaseCallback(
+                                           nullptr, programReleased, nullptr));
+    CLT_EXPECT_ERR(CL_INVALID_VALUE,
+                   clSetProgramReleaseCallback(P, nullptr, nullptr));
+  }
 }
 
 CLT_TEST(buildLogOnError) {

@@ -208,6 +208,33 @@ CLT_TEST(withProperties) {
   cl_queue_properties Bad[] = {0x7777, 1, 0};
   CLT_EXPECT(!clCreateCommandQueueWithProperties(E.Ctx, E.Device, Bad, &Err));
   CLT_EXPECT_ERR(CL_INVALID_VALUE, Err);
+
+  // OpenCL 3.0: CL_QUEUE_PROPERTIES_ARRAY is the list as given, nothing
+  // for a NULL list or clCreateCommandQueue.
+  cl_queue_properties Back[3] = {1, 1, 1};
+  size_t N = 0;
+  CL_CHECK(clGetCommandQueueInfo(Q, CL_QUEUE_PROPERTIES_ARRAY, sizeof(Back),
+                                 Back, &N));
+  CLT_EXPECT(N == sizeof(Props));
+  CLT_EXPECT(Back[0] == CL_QUEUE_PROPERTIES &&
+             Back[1] == CL_QUEUE_PROFILING_ENABLE && Back[2] == 0);
+  N = 99;
+  CL_CHECK(
+      clGetCommandQueueInfo(Plain, CL_QUEUE_PROPERTIES_ARRAY, 0, nullptr, &N));
+  CLT_EXPECT(N == 0);
+  N = 99;
+  CL_CHECK(
+      clGetCommandQueueInfo(E.Q, CL_QUEUE_PROPERTIES_ARRAY, 0, nullptr, &N));
+  CLT_EXPECT(N == 0);
+  // The device-side queue queries of a host queue.
+  cl_uint QSize = 0;
+  CLT_EXPECT_ERR(
+      CL_INVALID_COMMAND_QUEUE,
+      clGetCommandQueueInfo(Q, CL_QUEUE_SIZE, sizeof(QSize), &QSize, nullptr));
+  cl_command_queue Default = E.Q;
+  CL_CHECK(clGetCommandQueueInfo(Q, CL_QUEUE_DEVICE_DEFAULT, sizeof(Default),
+                                 &Default, nullptr));
+  CLT_EXPECT(Default == nullptr);
 }
 
 CLT_TEST(inOrderExecution) {

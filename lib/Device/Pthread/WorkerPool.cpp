@@ -173,9 +173,9 @@ bool WorkerPool::reserveScratch(size_t Bytes) {
   return true;
 }
 
-WorkerPool::Plan WorkerPool::plan(const CompiledKernel &K,
-                                  uint64_t Groups) const {
-  uint64_t Max = std::min<uint64_t>(NumThreads - 1, Groups - 1);
+WorkerPool::Plan WorkerPool::plan(const CompiledKernel &K, uint64_t Groups,
+                                  unsigned Threads) const {
+  uint64_t Max = std::min<uint64_t>(Threads - 1, Groups - 1);
   if (!Max)
     return {0, -1};
   CompiledKernel::LaunchHistory &H = K.History;
@@ -253,7 +253,9 @@ bool WorkerPool::run(const KernelLaunch &KL) {
     K.Launches[Sub].fetch_add(1, std::memory_order_relaxed);
   Fn = K.Subkernels[Sub];
 
-  Plan LP = TotalGroups ? plan(K, TotalGroups) : Plan{0, -1};
+  unsigned Threads =
+      KL.MaxThreads ? std::min(KL.MaxThreads, NumThreads) : NumThreads;
+  Plan LP = TotalGroups ? plan(K, TotalGroups, Threads) : Plan{0, -1};
   unsigned Workers = LP.Workers;
   // Several chunks per participant for balance, but never tiny ones on
   // launches with many small groups.

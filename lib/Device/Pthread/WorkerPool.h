@@ -19,7 +19,8 @@
 // small to pay for another thread, or when launches of its size have been
 // faster that way: the pool measures both ways per kernel and size and
 // keeps trying the slower one now and then, since the answer depends on
-// the machine's load and caches as much as on the kernel.
+// the machine's load and caches as much as on the kernel. A launch on a
+// sub-device invites no more workers than its compute units allow.
 //
 // Every participant owns its local memory (for __local arguments and the
 // automatic __local variables, 64-byte aligned), its scratch memory (for
@@ -63,6 +64,9 @@ struct KernelLaunch {
   uint64_t NumGroups[3] = {1, 1, 1};
   uint64_t GlobalOffset[3] = {0, 0, 0};
   uint32_t WorkDim = 1;
+  /// Participants the launch may use, the launcher included: a
+  /// sub-device's compute units (0: every thread of the pool).
+  unsigned MaxThreads = 0;
 };
 
 class WorkerPool {
@@ -115,9 +119,10 @@ private:
     unsigned Workers;
     int Bucket;
   };
-  /// Plans a launch of \p Groups work groups of \p K: with workers unless
-  /// it is small, or its size has run faster on one thread.
-  Plan plan(const CompiledKernel &K, uint64_t Groups) const;
+  /// Plans a launch of \p Groups work groups of \p K on at most \p Threads
+  /// participants: with workers unless it is small, or its size has run
+  /// faster on one thread.
+  Plan plan(const CompiledKernel &K, uint64_t Groups, unsigned Threads) const;
 
   unsigned NumThreads;
   size_t LocalMemBytes;
