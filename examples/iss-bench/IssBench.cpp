@@ -18,8 +18,8 @@
 // is reported loudly and makes the exit code 1.
 //
 // Output (in --out): results.csv, results.md (medians, spread, speed-ups vs
-// pocl and vs scalar) and gnuplot PNGs normalised to the fastest, like the
-// paper's figures.
+// pocl and vs scalar, each configuration's first launch with its compilation)
+// and gnuplot PNGs normalised to the fastest, like the paper's figures.
 //
 //===----------------------------------------------------------------------===//
 
@@ -28,6 +28,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
@@ -128,24 +129,32 @@ double processCpuMillis() {
   return T.tv_sec * 1e3 + T.tv_nsec * 1e-6;
 }
 
-/// Runs one benchmark and prints "RESULT\t<status>\t<describe>\t<times>\t<msg>"
-/// on stdout. Exit code 0 if verified or not supported on this platform (a
-/// barrier kernel the platform refuses to build), 1 otherwise.
+/// Runs one benchmark and prints "RESULT\t<status>\t<describe>\t<times>\t<msg>
+/// \t<first launch ms>\t<first launch CPU ms>" on stdout (parseResultLine).
+/// Exit code 0 if verified or not supported on this platform (a barrier
+/// kernel the platform refuses to build), 1 otherwise.
 int runChild(const ChildArgs &A) {
   const BenchmarkInfo *Info = findBenchmark(A.Benchmark);
-  auto Emit = [](const std::string &Status, const std::string &Desc,
-                 const std::vector<double> &Times, const std::string &Msg) {
-    std::string T;
-    for (double X : Times) {
+  // Run 0's wall-clock and CPU time; negative until it has completed.
+  double FirstMs = -1, FirstCpuMs = -1;
+  auto Emit = [&](const std::string &Status, const std::string &Desc,
+                  const std::vector<double> &Times, const std::string &Msg) {
+    auto Num = [](double X) {
       char Buf[32];
       std::snprintf(Buf, sizeof(Buf), "%.6f", X);
-      T += (T.empty() ? "" : ",") + std::string(Buf);
-    }
+      return std::string(Buf);
+    };
+    std::string T;
+    for (double X : Times)
+      T += (T.empty() ? "" : ",") + Num(X);
     std::string M = Msg;
     std::replace(M.begin(), M.end(), '\n', ' ');
     std::replace(M.begin(), M.end(), '\t', ' ');
-    std::printf("RESULT\t%s\t%s\t%s\t%s\n", Status.c_str(), Desc.c_str(),
-                T.c_str(), M.c_str());
+    std::string First = FirstMs >= 0 ? Num(FirstMs) : "";
+    std::string FirstCpu = FirstMs >= 0 ? Num(FirstCpuMs) : "";
+    std::printf("RESULT\t%s\t%s\t%s\t%s\t%s\t%s\n", Status.c_str(),
+                Desc.c_str(), T.c_str(), M.c_str(), First.c_str(),
+                FirstCpu.c_str());
     std::fflush(stdout);
   };
   if (!Info || !Info->Make) {
@@ -163,13 +172,22 @@ int runChild(const ChildArgs &A) {
     std::string FirstFailure;
     int Failures = 0;
     // Run 0 is the warm-up: it includes the compilation at enqueue time
-    // (DESIGN.md section 2) and is verified but not timed.
+    // (DESIGN.md section 2), is verified, and is reported on its own as the
+    // first launch, by the clock on the wall and in CPU time.
     for (int R = 0; R <= A.Reps; ++R) {
       std::vector<cl_event> Events;
       double Cpu = processCpuMillis();
+      auto Start = std::chrono::steady_clock::now();
       B->run(E, Events);
       CL_CHECK(clFinish(E.Q));
+      double Wall = std::chrono::duration<double, std::milli>(
+                        std::chrono::steady_clock::now() - Start)
+                        .count();
       Cpu = processCpuMillis() - Cpu;
+      if (R == 0) {
+        FirstMs = Wall;
+        FirstCpuMs = Cpu;
+      }
       double Ms = kernelMillis(Events);
       if (B->hostMillis() >= 0) // a benchmark of the host side: wall time
         Ms = B->hostMillis();
@@ -243,6 +261,13 @@ struct Options {
 Runs the benchmarks of the paper's evaluation under every POCL_ISS_MODE and on
 every OpenCL platform (Debian's pocl is the baseline), verifies every run and
 writes results.csv, results.md and speed-up plots.
+
+Each configuration runs one warm-up, then --reps timed runs. Kernel caches are
+off (POCL_KERNEL_CACHE=0), so the warm-up compiles the work-group functions at
+enqueue time: it is reported as the first launch, in wall-clock and process
+CPU ms around the run and clFinish (results.csv: first_launch_ms,
+first_launch_cpu_ms; results.md: a table per thread setting with each mode's
+first launch over vec's, split/vec and so on).
 
   --benchmarks a,b,c   benchmarks to run (default: the paper's; see --list)
   --modes m,...        POCL_ISS_MODE values (default: scalar,vec,split,score,split+score)
@@ -589,8 +614,11 @@ int runParent(const Options &O) {
         Set.push_back({"POCL_MAX_PTHREAD_COUNT", "1"});
       else
         Unset.push_back("POCL_MAX_PTHREAD_COUNT");
-      // One kernel cache per configuration: a cache keyed without the mode
-      // would otherwise hand one mode's binary to another.
+      // Kernel caches off, so that the first launch really compiles on both
+      // pocl and pocl-iss (its time is reported); a folder per
+      // configuration all the same, so that nothing one configuration
+      // leaves there (pocl's build folders) can reach another.
+      Set.push_back({"POCL_KERNEL_CACHE", "0"});
       Set.push_back(
           {"POCL_CACHE_DIR", OutDir + "/kcache/" + C.Label + "-" +
                                  (C.Mode.empty() ? "default" : C.Mode)});
@@ -615,6 +643,11 @@ int runParent(const Options &O) {
         std::fprintf(stderr,
                      "    %s: median %.3f ms (min %.3f, max %.3f), verified\n",
                      R.Desc.c_str(), S.Median, S.Min, S.Max);
+        if (R.FirstLaunchMs >= 0)
+          std::fprintf(stderr,
+                       "    first launch (compile included): %.1f ms wall, "
+                       "%.1f ms CPU\n",
+                       R.FirstLaunchMs, R.FirstLaunchCpuMs);
       } else if (R.Status == "unsupported") {
         std::fprintf(stderr, "    not supported on %s: %s\n", C.name().c_str(),
                      R.Message.c_str());

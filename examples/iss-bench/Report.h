@@ -6,9 +6,10 @@
 //
 // The measured data of iss-bench and how it is summarised: medians with
 // spread (DESIGN.md section 5: never a single absolute time), speed-ups as
-// ratios of medians against Debian's pocl and against the scalar mode, and
-// gnuplot figures normalised to the fastest configuration like the paper's
-// Figures 12 and 13 (section 6.4).
+// ratios of medians against Debian's pocl and against the scalar mode, the
+// first launch of each configuration (compilation included) and each mode's
+// over vec's, and gnuplot figures normalised to the fastest configuration like
+// the paper's Figures 12 and 13 (section 6.4).
 //
 //===----------------------------------------------------------------------===//
 
@@ -40,6 +41,10 @@ struct Result {
   std::string Status;
   std::string Desc, Message;
   std::vector<double> TimesMs;
+  /// The warm-up run (run 0), which compiles the work-group function at
+  /// enqueue time (kernel caches off): wall-clock and process CPU time in
+  /// ms around run() and clFinish; negative if run 0 did not complete.
+  double FirstLaunchMs = -1, FirstLaunchCpuMs = -1;
 };
 
 struct Stats {
@@ -48,7 +53,9 @@ struct Stats {
 
 Stats stats(std::vector<double> V);
 
-/// Parses a child's "RESULT\t<status>\t<desc>\t<times>\t<msg>" line.
+/// Parses a child's line "RESULT\t<status>\t<desc>\t<times>\t<msg>\t<first
+/// launch ms>\t<first launch CPU ms>" (the last two empty if run 0 did not
+/// complete). A line that does not have this form gives status ERROR.
 Result parseResultLine(const Config &C, const std::string &Benchmark,
                        const std::string &Line);
 
