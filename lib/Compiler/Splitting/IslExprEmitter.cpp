@@ -54,6 +54,11 @@ Expected<Value *> IslExprEmitter::emit(const isl::pw_aff &PA,
   }
   if (islDim(PA.domain_space(), isl::dim::set) != DimValues.size())
     return fail("a value for each set dimension is needed");
+  // One affine expression on all its pieces (an offset on the instances of
+  // a range, which are a union): its value wherever it is defined.
+  if (isl::aff Same = oneExpression(PA); !Same.is_null())
+    if (Value *V = emitAffine(Same, DimValues))
+      return V;
   isl::ast_expr E = toAst(PA, Context, Names);
   if (E.is_null())
     return fail("isl could not build it");
@@ -84,6 +89,68 @@ Expected<Value *> IslExprEmitter::emitCondition(const isl::set &S,
   if (E.is_null())
     return fail("isl could not build it");
   return emit(E);
+}
+
+isl::aff IslExprEmitter::oneExpression(const isl::pw_aff &PA) {
+  isl::aff Same;
+  bool One = true;
+  PA.foreach_piece([&](isl::set, isl::aff A) {
+    if (Same.is_null())
+      Same = A;
+    else if (isl_aff_plain_is_equal(Same.get(), A.get()) != isl_bool_true)
+      One = false;
+    return isl::stat::ok();
+  });
+  return One ? Same : isl::aff();
+}
+
+Value *IslExprEmitter::emitAffine(const isl::aff &A,
+                                  ArrayRef<Value *> DimValues) {
+  if (A.is_null() || islDim(A.space(), isl::dim::div) != 0 ||
+      !A.get_denominator_val().is_one())
+    return nullptr;
+  auto Int = [](const isl::val &V, int64_t &Out) {
+    if (!V.is_int().is_true() || V.lt(isl::val(V.ctx(), LONG_MIN)).is_true() ||
+        V.gt(isl::val(V.ctx(), LONG_MAX)).is_true())
+      return false;
+    Out = V.get_num_si();
+    return true;
+  };
+  int64_t Constant;
+  if (!Int(A.get_constant_val(), Constant))
+    return nullptr;
+  SmallVector<std::pair<Value *, int64_t>, 8> Terms;
+  auto Coefficient = [&](isl_dim_type T, unsigned I) {
+    return isl::manage(isl_aff_get_coefficient_val(A.get(), T, I));
+  };
+  auto Add = [&](isl_dim_type T, unsigned I, Value *V) {
+    int64_t K;
+    if (!Int(Coefficient(T, I), K))
+      return false;
+    if (K)
+      Terms.push_back({V, K});
+    return true;
+  };
+  for (unsigned I = 0, N = islDim(A.space(), isl::dim::param); I < N; ++I) {
+    if (Coefficient(isl_dim_param, I).is_zero().is_true())
+      continue;
+    Value *V =
+        idValue(isl::manage(
+            isl_space_get_dim_id(A.space().get(), isl_dim_param, I)));
+    if (!V || !Add(isl_dim_param, I, V))
+      return nullptr;
+  }
+  for (unsigned I = 0; I < DimValues.size(); ++I)
+    if (!Add(isl_dim_in, I, toI64(DimValues[I])))
+      return nullptr;
+  Value *R = nullptr;
+  for (auto [V, K] : Terms) {
+    Value *T = K == 1 ? V : B.CreateMul(V, B.getInt64(K));
+    R = R ? B.CreateAdd(R, T) : T;
+  }
+  if (!R)
+    return B.getInt64(Constant);
+  return Constant ? B.CreateAdd(R, B.getInt64(Constant)) : R;
 }
 
 Value *IslExprEmitter::toI64(Value *V) {

@@ -61,6 +61,8 @@ public:
   llvm::Expected<llvm::Value *>
   emitCondition(const isl::set &S, llvm::ArrayRef<llvm::Value *> DimValues,
                 const isl::set &Context = isl::set());
+  /// The affine expression all pieces of \p PA share, or null.
+  static isl::aff oneExpression(const isl::pw_aff &PA);
   /// An AST expression (i64 for values, i1 for conditions).
   llvm::Expected<llvm::Value *> emit(const isl::ast_expr &E);
 
@@ -71,6 +73,10 @@ public:
 
 private:
   llvm::Value *idValue(const isl::id &Id);
+  /// \p A as sums of products without isl's AST builder (the common case:
+  /// one affine piece, no division); null when it is not one.
+  llvm::Value *emitAffine(const isl::aff &A,
+                          llvm::ArrayRef<llvm::Value *> DimValues);
   llvm::Value *toI64(llvm::Value *V);
 
   llvm::IRBuilderBase &B;

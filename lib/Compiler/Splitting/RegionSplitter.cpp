@@ -286,7 +286,7 @@ bool ModelSplitPlan::specialize(unsigned RangeIndex, ValueToValueMapTy &VMap,
                                 Value *const Ids[3],
                                 function_ref<Value *(Value *)> MapKernelValue) {
   const SplitRange &Range = P->ranges()[RangeIndex];
-  isl::set Where = P->rangeSet(Range);
+  const isl::set &Where = P->rangeSetAt(RangeIndex);
   bool WholeTiles = Pieces[Range.Piece].WholeTiles;
 
   SmallPtrSet<const BasicBlock *, 32> CopyBlocks;
@@ -299,7 +299,7 @@ bool ModelSplitPlan::specialize(unsigned RangeIndex, ValueToValueMapTy &VMap,
     const ModelAccess &Acc = R.Accesses[A];
     if (!WholeTiles || Acc.Offset.is_null() || !Acc.Base)
       continue;
-    AccessClass C = P->classify(A, Where);
+    AccessClass C = P->classifyRange(A, RangeIndex);
     if (C == AccessClass::Divergent)
       continue;
     // Loads of the work-group values (work-item globals, the scratch
@@ -330,7 +330,8 @@ bool ModelSplitPlan::specialize(unsigned RangeIndex, ValueToValueMapTy &VMap,
     if (Instances.is_empty().is_true())
       continue;
     isl::pw_aff Offset = Acc.Offset.intersect_domain(Instances);
-    Offset = Offset.gist(Instances);
+    if (IslExprEmitter::oneExpression(Offset).is_null())
+      Offset = Offset.gist(Instances);
     IRBuilder<> B(I);
     // An opaque parameter (j * width, uniform along x_d) is the copy's
     // own value, where it is computed before the access.
@@ -365,7 +366,7 @@ bool ModelSplitPlan::specialize(unsigned RangeIndex, ValueToValueMapTy &VMap,
                                                 Counters, MapKernelValue);
   // Branches taken the same way on every instance of the range.
   for (unsigned Br = 0; Br < R.Branches.size(); ++Br) {
-    int Taken = P->takenOn(Br, Where);
+    int Taken = P->takenOnRange(Br, RangeIndex);
     if (Taken < 0)
       continue;
     auto *T = dyn_cast_or_null<Instruction>(VMap.lookup(R.Branches[Br].Term));
@@ -426,21 +427,18 @@ SplitPlanner makeSplitPlanner(const WorkItemModel &M, unsigned Dim,
     // region's: a branch that becomes fixed, an access that becomes
     // consecutive or uniform.
     auto Gains = [&] {
-      SmallVector<int, 8> TakenAll;
+      unsigned NumRanges = P->ranges().size();
       for (unsigned Br = 0; Br < R->Branches.size(); ++Br)
-        TakenAll.push_back(P->takenOn(Br, R->Domain));
-      for (const SplitRange &Range : P->ranges()) {
-        isl::set Where = P->rangeSet(Range);
-        for (unsigned Br = 0; Br < R->Branches.size(); ++Br)
-          if (TakenAll[Br] < 0 && P->takenOn(Br, Where) >= 0)
-            return true;
-      }
+        if (P->takenOnAll(Br) < 0)
+          for (unsigned I = 0; I < NumRanges; ++I)
+            if (P->takenOnRange(Br, I) >= 0)
+              return true;
       for (unsigned A = 0; A < R->Accesses.size(); ++A) {
         if (P->classify(A, R->Domain) != AccessClass::Divergent)
           continue;
-        for (const SplitRange &Range : P->ranges())
-          if (P->pieces()[Range.Piece].Full &&
-              P->classify(A, P->rangeSet(Range)) != AccessClass::Divergent)
+        for (unsigned I = 0; I < NumRanges; ++I)
+          if (P->pieces()[P->ranges()[I].Piece].Full &&
+              P->classifyRange(A, I) != AccessClass::Divergent)
             return true;
       }
       return false;

@@ -799,6 +799,44 @@ static isl::set within(const isl::set &Domain, const isl::set &Piece) {
   return Domain.intersect(Lifted.set_tuple_id(Domain.get_tuple_id()));
 }
 
+const isl::set &SplittingPredicates::rangeSetAt(unsigned Range) const {
+  if (RangeSets.empty())
+    RangeSets.resize(Ranges.size());
+  if (RangeSets[Range].is_null())
+    RangeSets[Range] = rangeSet(Ranges[Range]);
+  return RangeSets[Range];
+}
+
+int SplittingPredicates::takenOnAll(unsigned Branch) const {
+  return takenOnRange(Branch, Ranges.size());
+}
+
+int SplittingPredicates::takenOnRange(unsigned Branch, unsigned Range) const {
+  unsigned Slots = Ranges.size() + 1;
+  if (Taken.empty())
+    Taken.assign(R.Branches.size() * Slots, -2);
+  int &T = Taken[Branch * Slots + Range];
+  if (T == -2) {
+    if (Range == Ranges.size())
+      T = takenOn(Branch, R.Domain);
+    else if (R.Branches[Branch].UniformDims >> Dim & 1)
+      T = takenOnAll(Branch);
+    else
+      T = takenOn(Branch, rangeSetAt(Range));
+  }
+  return T;
+}
+
+AccessClass SplittingPredicates::classifyRange(unsigned Access,
+                                               unsigned Range) const {
+  if (Classes.empty())
+    Classes.assign(R.Accesses.size() * Ranges.size(), -1);
+  int &C = Classes[Access * Ranges.size() + Range];
+  if (C < 0)
+    C = int(classify(Access, rangeSetAt(Range)));
+  return AccessClass(C);
+}
+
 int SplittingPredicates::takenOn(unsigned Branch, const isl::set &Where) const {
   const ModelBranch &B = R.Branches[Branch];
   if (!B.Affine)
@@ -871,18 +909,16 @@ isl::set SplittingPredicates::laneFreeCondition(const isl::set &Cond,
         .insert_dims(isl::dim::set, Dim, 1);
   };
   isl::set On = Free(Instances).coalesce();
-  isl::set C = Free(Cond.intersect(Instances))
-                   .gist(On)
-                   .gist_params(Context)
-                   .coalesce();
+  isl::set C = Free(Cond.intersect(Instances)).coalesce();
   // What only says that there are instances here holds wherever the
   // branch runs: drop it when that changes nothing on the instances (isl's
-  // gist keeps it, the instances being a union).
+  // gist keeps it, the instances being a union). Tried first: it is
+  // cheaper than the gist, and usually right.
   isl::set Lean =
       dropConstraintsNotInvolving(C, 0, islDim(C, isl::dim::set)).coalesce();
-  if (Lean.intersect(On).is_equal(C.intersect(On)).is_true())
-    return Lean;
-  return C;
+  if (Lean.intersect(On).is_equal(C).is_true())
+    return Lean.gist(On.simple_hull()).gist_params(Context).coalesce();
+  return C.gist(On).gist_params(Context).coalesce();
 }
 
 bool SplittingPredicates::emitBounds(

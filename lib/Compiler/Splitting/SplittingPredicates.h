@@ -162,6 +162,15 @@ public:
   /// The work-items of \p R: { WI[x, y, z] : Begin <= x_d < End } within
   /// its piece.
   isl::set rangeSet(const SplitRange &R) const;
+  /// rangeSet, takenOn and classify for the range ranges()[Range] and on
+  /// the whole region (takenOnAll), each computed once: the split's gain
+  /// check and its specialization ask the same questions. A branch the
+  /// same for every x_d is never fixed by a range of x_d alone: it counts
+  /// as fixed where it is on the whole region only.
+  const isl::set &rangeSetAt(unsigned Range) const;
+  int takenOnRange(unsigned Branch, unsigned Range) const;
+  int takenOnAll(unsigned Branch) const;
+  AccessClass classifyRange(unsigned Access, unsigned Range) const;
 
   /// What the split pass specializes a copy of the body with, for the
   /// work-items \p Where (a piece's Set, a rangeSet(), any subset of the
@@ -318,6 +327,11 @@ private:
   std::vector<isl::set> Cons, Uni, BranchUni;
   std::vector<bool> EverCons;
   std::vector<SplitPiece> Pieces;
+  /// Memos of rangeSetAt, takenOnRange/takenOnAll (-2: not yet known) and
+  /// classifyRange (-1: not yet known).
+  mutable std::vector<isl::set> RangeSets;
+  mutable std::vector<int> Taken;
+  mutable std::vector<int> Classes;
   std::vector<SplitRange> Ranges;
   std::string Refusal;
 };

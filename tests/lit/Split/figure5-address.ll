@@ -58,7 +58,7 @@ declare i32 @llvm.smax.i32(i32, i32)
 ; Second range, tiles 2 and 3: B + 4x.
 ; CHECK: %wi.tile{{[0-9]+}} = phi i64 [ 2,
 ; CHECK: icmp ult i64 %wi.tile.next{{[0-9]+}}, 4
-; CHECK: %[[OFF:[0-9]+]] = mul i64 4, %local_id_x[[X:[0-9]+]]
+; CHECK: %[[OFF:[0-9]+]] = mul i64 %local_id_x[[X:[0-9]+]], 4
 ; CHECK-NEXT: %v.addr = getelementptr inbounds i8, ptr %B.val, i64 %[[OFF]]
 ; CHECK-NEXT: load float, ptr %v.addr
 

@@ -118,7 +118,7 @@ declare i32 @llvm.smin.i32(i32, i32)
 ; CHECK: for.body{{[0-9]+}}.next:
 ; CHECK: = add nuw nsw i64 %wi.tile.base{{[0-9]+}}, %local_id_x{{[0-9]+}}
 ; CHECK: %[[K2:iss.iter.reload[0-9]*]] = load i64, ptr %iss.iter.uniform
-; CHECK-NEXT: = mul i64 4, %[[K2]]
+; CHECK-NEXT: = mul i64 %[[K2]], 4
 ; CHECK: %v.addr = getelementptr inbounds i8, ptr %in.val
 ; CHECK-NEXT: %v{{[0-9]+}} = load float, ptr %v.addr
 ; CHECK-NOT: smax
