@@ -56,8 +56,18 @@ public:
       : M(M), R(R), P(std::move(P)), KernelDT(KernelDT) {
     for (const SplitPiece &Piece : this->P->pieces())
       Pieces.push_back({Piece.Full, Piece.name()});
-    for (const SplitRange &Range : this->P->ranges())
+    SmallVector<bool, 5> Narrow(Pieces.size(), true);
+    for (const SplitRange &Range : this->P->ranges()) {
       RangePieces.push_back(Range.Piece);
+      Narrow[Range.Piece] =
+          Narrow[Range.Piece] && atMostOneTile(Range, this->P->width());
+    }
+    // A piece whose branches diverge inside its tiles would need masks;
+    // when each of its ranges is a tile at most (the tile a tail guard
+    // cuts), scalar code costs no more to run and much less to compile.
+    for (unsigned I = 0; I < Pieces.size(); ++I)
+      if (Narrow[I] && !this->P->pieces()[I].UniformControl)
+        Pieces[I].WholeTiles = false;
   }
 
   ArrayRef<SplitPieceInfo> pieces() const override { return Pieces; }
@@ -75,6 +85,16 @@ public:
                   function_ref<Value *(Value *)> MapKernelValue) override;
 
 private:
+  /// Whether \p Range holds w work-items at most, for all parameters.
+  bool atMostOneTile(const SplitRange &Range, unsigned W) const {
+    isl::pw_aff Width = Range.End.sub(Range.Begin);
+    isl::set Wider = Width.gt_set(
+        isl::pw_aff(Width.domain(), isl::val(Width.ctx(), long(W))));
+    return Wider.params()
+        .intersect(M.predicateContext())
+        .is_empty()
+        .is_true();
+  }
   bool makeLoopsUniform(const isl::set &Where, ValueToValueMapTy &VMap,
                         Value *const Ids[3],
                         const SmallPtrSetImpl<const BasicBlock *> &CopyBlocks,

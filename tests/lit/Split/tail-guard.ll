@@ -5,7 +5,9 @@
 ; (always taken, never taken) and stays in the middle one. The model
 ; assumes the int global id does not wrap, which a check per work group
 ; guards: where it fails, the unsplit loop runs. Whole tiles run as a loop
-; over tiles around a loop of exactly w work-items.
+; over tiles around a loop of exactly w work-items; the one tile that n
+; cuts, where the guard diverges, as a scalar loop (masks would cost more
+; to compile and no less to run).
 ;
 ; __kernel void saxpy(__global float *y, __global const float *x, float a,
 ;                     int n) {
@@ -66,7 +68,7 @@ declare float @llvm.fmuladd.f32(float, float, float)
 ; CHECK: kernel.body:
 ; CHECK: %c = icmp slt i32 %i, %n.val
 ; CHECK-NEXT: br i1 %c, label %then, label %wi.body.end
-; Three ranges of whole tiles.
+; The ranges: whole tiles below n first.
 ; CHECK: udiv exact i64 %{{.*}}, 8
 ; CHECK: %wi.tile{{[0-9]*}} = phi i64
 ; CHECK: %wi.tile.base{{[0-9]*}} = mul nuw nsw i64 %wi.tile{{[0-9]*}}, 8
@@ -75,7 +77,9 @@ declare float @llvm.fmuladd.f32(float, float, float)
 ; Below n: the guard folded to the store.
 ; CHECK: %c{{[0-9]+}} = icmp slt i32 %i{{[0-9]+}}, %n.val
 ; CHECK-NEXT: br label %then
-; The tile that n cuts: the guard stays.
+; The tile that n cuts: a scalar loop from the range's bound, the guard
+; stays.
+; CHECK: %local_id_x{{[0-9]+}} = phi i64 [ %{{[0-9]+}}, %wi.range1 ]
 ; CHECK: %c[[C2:[0-9]+]] = icmp slt i32 %i{{[0-9]+}}, %n.val
 ; CHECK-NEXT: br i1 %c[[C2]], label %then
 ; Above n: nothing to do.
