@@ -246,8 +246,10 @@ isl::id WorkItemModel::Builder::paramId(ModelParam::Kind K, unsigned Dim,
     break;
   }
   // Names must stay unique: isl tells parameters apart by name and user.
+  // A parameter made after the region's isl quota ran out has no id (the
+  // region is then dropped and the parameter with it).
   for (const auto &Other : M.Params)
-    if (Other->Id.get_name() == Name) {
+    if (!Other->Id.is_null() && Other->Id.get_name() == Name) {
       Name += "_" + std::to_string(M.Params.size());
       break;
     }

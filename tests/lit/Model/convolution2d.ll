@@ -29,6 +29,12 @@
 ; }
 ;
 ; RUN: pocl-iss-opt -passes='iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,iss-context,function(print<iss-model>)' -iss-kernel=Convolution2D -iss-local-size=32,8,1 -o /dev/null %s 2>&1 | FileCheck %s
+; A quota too small for the region: the model gives the region up (and
+; the parameters it made on the way, which have no isl id once the quota
+; ran out: comparing their names crashed the compiler), and the split
+; leaves it unsplit with a remark, whatever the quota.
+; RUN: pocl-iss-opt -passes='iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,iss-context,iss-wi-loops' -iss-kernel=Convolution2D -iss-local-size=32,8,1 -iss-mode=split -iss-model-max-ops=100 -pass-remarks-missed=iss-split -S %s 2>&1 | FileCheck %s --check-prefix=QUOTA
+; RUN: pocl-iss-opt -passes='iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,iss-context,iss-wi-loops' -iss-kernel=Convolution2D -iss-local-size=32,8,1 -iss-mode=split -iss-model-max-ops=10000 -pass-remarks-missed=iss-split -S %s 2>&1 | FileCheck %s --check-prefix=QUOTA
 
 target triple = "x86_64-pc-linux-gnu"
 
@@ -185,3 +191,8 @@ declare float @llvm.fmuladd.f32(float, float, float)
 ; CHECK-NEXT: accesses: div div div
 ; CHECK-NEXT: branch for.cond: uniform across the range
 ; CHECK-NEXT: branch for.cond37: divergent
+
+; QUOTA: remark: {{.*}}region after entry.barrier not split: isl ran out of quota
+; QUOTA: define void @__iss_sub_Convolution2D_0(
+; QUOTA-NOT: wi.tile
+; QUOTA: ret void
