@@ -36,8 +36,9 @@
 
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SetVector.h"
-#include "llvm/Analysis/VectorUtils.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Analysis/ValueTracking.h"
+#include "llvm/Analysis/VectorUtils.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
@@ -143,6 +144,12 @@ private:
   void emitRegions(BasicBlock *EntryBarrier, BasicBlock *Into);
   void markParallel(const Nest &N);
   void emitSelection();
+  /// POCL_ISS_STATS: whether this builder counts the work-items of each
+  /// piece (split modes; a tile function's lanes are counted by its range).
+  bool countsPieces() const { return Config.Stats && PlanFor && !Lanes; }
+  unsigned countWorkItems(IRBuilderBase &B, Value *N, BasicBlock *Start,
+                          StringRef Piece);
+  void emitPieceCounters();
 
   Module &M;
   LLVMContext &Ctx;
@@ -164,6 +171,21 @@ private:
   DenseMap<BasicBlock *, BasicBlock *> Starts;
   SmallVector<BasicBlock *, 8> Pending;
   unsigned Regions = 0;
+  /// The index of the region each start block begins (its name's number).
+  DenseMap<BasicBlock *, unsigned> RegionIndex;
+  /// POCL_ISS_STATS: a counter of work-items per piece of each region, the
+  /// array built when their number is known (emitPieceCounters); until
+  /// then the adds address Counters, a placeholder.
+  struct PieceCounter {
+    unsigned Region;
+    std::string Piece;
+    bool WholeTiles = false;
+    std::string Properties;
+    bool Horizontal = false;
+  };
+  SmallVector<PieceCounter, 8> PieceCounters;
+  GlobalVariable *Counters = nullptr;
+  SmallPtrSet<Instruction *, 8> CounterAdds;
 };
 
 } // namespace
@@ -200,6 +222,7 @@ Function *WorkGroupBuilder::build() {
   emitRegions(Kernel.getEntryBlock().getSingleSuccessor(), Entry);
   WGExit->moveAfter(&WG->back());
   emitSelection();
+  emitPieceCounters();
   Kernel.setLinkage(GlobalValue::InternalLinkage);
   return WG;
 }
@@ -321,7 +344,9 @@ BasicBlock *WorkGroupBuilder::regionStart(BasicBlock *Barrier) {
     return It->second;
   BasicBlock *Start = WGExit;
   if (!isa<ReturnInst>(Barrier->getTerminator())) {
-    Start = BasicBlock::Create(Ctx, "region" + Twine(Regions++), WG, WGExit);
+    RegionIndex[Start = BasicBlock::Create(Ctx, "region" + Twine(Regions), WG,
+                                           WGExit)] = Regions;
+    ++Regions;
     Pending.push_back(Barrier);
   }
   Starts[Barrier] = Start;
@@ -357,8 +382,15 @@ void WorkGroupBuilder::emitRegion(const Region &R, BasicBlock *Start) {
   Value *Zero = ConstantInt::get(Type::getInt64Ty(Ctx), 0);
   Value *const First[3] = {Zero, Zero, Zero};
   SmallVector<BasicBlock *, 16> Unused;
+  auto CountUnsplit = [&] {
+    if (!countsPieces())
+      return;
+    IRBuilder<> B(Start);
+    countWorkItems(B, B.getInt64(Config.workItems()), Start, "unsplit");
+  };
   if (R.Exits.size() == 1 || Config.workItems() == 1) {
     if (Config.workItems() == 1) {
+      CountUnsplit();
       cloneRegion(
           R, First, [&](BasicBlock *E) { return regionStart(E); }, Start,
           Unused);
@@ -368,6 +400,7 @@ void WorkGroupBuilder::emitRegion(const Region &R, BasicBlock *Start) {
       if (std::unique_ptr<SplitPlan> Plan = PlanFor(R.Barrier))
         if (emitSplitRegion(R, Start, *Plan))
           return;
+    CountUnsplit();
     Nest N = buildNest(Start, regionStart(R.Exits.front()), false);
     cloneRegion(
         R, N.Ids, [&](BasicBlock *) { return N.BodyEnd; }, N.Body, N.Blocks);
@@ -375,6 +408,7 @@ void WorkGroupBuilder::emitRegion(const Region &R, BasicBlock *Start) {
     return;
   }
   // The first work-item picks the exit; the others follow it.
+  CountUnsplit();
   DenseMap<BasicBlock *, BasicBlock *> Follow;
   for (BasicBlock *E : R.Exits)
     Follow[E] = BasicBlock::Create(Ctx, Start->getName() + ".follow", WG,
@@ -508,6 +542,10 @@ bool WorkGroupBuilder::emitSplitRegion(const Region &R, BasicBlock *Start,
     if (!N.Loops.empty())
       N.Loops.back().Role = LoopRec::Scalar;
     markParallel(N);
+    if (countsPieces()) {
+      IRBuilder<> PB(Plain->getTerminator());
+      countWorkItems(PB, PB.getInt64(Config.workItems()), Start, "fallback");
+    }
   }
   Nest N = buildNest(SplitStart, After, false, /*OuterOnly=*/true);
   IRBuilder<> B(N.Body);
@@ -518,6 +556,8 @@ bool WorkGroupBuilder::emitSplitRegion(const Region &R, BasicBlock *Start,
       I.eraseFromParent();
     Value *Ids[3] = {N.Ids[0], N.Ids[1], N.Ids[2]};
     BasicBlock *Body, *BodyEnd;
+    if (countsPieces())
+      countWorkItems(B, B.getInt64(Config.LocalSize[D]), Start, "unsplit");
     buildRangeLoop(N.Body, N.BodyEnd, B.getInt64(0),
                    B.getInt64(Config.LocalSize[D]), false, Ids, Body,
                    BodyEnd, N.Loops, N.Blocks);
@@ -539,16 +579,32 @@ bool WorkGroupBuilder::emitSplitRegion(const Region &R, BasicBlock *Start,
       N.Blocks.push_back(Next);
     Value *Ids[3] = {N.Ids[0], N.Ids[1], N.Ids[2]};
     BasicBlock *Body, *BodyEnd;
+    const SplitPieceInfo &Info = Plan.pieces()[Piece];
+    // Counted once per outer ids as the range is entered, outside the
+    // loops the vectorizer works on.
+    unsigned Counter = ~0u;
+    if (countsPieces()) {
+      IRBuilder<> CB(Cur);
+      auto [Begin, End] = Bounds[I];
+      Value *Top = CB.CreateBinaryIntrinsic(Intrinsic::umax, End, Begin);
+      Counter = countWorkItems(CB, CB.CreateSub(Top, Begin), Start, Info.Name);
+    }
     buildRangeLoop(Cur, Next, Bounds[I].first, Bounds[I].second,
-                   Plan.pieces()[Piece].WholeTiles, Ids, Body, BodyEnd,
-                   N.Loops, N.Blocks);
+                   Info.WholeTiles, Ids, Body, BodyEnd, N.Loops, N.Blocks);
     ValueToValueMapTy VMap;
     size_t CopyBegin = N.Blocks.size();
     cloneRegion(
         R, Ids, [&](BasicBlock *) { return BodyEnd; }, Body, N.Blocks, &VMap);
-    if (Plan.specialize(I, VMap, Ids, MapKernelValue) &&
-        Plan.pieces()[Piece].WholeTiles && Config.Horizontal)
+    bool Horizontal = Plan.specialize(I, VMap, Ids, MapKernelValue) &&
+                      Info.WholeTiles && Config.Horizontal;
+    if (Horizontal)
       runTileInside(N, CopyBegin, Body, BodyEnd, Ids[D]);
+    if (Counter != ~0u) {
+      PieceCounter &PC = PieceCounters[Counter];
+      PC.WholeTiles = Info.WholeTiles;
+      PC.Properties = Plan.describe(I);
+      PC.Horizontal = Horizontal;
+    }
     Cur = Next;
   }
   markParallel(N);
@@ -825,6 +881,9 @@ void WorkGroupBuilder::markParallel(const Nest &N) {
       if (auto *II = dyn_cast<IntrinsicInst>(&I))
         if (II->isLifetimeStartOrEnd() || II->isAssumeLikeIntrinsic())
           continue;
+      // Every work group adds to the same POCL_ISS_STATS counters.
+      if (CounterAdds.count(&I))
+        continue;
       // The scalar slots of uniform values stay in the group: every
       // work-item stores the same value there, and iss-context never
       // reloads one in the region that stores it.
@@ -893,6 +952,54 @@ void WorkGroupBuilder::emitSelection() {
   NMD->addOperand(MDNode::get(
       Ctx, {MDString::get(Ctx, KName), MDString::get(Ctx, WG->getName()),
             MDString::get(Ctx, Desc)}));
+}
+
+/// Adds \p N work-items to a new counter for piece \p Piece of the region
+/// \p Start begins, at \p B; returns the counter's index.
+unsigned WorkGroupBuilder::countWorkItems(IRBuilderBase &B, Value *N,
+                                          BasicBlock *Start, StringRef Piece) {
+  if (!Counters)
+    Counters = new GlobalVariable(
+        M, B.getInt64Ty(), false, GlobalValue::ExternalLinkage, nullptr,
+        "__iss_pieces_" + Kernel.getName() + ".building");
+  unsigned Index = PieceCounters.size();
+  PieceCounters.push_back({RegionIndex.lookup(Start), Piece.str()});
+  Value *Slot = B.CreateConstInBoundsGEP1_64(B.getInt64Ty(), Counters, Index);
+  CounterAdds.insert(cast<Instruction>(B.CreateAtomicRMW(
+      AtomicRMWInst::Add, Slot, N, MaybeAlign(8), AtomicOrdering::Monotonic)));
+  return Index;
+}
+
+/// POCL_ISS_STATS: the counters as an array the runtime finds by its name,
+/// `__iss_pieces_<kernel>`, and their descriptions in the module's
+/// `iss.pieces` metadata, one node per counter: kernel, counter, region,
+/// piece, whole tiles, properties (SplitPlan::describe), horizontal.
+void WorkGroupBuilder::emitPieceCounters() {
+  if (!Counters)
+    return;
+  Type *I64 = Type::getInt64Ty(Ctx);
+  auto *ArrTy = ArrayType::get(I64, PieceCounters.size());
+  auto *Array = new GlobalVariable(
+      M, ArrTy, false, GlobalValue::ExternalLinkage,
+      ConstantAggregateZero::get(ArrTy), "__iss_pieces_" + Kernel.getName());
+  Array->setAlignment(Align(64));
+  Counters->replaceAllUsesWith(Array);
+  Counters->eraseFromParent();
+  Counters = nullptr;
+  NamedMDNode *NMD = M.getOrInsertNamedMetadata("iss.pieces");
+  Type *I32 = Type::getInt32Ty(Ctx);
+  Type *I1 = Type::getInt1Ty(Ctx);
+  auto Const = [&](Type *T, uint64_t V) {
+    return ConstantAsMetadata::get(ConstantInt::get(T, V));
+  };
+  for (unsigned I = 0; I < PieceCounters.size(); ++I) {
+    const PieceCounter &PC = PieceCounters[I];
+    NMD->addOperand(MDNode::get(
+        Ctx, {MDString::get(Ctx, Kernel.getName()), Const(I32, I),
+              Const(I32, PC.Region), MDString::get(Ctx, PC.Piece),
+              Const(I1, PC.WholeTiles), MDString::get(Ctx, PC.Properties),
+              Const(I1, PC.Horizontal)}));
+  }
 }
 
 PreservedAnalyses WorkItemLoopsPass::run(Module &M,
