@@ -32,6 +32,7 @@
 #include "llvm/Target/TargetOptions.h"
 #include "llvm/Transforms/Scalar/Scalarizer.h"
 
+#include <algorithm>
 #include <chrono>
 #include <dlfcn.h>
 #include <map>
@@ -381,9 +382,13 @@ static bool compileKernel(const std::vector<uint8_t> &Binary,
         How = std::string(Int(N->getOperand(4)) ? "whole tiles" : "scalar") +
               (Int(N->getOperand(6)) ? ", horizontal" : "") + "; " +
               Props.str();
-      Out.Pieces.push_back({unsigned(Int(N->getOperand(2))),
-                            cast<MDString>(N->getOperand(3))->getString().str(),
-                            How});
+      // One line each in the cache manifest: names of blocks are the user's.
+      std::string Name = cast<MDString>(N->getOperand(3))->getString().str();
+      for (std::string *Text : {&Name, &How})
+        std::replace_if(
+            Text->begin(), Text->end(),
+            [](char C) { return C == '\t' || C == '\n' || C == '\r'; }, ' ');
+      Out.Pieces.push_back({unsigned(Int(N->getOperand(2))), Name, How});
     }
     if (!Out.Pieces.empty())
       Out.PiecesSymbol = "__iss_pieces_" + Config.Kernel;

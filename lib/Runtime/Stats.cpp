@@ -13,6 +13,7 @@
 
 #include "Runtime/Objects.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <map>
 
@@ -81,7 +82,14 @@ struct StatsPrinter {
       for (size_t I = 0; I < K->Pieces.size(); ++I)
         RegionTotal[K->Pieces[I].Region] +=
             K->PieceWorkItems[I].load(std::memory_order_relaxed);
-      for (size_t I = 0; I < K->Pieces.size(); ++I) {
+      // Counters are in the order the regions were built; print by region.
+      std::vector<size_t> Order(K->Pieces.size());
+      for (size_t I = 0; I < Order.size(); ++I)
+        Order[I] = I;
+      std::stable_sort(Order.begin(), Order.end(), [&](size_t A, size_t B) {
+        return K->Pieces[A].Region < K->Pieces[B].Region;
+      });
+      for (size_t I : Order) {
         const PieceInfo &P = K->Pieces[I];
         uint64_t N = K->PieceWorkItems[I].load(std::memory_order_relaxed);
         uint64_t Total = RegionTotal[P.Region];
