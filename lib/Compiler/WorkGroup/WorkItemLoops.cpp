@@ -173,19 +173,20 @@ private:
   unsigned Regions = 0;
   /// The index of the region each start block begins (its name's number).
   DenseMap<BasicBlock *, unsigned> RegionIndex;
-  /// POCL_ISS_STATS: a counter of work-items per piece of each region, the
-  /// array built when their number is known (emitPieceCounters); until
-  /// then the adds address Counters, a placeholder.
+  /// POCL_ISS_STATS: a counter of work-items per piece of each region. The
+  /// work group sums in Local what its ranges run, and adds the sums to the
+  /// module's counters as it ends (emitPieceCounters).
   struct PieceCounter {
     unsigned Region;
     std::string Piece;
+    AllocaInst *Local;
     bool WholeTiles = false;
     std::string Properties;
     bool Horizontal = false;
   };
   SmallVector<PieceCounter, 8> PieceCounters;
-  GlobalVariable *Counters = nullptr;
-  SmallPtrSet<Instruction *, 8> CounterAdds;
+  /// The loads and stores of the sums, outside the parallel accesses.
+  SmallPtrSet<Instruction *, 16> CounterAccesses;
 };
 
 } // namespace
@@ -344,9 +345,8 @@ BasicBlock *WorkGroupBuilder::regionStart(BasicBlock *Barrier) {
     return It->second;
   BasicBlock *Start = WGExit;
   if (!isa<ReturnInst>(Barrier->getTerminator())) {
-    RegionIndex[Start = BasicBlock::Create(Ctx, "region" + Twine(Regions), WG,
-                                           WGExit)] = Regions;
-    ++Regions;
+    Start = BasicBlock::Create(Ctx, "region" + Twine(Regions), WG, WGExit);
+    RegionIndex[Start] = Regions++;
     Pending.push_back(Barrier);
   }
   Starts[Barrier] = Start;
@@ -881,8 +881,8 @@ void WorkGroupBuilder::markParallel(const Nest &N) {
       if (auto *II = dyn_cast<IntrinsicInst>(&I))
         if (II->isLifetimeStartOrEnd() || II->isAssumeLikeIntrinsic())
           continue;
-      // Every work group adds to the same POCL_ISS_STATS counters.
-      if (CounterAdds.count(&I))
+      // A POCL_ISS_STATS sum carries from one outer id to the next.
+      if (CounterAccesses.count(&I))
         continue;
       // The scalar slots of uniform values stay in the group: every
       // work-item stores the same value there, and iss-context never
@@ -954,28 +954,33 @@ void WorkGroupBuilder::emitSelection() {
             MDString::get(Ctx, Desc)}));
 }
 
-/// Adds \p N work-items to a new counter for piece \p Piece of the region
-/// \p Start begins, at \p B; returns the counter's index.
+/// Adds \p N work-items, at \p B, to the work group's sum of a new counter
+/// for piece \p Piece of the region \p Start begins; returns the
+/// counter's index. The sum lives in an alloca that SROA makes a register.
 unsigned WorkGroupBuilder::countWorkItems(IRBuilderBase &B, Value *N,
                                           BasicBlock *Start, StringRef Piece) {
-  if (!Counters)
-    Counters = new GlobalVariable(
-        M, B.getInt64Ty(), false, GlobalValue::ExternalLinkage, nullptr,
-        "__iss_pieces_" + Kernel.getName() + ".building");
+  Type *I64 = B.getInt64Ty();
+  BasicBlock &Entry = WG->getEntryBlock();
+  IRBuilder<> EB(&Entry, Entry.begin());
+  AllocaInst *Local = EB.CreateAlloca(I64, nullptr, "iss.piece");
+  EB.CreateStore(EB.getInt64(0), Local);
   unsigned Index = PieceCounters.size();
-  PieceCounters.push_back({RegionIndex.lookup(Start), Piece.str()});
-  Value *Slot = B.CreateConstInBoundsGEP1_64(B.getInt64Ty(), Counters, Index);
-  CounterAdds.insert(cast<Instruction>(B.CreateAtomicRMW(
-      AtomicRMWInst::Add, Slot, N, MaybeAlign(8), AtomicOrdering::Monotonic)));
+  PieceCounters.push_back({RegionIndex.lookup(Start), Piece.str(), Local});
+  auto *Old = B.CreateLoad(I64, Local, "iss.piece.sum");
+  auto *New = B.CreateStore(B.CreateAdd(Old, N), Local);
+  CounterAccesses.insert(Old);
+  CounterAccesses.insert(New);
   return Index;
 }
 
 /// POCL_ISS_STATS: the counters as an array the runtime finds by its name,
-/// `__iss_pieces_<kernel>`, and their descriptions in the module's
-/// `iss.pieces` metadata, one node per counter: kernel, counter, region,
-/// piece, whole tiles, properties (SplitPlan::describe), horizontal.
+/// `__iss_pieces_<kernel>`, to which each work group adds its sums as it
+/// ends (one atomic add per counter and group: per range entry, the adds
+/// cost Convolution2D a quarter of its time), and their descriptions in the
+/// module's `iss.pieces` metadata, one node per counter: kernel, counter,
+/// region, piece, whole tiles, properties (SplitPlan::describe), horizontal.
 void WorkGroupBuilder::emitPieceCounters() {
-  if (!Counters)
+  if (PieceCounters.empty())
     return;
   Type *I64 = Type::getInt64Ty(Ctx);
   auto *ArrTy = ArrayType::get(I64, PieceCounters.size());
@@ -983,9 +988,12 @@ void WorkGroupBuilder::emitPieceCounters() {
       M, ArrTy, false, GlobalValue::ExternalLinkage,
       ConstantAggregateZero::get(ArrTy), "__iss_pieces_" + Kernel.getName());
   Array->setAlignment(Align(64));
-  Counters->replaceAllUsesWith(Array);
-  Counters->eraseFromParent();
-  Counters = nullptr;
+  IRBuilder<> B(WGExit->getTerminator());
+  for (unsigned I = 0; I < PieceCounters.size(); ++I)
+    B.CreateAtomicRMW(AtomicRMWInst::Add,
+                      B.CreateConstInBoundsGEP2_64(ArrTy, Array, 0, I),
+                      B.CreateLoad(I64, PieceCounters[I].Local), MaybeAlign(8),
+                      AtomicOrdering::Monotonic);
   NamedMDNode *NMD = M.getOrInsertNamedMetadata("iss.pieces");
   Type *I32 = Type::getInt32Ty(Ctx);
   Type *I1 = Type::getInt1Ty(Ctx);

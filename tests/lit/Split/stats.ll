@@ -2,15 +2,15 @@
 ; box filter with clamped borders is split in three ranges of whole tiles,
 ; and the group's work-items run unsplit where the model's assumption on
 ; the offsets fails (the `.plain` fallback). Each range adds its
-; End - Begin to its own counter of @__iss_pieces_box as it is entered, once
+; End - Begin to the group's sum of its own counter as it is entered, once
 ; per outer ids and outside the loops over tiles and lanes; the fallback
-; adds the group's 64. `!iss.pieces` describes each counter: kernel,
-; counter, region, piece, whole tiles, what the plan knows of the range,
-; horizontal. The centre's mask loop runs in lock-step (loops 1 of 1
-; uniform) and its lanes go inside it (horizontal). Negative: without
-; -iss-stats there are no counters; a region nothing splits (an index
-; loaded from memory) has one counter, "unsplit", of the group's
-; work-items.
+; adds the group's 64; the group adds its sums to @__iss_pieces_box as it
+; ends. `!iss.pieces` describes each counter: kernel, counter, region,
+; piece, whole tiles, what the plan knows of the range, horizontal. The
+; centre's mask loop runs in lock-step (loops 1 of 1 uniform) and its lanes
+; go inside it (horizontal). Negative: without -iss-stats there are no
+; counters; a region nothing splits (an index loaded from memory) has one
+; counter, "unsplit", of the group's work-items.
 ;
 ; __kernel void box(__global float *out, __global const float *in, int n,
 ;                   int r) {
@@ -90,30 +90,55 @@ declare i32 @llvm.smin.i32(i32, i32)
 
 ; CHECK: @__iss_pieces_box = global [4 x i64] zeroinitializer, align 64
 ; CHECK-LABEL: define void @__iss_sub_box_0(
+; The work group's sums, from 0.
+; CHECK: entry:
+; CHECK-DAG: store i64 0, ptr %[[S3:iss.piece[0-9]*]]
+; CHECK-DAG: store i64 0, ptr %[[S2:iss.piece[0-9]*]]
+; CHECK-DAG: store i64 0, ptr %[[S1:iss.piece[0-9]*]]
+; CHECK-DAG: store i64 0, ptr %[[S0:iss.piece]],
 ; The fallback: the group's 64 work-items, before its loop.
 ; CHECK: region0.plain:
-; CHECK-NEXT: atomicrmw add ptr @__iss_pieces_box, i64 64 monotonic
+; CHECK-NEXT: %[[F:iss.piece.sum]] = load i64, ptr %[[S0]]
+; CHECK-NEXT: %[[F1:[0-9]+]] = add i64 %[[F]], 64
+; CHECK-NEXT: store i64 %[[F1]], ptr %[[S0]]
 ; CHECK-NEXT: br label %wi.x.header
 ; The first range [0, B1): B1 work-items, then its loop over tiles.
 ; CHECK: %[[TOP0:[0-9]+]] = call i64 @llvm.umax.i64(i64 %[[B1:[0-9]+]], i64 0)
 ; CHECK-NEXT: %[[N0:[0-9]+]] = sub i64 %[[TOP0]], 0
-; CHECK-NEXT: atomicrmw add ptr getelementptr inbounds (i64, ptr @__iss_pieces_box, i64 1), i64 %[[N0]] monotonic
+; CHECK-NEXT: %[[L0:iss.piece.sum[0-9]+]] = load i64, ptr %[[S1]]
+; CHECK-NEXT: %[[A0:[0-9]+]] = add i64 %[[L0]], %[[N0]]
+; CHECK-NEXT: store i64 %[[A0]], ptr %[[S1]]
 ; CHECK-NEXT: %wi.tiles.end = udiv exact i64 %[[B1]], 8
-; CHECK-NOT: atomicrmw
 ; The centre [B1, B2), entered when the first range is done.
 ; CHECK: wi.range1:
 ; CHECK-NEXT: %[[TOP1:[0-9]+]] = call i64 @llvm.umax.i64(i64 %[[B2:[0-9]+]], i64 %[[B1]])
 ; CHECK-NEXT: %[[N1:[0-9]+]] = sub i64 %[[TOP1]], %[[B1]]
-; CHECK-NEXT: atomicrmw add ptr getelementptr inbounds (i64, ptr @__iss_pieces_box, i64 2), i64 %[[N1]] monotonic
+; CHECK-NEXT: %[[L1:iss.piece.sum[0-9]+]] = load i64, ptr %[[S2]]
+; CHECK-NEXT: %[[A1:[0-9]+]] = add i64 %[[L1]], %[[N1]]
+; CHECK-NEXT: store i64 %[[A1]], ptr %[[S2]]
 ; CHECK-NEXT: %wi.tiles.first = udiv exact i64 %[[B1]], 8
 ; The last range [B2, 64).
 ; CHECK: wi.range2:
 ; CHECK-NEXT: %[[TOP2:[0-9]+]] = call i64 @llvm.umax.i64(i64 64, i64 %[[B2]])
 ; CHECK-NEXT: %[[N2:[0-9]+]] = sub i64 %[[TOP2]], %[[B2]]
-; CHECK-NEXT: atomicrmw add ptr getelementptr inbounds (i64, ptr @__iss_pieces_box, i64 3), i64 %[[N2]] monotonic
+; CHECK-NEXT: %[[L2:iss.piece.sum[0-9]+]] = load i64, ptr %[[S3]]
+; CHECK-NEXT: %[[A2:[0-9]+]] = add i64 %[[L2]], %[[N2]]
+; CHECK-NEXT: store i64 %[[A2]], ptr %[[S3]]
 ; CHECK-NEXT: %wi.tiles.first{{[0-9]+}} = udiv exact i64 %[[B2]], 8
-; The loops over tiles and lanes count nothing.
+; The loops over tiles and lanes count nothing; the group adds its sums to
+; the counters as it ends, with one atomic add each.
 ; CHECK-NOT: atomicrmw
+; CHECK-NOT: iss.piece
+; CHECK: wg.exit:
+; CHECK-NEXT: %[[E0:[0-9]+]] = load i64, ptr %[[S0]]
+; CHECK-NEXT: atomicrmw add ptr @__iss_pieces_box, i64 %[[E0]] monotonic
+; CHECK-NEXT: %[[E1:[0-9]+]] = load i64, ptr %[[S1]]
+; CHECK-NEXT: atomicrmw add ptr getelementptr inbounds ([4 x i64], ptr @__iss_pieces_box, i64 0, i64 1), i64 %[[E1]] monotonic
+; CHECK-NEXT: %[[E2:[0-9]+]] = load i64, ptr %[[S2]]
+; CHECK-NEXT: atomicrmw add ptr getelementptr inbounds ([4 x i64], ptr @__iss_pieces_box, i64 0, i64 2), i64 %[[E2]] monotonic
+; CHECK-NEXT: %[[E3:[0-9]+]] = load i64, ptr %[[S3]]
+; CHECK-NEXT: atomicrmw add ptr getelementptr inbounds ([4 x i64], ptr @__iss_pieces_box, i64 0, i64 3), i64 %[[E3]] monotonic
+; CHECK-NEXT: ret void
 ; CHECK-LABEL: define i32 @__iss_select_box(
 ; CHECK: !iss.pieces = !{![[P0:[0-9]+]], ![[P1:[0-9]+]], ![[P2:[0-9]+]], ![[P3:[0-9]+]]}
 ; CHECK: ![[P0]] = !{!"box", i32 0, i32 0, !"fallback", i1 false, !"", i1 false}
@@ -129,8 +154,13 @@ declare i32 @llvm.smin.i32(i32, i32)
 ; UNSPLIT: @__iss_pieces_gather = global [1 x i64] zeroinitializer
 ; UNSPLIT-LABEL: define void @__iss_sub_gather_0(
 ; UNSPLIT: region0:
-; UNSPLIT-NEXT: atomicrmw add ptr @__iss_pieces_gather, i64 64 monotonic
+; UNSPLIT-NEXT: %[[U0:iss.piece.sum]] = load i64, ptr %iss.piece
+; UNSPLIT-NEXT: %[[U1:[0-9]+]] = add i64 %[[U0]], 64
+; UNSPLIT-NEXT: store i64 %[[U1]], ptr %iss.piece
 ; UNSPLIT-NEXT: br label %wi.x.header
-; UNSPLIT-NOT: atomicrmw
+; UNSPLIT: wg.exit:
+; UNSPLIT-NEXT: %[[UE:[0-9]+]] = load i64, ptr %iss.piece
+; UNSPLIT-NEXT: atomicrmw add ptr @__iss_pieces_gather, i64 %[[UE]] monotonic
+; UNSPLIT-NEXT: ret void
 ; UNSPLIT: !iss.pieces = !{![[U:[0-9]+]]}
 ; UNSPLIT: ![[U]] = !{!"gather", i32 0, i32 0, !"unsplit", i1 false, !"", i1 false}
