@@ -110,6 +110,14 @@ BuildResult linkPrograms(const std::vector<std::vector<uint8_t>> &Inputs,
 /// Success is false (with a log) for anything that is not ours or is damaged.
 BuildResult loadBinary(const std::vector<uint8_t> &Binary);
 
+/// A piece of a parallel region, as POCL_ISS_STATS reports it (the
+/// input-space-splitting paper, Table 3).
+struct PieceInfo {
+  unsigned Region = 0;
+  std::string Name;       ///< "full, consecutive, uniform control", "unsplit"
+  std::string Properties; ///< how it runs, what its accesses are; may be empty
+};
+
 /// A kernel compiled for one local size: its subkernels and the selection
 /// function. Immutable once made; shared between launches and threads.
 struct CompiledKernel {
@@ -121,6 +129,11 @@ struct CompiledKernel {
   /// Launch counts per subkernel, for POCL_ISS_STATS.
   std::unique_ptr<std::atomic<uint64_t>[]> Launches;
   std::string Mode; ///< POCL_ISS_MODE it was compiled under
+  /// POCL_ISS_STATS, in the split modes: the work-items each piece of each
+  /// region ran, counted by the compiled code (in the JIT's memory), and
+  /// what the pieces are. Null and empty otherwise.
+  const std::atomic<uint64_t> *PieceWorkItems = nullptr;
+  std::vector<PieceInfo> Pieces;
   /// Context array bytes per work-item (values live across barriers).
   size_t ContextBytesPerWorkItem = 0;
   /// Bytes of uniform values kept once per work-group.

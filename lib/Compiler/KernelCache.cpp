@@ -176,6 +176,15 @@ bool readCachedKernel(const std::string &Dir, const std::string &Key,
       K.ContextBytesPerWorkItem = std::strtoull(L.c_str() + 4, &End, 10);
       K.UniformContextBytes = std::strtoull(End, &End, 10);
       K.ScratchBytes = std::strtoull(End, nullptr, 10);
+    } else if (L.rfind("pieces ", 0) == 0) {
+      K.PiecesSymbol = L.substr(7);
+    } else if (L.rfind("piece ", 0) == 0) {
+      size_t Tab1 = L.find('\t'), Tab2 = L.find('\t', Tab1 + 1);
+      if (Tab2 == std::string::npos)
+        return Miss("bad piece line");
+      K.Pieces.push_back({unsigned(std::strtoul(L.c_str() + 6, nullptr, 10)),
+                          L.substr(Tab1 + 1, Tab2 - Tab1 - 1),
+                          L.substr(Tab2 + 1)});
     } else if (L.rfind("obj ", 0) == 0) {
       unsigned long long Size = std::strtoull(L.c_str() + 4, nullptr, 10);
       if (Data.size() - Pos != Size)
@@ -188,6 +197,8 @@ bool readCachedKernel(const std::string &Dir, const std::string &Key,
   }
   if (K.Subkernels.empty() || K.SelectSymbol.empty())
     return Miss("no subkernels");
+  if (K.PiecesSymbol.empty())
+    K.Pieces.clear();
   debugLog(DbgCache, "hit %s", Path.c_str());
   Out = std::move(K);
   return true;
@@ -224,6 +235,12 @@ void writeCachedKernel(const std::string &Dir, const std::string &Key,
   Body += "ctx " + std::to_string(K.ContextBytesPerWorkItem) + " " +
           std::to_string(K.UniformContextBytes) + " " +
           std::to_string(K.ScratchBytes) + "\n";
+  if (!K.PiecesSymbol.empty()) {
+    Body += "pieces " + K.PiecesSymbol + "\n";
+    for (const PieceInfo &P : K.Pieces)
+      Body += "piece " + std::to_string(P.Region) + "\t" + P.Name + "\t" +
+              P.Properties + "\n";
+  }
   Body += "obj " + std::to_string(K.Object.size()) + "\n";
   Body.append(K.Object.data(), K.Object.size());
   std::string Entry = std::string(Magic) + "sum " +

@@ -9,6 +9,8 @@
 #ifndef POCL_ISS_COMPILER_KERNELCACHE_H
 #define POCL_ISS_COMPILER_KERNELCACHE_H
 
+#include "pocl-iss/KernelCompiler.h"
+
 #include <string>
 #include <utility>
 #include <vector>
@@ -22,6 +24,10 @@ struct CachedKernel {
   size_t ContextBytesPerWorkItem = 0;
   size_t UniformContextBytes = 0;
   size_t ScratchBytes = 0;
+  /// POCL_ISS_STATS: the array of work-item counters, one per piece of a
+  /// region, and their descriptions; empty when not counted.
+  std::string PiecesSymbol;
+  std::vector<PieceInfo> Pieces;
   std::vector<char> Object; ///< ELF relocatable object
 };
 

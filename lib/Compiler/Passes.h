@@ -44,6 +44,9 @@ struct WorkGroupConfig {
   unsigned MaxPieces = 8;
   /// Integer divisions guarded against traps (POCL_ISS_SAFE_DIVISION).
   bool SafeDivision = true;
+  /// Count the work-items each piece of a split region runs
+  /// (POCL_ISS_STATS; iss-wi-loops, split modes).
+  bool Stats = false;
 
   /// The dimension the vectorizer works on: the first with at least
   /// VectorWidth work-items (dimension 0 if none has as many).

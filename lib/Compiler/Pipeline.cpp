@@ -32,6 +32,7 @@
 #include "llvm/Target/TargetOptions.h"
 #include "llvm/Transforms/Scalar/Scalarizer.h"
 
+#include <algorithm>
 #include <chrono>
 #include <dlfcn.h>
 #include <map>
@@ -292,6 +293,8 @@ static bool loadObject(const CachedKernel &CK, CompiledKernel &Out,
   for (const auto &Sub : CK.Subkernels)
     Names.push_back(Sub.first);
   Names.push_back(CK.SelectSymbol);
+  if (!CK.PiecesSymbol.empty())
+    Names.push_back(CK.PiecesSymbol);
   std::vector<void *> Addrs;
   for (const std::string &Name : Names) {
     auto Addr = J->lookup(*JD, Name);
@@ -303,8 +306,16 @@ static bool loadObject(const CachedKernel &CK, CompiledKernel &Out,
     Out.Subkernels.push_back(reinterpret_cast<iss_subkernel_fn>(Addrs[I]));
     Out.SubkernelNames.push_back(CK.Subkernels[I].second);
   }
-  void *Sel = Addrs.back();
-  Out.Select = reinterpret_cast<iss_select_fn>(Sel);
+  Out.Select = reinterpret_cast<iss_select_fn>(Addrs[CK.Subkernels.size()]);
+  if (!CK.PiecesSymbol.empty()) {
+    // The compiled code adds to them with `atomicrmw add monotonic`.
+    static_assert(sizeof(std::atomic<uint64_t>) == sizeof(uint64_t) &&
+                      std::atomic<uint64_t>::is_always_lock_free,
+                  "the counters are plain i64 in the compiled code");
+    Out.PieceWorkItems =
+        reinterpret_cast<const std::atomic<uint64_t> *>(Addrs.back());
+    Out.Pieces = CK.Pieces;
+  }
   Out.Launches.reset(new std::atomic<uint64_t>[Out.Subkernels.size()]);
   for (size_t I = 0; I < Out.Subkernels.size(); ++I)
     Out.Launches[I] = 0;
@@ -355,6 +366,33 @@ static bool compileKernel(const std::vector<uint8_t> &Binary,
             mdconst::extract<ConstantInt>(N->getOperand(3))->getZExtValue();
       }
   Out.SelectSymbol = "__iss_select_" + Config.Kernel;
+  if (NamedMDNode *NMD = M->getNamedMetadata("iss.pieces")) {
+    // kernel, counter, region, piece, whole tiles, properties, horizontal
+    // (iss-wi-loops, emitPieceCounters), counters in order.
+    auto Int = [](const MDOperand &Op) {
+      return mdconst::extract<ConstantInt>(Op)->getZExtValue();
+    };
+    for (MDNode *N : NMD->operands()) {
+      if (cast<MDString>(N->getOperand(0))->getString() != Config.Kernel)
+        continue;
+      assert(Int(N->getOperand(1)) == Out.Pieces.size() && "counters in order");
+      StringRef Props = cast<MDString>(N->getOperand(5))->getString();
+      std::string How;
+      if (!Props.empty())
+        How = std::string(Int(N->getOperand(4)) ? "whole tiles" : "scalar") +
+              (Int(N->getOperand(6)) ? ", horizontal" : "") + "; " +
+              Props.str();
+      // One line each in the cache manifest: names of blocks are the user's.
+      std::string Name = cast<MDString>(N->getOperand(3))->getString().str();
+      for (std::string *Text : {&Name, &How})
+        std::replace_if(
+            Text->begin(), Text->end(),
+            [](char C) { return C == '\t' || C == '\n' || C == '\r'; }, ' ');
+      Out.Pieces.push_back({unsigned(Int(N->getOperand(2))), Name, How});
+    }
+    if (!Out.Pieces.empty())
+      Out.PiecesSymbol = "__iss_pieces_" + Config.Kernel;
+  }
   SmallVector<char, 0> Obj;
   if (!emitObject(*M, *TM, Obj, Error))
     return false;
@@ -418,6 +456,7 @@ getCompiledKernel(const std::vector<uint8_t> &Binary, const std::string &Kernel,
   Config.Horizontal = S.Horizontal;
   Config.MaxPieces = S.MaxPieces;
   Config.SafeDivision = S.SafeDivision;
+  Config.Stats = S.Stats;
 
   if (Config.IssMode == Mode::Score || Config.IssMode == Mode::SplitScore)
     // TODO(issue 10): subkernels per dimension and their scores.
@@ -432,11 +471,10 @@ getCompiledKernel(const std::vector<uint8_t> &Binary, const std::string &Kernel,
      << "; mode " << modeName(Config.IssMode) << "; width "
      << Config.VectorWidth << (Config.ForceWidth ? " forced" : "")
      << (Config.Horizontal ? "; horizontal" : "") << "; pieces "
-     << Config.MaxPieces
-     << (Config.SafeDivision ? "" : "; unguarded division") << "; dims "
-     << S.DimsMask << "; local " << Config.LocalSize[0] << ','
-     << Config.LocalSize[1] << ',' << Config.LocalSize[2] << "; kernel "
-     << Kernel << "; program "
+     << Config.MaxPieces << (Config.SafeDivision ? "" : "; unguarded division")
+     << (Config.Stats ? "; stats" : "") << "; dims " << S.DimsMask << "; local "
+     << Config.LocalSize[0] << ',' << Config.LocalSize[1] << ','
+     << Config.LocalSize[2] << "; kernel " << Kernel << "; program "
      << hashHex(StringRef(reinterpret_cast<const char *>(Binary.data()),
                           Binary.size()));
   KS.flush();

@@ -1,16 +1,21 @@
-//===- Stats.cpp - POCL_ISS_STATS: how often each subkernel ran -----------===//
+//===- Stats.cpp - POCL_ISS_STATS: subkernel launches, pieces' work-items -===//
 // SPDX-License-Identifier: MIT
 //
 // With POCL_ISS_STATS=1, the runtime remembers every compiled kernel and at
 // exit prints one line per subkernel with the number of launches that
 // selected it, so the subkernel choices of the input-space-splitting paper
-// (section 6, Table 3) can be seen for a real run.
+// (section 6, Table 3) can be seen for a real run. Kernels compiled in a
+// split mode also count the work-items each piece of each region ran
+// (iss-wi-loops); a second table gives, per piece, its properties and its
+// share of the region's work-items.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Runtime/Objects.h"
 
+#include <algorithm>
 #include <cstdio>
+#include <map>
 
 namespace iss {
 
@@ -27,6 +32,12 @@ StatsTable &table() {
   return *T;
 }
 
+/// "32x8x1".
+std::string localSize(const CompiledKernel &K) {
+  return std::to_string(K.LocalSize[0]) + "x" + std::to_string(K.LocalSize[1]) +
+         "x" + std::to_string(K.LocalSize[2]);
+}
+
 /// Prints at exit; owns nothing.
 struct StatsPrinter {
   ~StatsPrinter() {
@@ -38,17 +49,56 @@ struct StatsPrinter {
     std::fprintf(stderr, "%-24s %-16s %-12s %-32s %10s\n", "kernel", "local",
                  "mode", "subkernel", "launches");
     for (const auto &K : T.Kernels) {
-      char Local[64];
-      std::snprintf(Local, sizeof(Local), "%zux%zux%zu", K->LocalSize[0],
-                    K->LocalSize[1], K->LocalSize[2]);
+      std::string Local = localSize(*K);
       for (size_t I = 0; I < K->Subkernels.size(); ++I) {
         std::string Name = I < K->SubkernelNames.size()
                                ? K->SubkernelNames[I]
                                : "#" + std::to_string(I);
         unsigned long long N = K->Launches ? K->Launches[I].load() : 0;
         std::fprintf(stderr, "%-24s %-16s %-12s %-32s %10llu\n",
-                     K->KernelName.c_str(), Local, K->Mode.c_str(),
+                     K->KernelName.c_str(), Local.c_str(), K->Mode.c_str(),
                      Name.c_str(), N);
+      }
+    }
+    printPieces(T);
+  }
+
+  /// Per kernel, local size and region: the work-items each piece ran and
+  /// their share of the region's (the paper's Table 3).
+  static void printPieces(StatsTable &T) {
+    bool Header = false;
+    for (const auto &K : T.Kernels) {
+      if (!K->PieceWorkItems)
+        continue;
+      if (!Header) {
+        std::fprintf(stderr,
+                     "pocl-iss stats: work-items per piece of each region\n");
+        std::fprintf(stderr, "%-24s %-16s %6s %12s %8s  %s\n", "kernel",
+                     "local", "region", "work-items", "share", "piece: how");
+        Header = true;
+      }
+      std::string Local = localSize(*K);
+      std::map<unsigned, uint64_t> RegionTotal;
+      for (size_t I = 0; I < K->Pieces.size(); ++I)
+        RegionTotal[K->Pieces[I].Region] +=
+            K->PieceWorkItems[I].load(std::memory_order_relaxed);
+      // Counters are in the order the regions were built; print by region.
+      std::vector<size_t> Order(K->Pieces.size());
+      for (size_t I = 0; I < Order.size(); ++I)
+        Order[I] = I;
+      std::stable_sort(Order.begin(), Order.end(), [&](size_t A, size_t B) {
+        return K->Pieces[A].Region < K->Pieces[B].Region;
+      });
+      for (size_t I : Order) {
+        const PieceInfo &P = K->Pieces[I];
+        uint64_t N = K->PieceWorkItems[I].load(std::memory_order_relaxed);
+        uint64_t Total = RegionTotal[P.Region];
+        std::fprintf(stderr, "%-24s %-16s %6u %12llu %7.2f%%  %s%s%s\n",
+                     K->KernelName.c_str(), Local.c_str(), P.Region,
+                     static_cast<unsigned long long>(N),
+                     Total ? 100.0 * double(N) / double(Total) : 0.0,
+                     P.Name.c_str(), P.Properties.empty() ? "" : ": ",
+                     P.Properties.c_str());
       }
     }
   }

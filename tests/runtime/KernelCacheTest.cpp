@@ -11,7 +11,8 @@
 // that is a folder, entries of another user or writable by others, the
 // per-user default folder; and the faults: truncated, zero-filled and
 // corrupted entries, a folder that cannot be written, four processes
-// filling an empty cache at once.
+// filling an empty cache at once. And POCL_ISS_STATS's pieces, carried
+// through the cache, and entries without them.
 //
 //===----------------------------------------------------------------------===//
 
@@ -218,26 +219,90 @@ static std::string entryHash(const std::string &Data) {
   return Buf;
 }
 
+// Knows the entry's layout: "ISSKCACHE2", then "sum <bytes> <hash>" over
+// the rest, the body.
+static std::string entryBody(const std::string &Data) {
+  size_t SumLine = Data.find('\n') + 1, Body = Data.find('\n', SumLine) + 1;
+  CLT_EXPECT(Data.compare(0, SumLine, "ISSKCACHE2\n") == 0);
+  CLT_EXPECT(Data.compare(SumLine, 4, "sum ") == 0);
+  return Data.substr(Body);
+}
+
+/// Rewrites \p Entry with \p Body under a checksum that matches it.
+static void resealEntry(const std::string &Entry, const std::string &Body) {
+  rewriteFile(Entry, "ISSKCACHE2\nsum " + std::to_string(Body.size()) + " " +
+                         entryHash(Body) + "\n" + Body);
+}
+
 // An entry whose checksum is right but whose code does not load (a writer
 // that stored a wrong symbol name) is a miss too, not an error for ever.
-// Knows the entry's layout: "ISSKCACHE2", then "sum <bytes> <hash>" over
-// the rest.
 CACHE_TEST(resealedBadSymbol) {
   TempDir T;
   std::string Cache = T.Path + "/cache";
   std::string Entry = filledCache(T, Cache);
-  std::string Data = readFile(Entry);
-  size_t SumLine = Data.find('\n') + 1, Body = Data.find('\n', SumLine) + 1;
-  CLT_EXPECT(Data.compare(0, SumLine, "ISSKCACHE2\n") == 0);
-  CLT_EXPECT(Data.compare(SumLine, 4, "sum ") == 0);
-  std::string Rest = Data.substr(Body);
+  std::string Rest = entryBody(readFile(Entry));
   size_t At = Rest.find("__iss_sub_scale");
   CLT_EXPECT(At != std::string::npos);
   Rest[At + 14] = 'f';
-  rewriteFile(Entry, Data.substr(0, SumLine) + "sum " +
-                         std::to_string(Rest.size()) + " " + entryHash(Rest) +
-                         "\n" + Rest);
+  resealEntry(Entry, Rest);
   expectRebuilt(T, Cache, "resealed");
+}
+
+/// The work-items POCL_ISS_STATS's table of pieces gives \p Kernel, summed
+/// over its pieces; -1 if it has no line there.
+static long long pieceWorkItems(const std::string &Out, const char *Kernel) {
+  size_t At = Out.find("work-items per piece");
+  if (At == std::string::npos)
+    return -1;
+  std::istringstream Lines(Out.substr(At));
+  std::string L, Name, Local;
+  long long Sum = -1;
+  while (std::getline(Lines, L)) {
+    std::istringstream W(L);
+    unsigned Region;
+    long long Items;
+    if (W >> Name >> Local >> Region >> Items && Name == Kernel)
+      Sum = (Sum < 0 ? 0 : Sum) + Items;
+  }
+  return Sum;
+}
+
+// POCL_ISS_STATS in `split` mode: the pieces' counter symbol and their
+// descriptions go through the cache; an entry without them (as written
+// before they existed) still loads, and its kernel prints no pieces.
+CACHE_TEST(statsPieces) {
+  TempDir T;
+  std::string Cache = T.Path + "/cache";
+  EnvChanges Env = {{"POCL_CACHE_DIR", Cache.c_str()},
+                    {"POCL_ISS_STATS", "1"},
+                    {"POCL_ISS_MODE", "split"}};
+  Run Fill = runChild(T, Env, "stats-fill");
+  EXPECT_RUN_OK(Fill);
+  CLT_EXPECT(!Fill.loaded("scale"));
+  CLT_EXPECT_MSG(pieceWorkItems(Fill.Out, "scale") == 64, Fill.Out);
+  std::string Entry = entryOf(Cache, "scale");
+  std::string Body = entryBody(readFile(Entry));
+  CLT_EXPECT_MSG(Body.find("\npieces __iss_pieces_scale\n") !=
+                     std::string::npos,
+                 Body.substr(0, Body.find("\nobj ")));
+
+  Run Hit = runChild(T, Env, "stats-hit");
+  EXPECT_RUN_OK(Hit);
+  CLT_EXPECT(Hit.loaded("scale"));
+  CLT_EXPECT_MSG(pieceWorkItems(Hit.Out, "scale") == 64, Hit.Out);
+
+  std::istringstream Lines(Body.substr(0, Body.find("\nobj ") + 1));
+  std::string L, Old;
+  while (std::getline(Lines, L))
+    if (L.rfind("piece", 0) != 0)
+      Old += L + "\n";
+  Old += Body.substr(Body.find("\nobj ") + 1);
+  resealEntry(Entry, Old);
+  Run OldEntry = runChild(T, Env, "stats-old");
+  EXPECT_RUN_OK(OldEntry);
+  CLT_EXPECT(OldEntry.loaded("scale"));
+  CLT_EXPECT_MSG(pieceWorkItems(OldEntry.Out, "scale") == -1, OldEntry.Out);
+  CLT_EXPECT_MSG(pieceWorkItems(OldEntry.Out, "shift") == 64, OldEntry.Out);
 }
 
 // Any other damaged byte, in the header or in the object.

@@ -1,21 +1,31 @@
-//===- StatsTest.cpp - POCL_ISS_STATS prints subkernel launches at exit ---===//
+//===- StatsTest.cpp - POCL_ISS_STATS prints launches and pieces at exit --===//
 // SPDX-License-Identifier: MIT
 //
-// The table is printed when the process exits, so the test runs itself as a
-// child with POCL_ISS_STATS=1 and reads what the child wrote to stderr: one
-// line per subkernel of each compiled kernel and local size, whose launch
-// counts must add up to the launches made.
+// The tables are printed when the process exits, so the test runs itself as
+// a child with POCL_ISS_STATS=1 (in `split` mode) and reads what the child
+// wrote to stderr: one line per subkernel of each compiled kernel and local
+// size, whose launch counts must add up to the launches made; and one line
+// per piece of each split region (the input-space-splitting paper, Table 3).
+// The paper's Convolution2D on a 1024x1024 image in groups of 32x8 runs its
+// interior piece on more than 98% of the work-items and its border pieces
+// on the rest, every work-item counted once.
 //
 //===----------------------------------------------------------------------===//
 
 #include "ClTest.h"
 
+#include "../../examples/common/Convolution2DKernel.h"
+
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <map>
 #include <sstream>
 #include <string>
 #include <unistd.h>
+
+/// The side of Convolution2D's square image.
+static constexpr unsigned long long ConvSize = 1024;
 
 /// The statistics are ours: the child runs on pocl-iss whatever
 /// ISS_TEST_PLATFORM says.
@@ -33,8 +43,83 @@ static int child() {
     size_t G = 1024, L = 64;
     for (int R = 0; R < 3; ++R)
       E.run(K, 1, &G, &L);
+
+    const int Width = ConvSize, Height = ConvSize, MaskSize = 5;
+    std::vector<int> In(size_t(Width) * Height);
+    for (size_t I = 0; I < In.size(); ++I)
+      In[I] = int(I * 7919 % 256);
+    std::vector<float> Mask(MaskSize * MaskSize, 1.0f / (MaskSize * MaskSize));
+    clt::Program CP = E.build(conv2d::Source);
+    clt::Kernel CK = E.kernel(CP, "Convolution2D");
+    clt::Mem Out = E.output<int>(In.size());
+    clt::Mem InB = E.input(In), MaskB = E.input(Mask);
+    clt::setArgs(CK, Out, InB, MaskB, Width, Height, MaskSize, MaskSize);
+    size_t CG[2] = {size_t(Width), size_t(Height)}, CL[2] = {32, 8};
+    E.run(CK, 2, CG, CL);
+    std::string Bad;
+    if (conv2d::countMismatches(
+            E.read<int>(Out, In.size()),
+            conv2d::reference(In, Mask, Width, Height, MaskSize, MaskSize),
+            &Bad, Width)) {
+      std::fprintf(stderr, "Convolution2D: %s\n", Bad.c_str());
+      return 1;
+    }
   } catch (const clt::Failure &F) {
     std::fprintf(stderr, "%s\n", F.what());
+    return 1;
+  }
+  return 0;
+}
+
+/// Convolution2D's pieces in the second table: kernel local region
+/// work-items share% piece: how.
+static int checkPieces(const std::string &Out) {
+  size_t At = Out.find("work-items per piece");
+  if (At == std::string::npos) {
+    std::printf("FAIL: no table of pieces on stderr\n");
+    return 1;
+  }
+  std::istringstream Lines(Out.substr(At));
+  std::string Line;
+  std::map<unsigned, unsigned long long> RegionItems;
+  std::map<unsigned, double> RegionShares;
+  double Interior = 0;
+  unsigned Pieces = 0, Borders = 0;
+  while (std::getline(Lines, Line)) {
+    std::istringstream W(Line);
+    std::string Kernel, Local, Share;
+    unsigned Region = 0;
+    unsigned long long Items = 0;
+    if (!(W >> Kernel >> Local >> Region >> Items >> Share) ||
+        Kernel != "Convolution2D" || Local != "32x8x1")
+      continue;
+    std::string Piece;
+    std::getline(W, Piece);
+    double Pct = std::strtod(Share.c_str(), nullptr);
+    ++Pieces;
+    RegionItems[Region] += Items;
+    RegionShares[Region] += Pct;
+    if (Piece.find("uniform control: whole tiles") != std::string::npos)
+      Interior += Pct;
+    else if (Items)
+      ++Borders;
+  }
+  if (Pieces < 3) {
+    std::printf("FAIL: %u pieces of Convolution2D, expected a split\n", Pieces);
+    return 1;
+  }
+  for (auto [Region, Items] : RegionItems)
+    if (Items != ConvSize * ConvSize ||
+        std::abs(RegionShares[Region] - 100.0) > 0.05) {
+      std::printf("FAIL: region %u: %llu work-items counted (%.2f%%), "
+                  "expected %llu (100%%)\n",
+                  Region, Items, RegionShares[Region], ConvSize * ConvSize);
+      return 1;
+    }
+  if (Interior <= 98.0 || Borders < 2) {
+    std::printf("FAIL: the interior ran %.2f%% of the work-items, %u border "
+                "pieces the rest; expected over 98%% and two\n",
+                Interior, Borders);
     return 1;
   }
   return 0;
@@ -48,8 +133,11 @@ int main(int Argc, char **Argv) {
   if (Len <= 0)
     return 1;
   Self[Len] = '\0';
-  std::string Cmd = std::string("POCL_ISS_STATS=1 '") + Self +
-                    "' --child 2>&1 >/dev/null; echo \"exit=$?\"";
+  // Tiles of 8 on every machine: the border pieces of a group are its
+  // first and last tile along x.
+  std::string Cmd = std::string("POCL_ISS_STATS=1 POCL_ISS_MODE=split "
+                                "POCL_ISS_VECTOR_WIDTH=8 '") +
+                    Self + "' --child 2>&1 >/dev/null; echo \"exit=$?\"";
   FILE *F = popen(Cmd.c_str(), "r");
   if (!F)
     return 1;
@@ -69,8 +157,8 @@ int main(int Argc, char **Argv) {
     std::printf("FAIL: no stats table on stderr\n");
     return 1;
   }
-  // Lines: kernel local mode subkernel launches.
-  std::istringstream Lines(Out);
+  // Lines: kernel local mode subkernel launches, up to the pieces' table.
+  std::istringstream Lines(Out.substr(0, Out.find("work-items per piece")));
   std::string Line;
   unsigned long long Total = 0;
   while (std::getline(Lines, Line)) {
@@ -86,6 +174,8 @@ int main(int Argc, char **Argv) {
                 Total);
     return 1;
   }
+  if (int R = checkPieces(Out))
+    return R;
   std::printf("ok\n");
   return 0;
 }

@@ -68,6 +68,7 @@ public:
     for (unsigned I = 0; I < Pieces.size(); ++I)
       if (Narrow[I] && !this->P->pieces()[I].UniformControl)
         Pieces[I].WholeTiles = false;
+    LockStep.assign(RangePieces.size(), 0);
   }
 
   ArrayRef<SplitPieceInfo> pieces() const override { return Pieces; }
@@ -83,6 +84,7 @@ public:
   bool specialize(unsigned Range, ValueToValueMapTy &VMap,
                   Value *const Ids[3],
                   function_ref<Value *(Value *)> MapKernelValue) override;
+  std::string describe(unsigned Range) const override;
 
 private:
   /// Whether \p Range holds w work-items at most, for all parameters.
@@ -95,11 +97,12 @@ private:
         .is_empty()
         .is_true();
   }
-  bool makeLoopsUniform(const isl::set &Where, ValueToValueMapTy &VMap,
-                        Value *const Ids[3],
-                        const SmallPtrSetImpl<const BasicBlock *> &CopyBlocks,
-                        DenseMap<Loop *, PHINode *> &Counters,
-                        function_ref<Value *(Value *)> MapKernelValue);
+  unsigned
+  makeLoopsUniform(const isl::set &Where, ValueToValueMapTy &VMap,
+                   Value *const Ids[3],
+                   const SmallPtrSetImpl<const BasicBlock *> &CopyBlocks,
+                   DenseMap<Loop *, PHINode *> &Counters,
+                   function_ref<Value *(Value *)> MapKernelValue);
   /// The values of the set dimensions of \p MB's space in the copy: the
   /// ids, then the iteration counters of its loops; false if a counter is
   /// missing.
@@ -125,6 +128,8 @@ private:
   const DominatorTree &KernelDT;
   SmallVector<SplitPieceInfo, 5> Pieces;
   SmallVector<unsigned, 8> RangePieces;
+  /// Per range: the kernel loops specialize made lock-step in its copy.
+  SmallVector<unsigned, 8> LockStep;
 };
 
 } // namespace
@@ -132,6 +137,14 @@ private:
 Value *ModelSplitPlan::emitAssumptionCheck(
     IRBuilderBase &B, function_ref<Value *(Value *)> MapKernelValue) {
   return M.emitAssumptionCheck(B, MapKernelValue);
+}
+
+/// Whether \p Acc loads a work-group value (a work-item global, the
+/// scratch base): iss-wi-loops replaces those loads, the copy has none.
+static bool readsWorkGroupValue(const ModelAccess &Acc) {
+  auto *G = dyn_cast_or_null<GlobalVariable>(Acc.Base);
+  return G && (G->getName() == ScratchGlobal ||
+               is_contained(WorkItemGlobals, G->getName()));
 }
 
 bool ModelSplitPlan::emitBounds(
@@ -241,13 +254,13 @@ static void rewriteInductionVariables(Loop *L, ValueToValueMapTy &VMap,
 /// variables functions of the counter. The loops then run in lock-step
 /// across the range, and iss-wi-loops may move the work-item loop inside
 /// them (horizontal parallelization within a range, section 3 of the
-/// paper: Convolution2D's mask loops in the centre). True if a loop was.
-bool ModelSplitPlan::makeLoopsUniform(
+/// paper: Convolution2D's mask loops in the centre). Returns how many were.
+unsigned ModelSplitPlan::makeLoopsUniform(
     const isl::set &Where, ValueToValueMapTy &VMap, Value *const Ids[3],
     const SmallPtrSetImpl<const BasicBlock *> &CopyBlocks,
     DenseMap<Loop *, PHINode *> &Counters,
     function_ref<Value *(Value *)> MapKernelValue) {
-  bool Any = false;
+  unsigned Made = 0;
   for (const ModelLoop &ML : R.Loops) {
     if (!ML.Bounded || !ML.L->getLoopPreheader() || !ML.L->getLoopLatch())
       continue;
@@ -297,9 +310,9 @@ bool ModelSplitPlan::makeLoopsUniform(
     }
     if (PHINode *K = iterationCounter(ML.L, VMap, Counters))
       rewriteInductionVariables(ML.L, VMap, K);
-    Any = true;
+    ++Made;
   }
-  return Any;
+  return Made;
 }
 
 bool ModelSplitPlan::specialize(unsigned RangeIndex, ValueToValueMapTy &VMap,
@@ -322,12 +335,8 @@ bool ModelSplitPlan::specialize(unsigned RangeIndex, ValueToValueMapTy &VMap,
     AccessClass C = P->classifyRange(A, RangeIndex);
     if (C == AccessClass::Divergent)
       continue;
-    // Loads of the work-group values (work-item globals, the scratch
-    // base) are gone from the copy: iss-wi-loops replaced them.
-    if (auto *G = dyn_cast<GlobalVariable>(Acc.Base))
-      if (G->getName() == ScratchGlobal ||
-          is_contained(WorkItemGlobals, G->getName()))
-        continue;
+    if (readsWorkGroupValue(Acc))
+      continue;
     auto *I = dyn_cast_or_null<Instruction>(VMap.lookup(Acc.I));
     if (!I || !CopyBlocks.count(I->getParent()))
       continue;
@@ -382,8 +391,9 @@ bool ModelSplitPlan::specialize(unsigned RangeIndex, ValueToValueMapTy &VMap,
     }
     deleteDeadInCopy(Old, CopyBlocks);
   }
-  bool Uniform = WholeTiles && makeLoopsUniform(Where, VMap, Ids, CopyBlocks,
-                                                Counters, MapKernelValue);
+  unsigned Uniform = WholeTiles ? makeLoopsUniform(Where, VMap, Ids, CopyBlocks,
+                                                   Counters, MapKernelValue)
+                                : 0;
   // Branches taken the same way on every instance of the range.
   for (unsigned Br = 0; Br < R.Branches.size(); ++Br) {
     int Taken = P->takenOnRange(Br, RangeIndex);
@@ -410,7 +420,27 @@ bool ModelSplitPlan::specialize(unsigned RangeIndex, ValueToValueMapTy &VMap,
     }
     ConstantFoldTerminator(T->getParent(), /*DeleteDeadConditions=*/true);
   }
-  return Uniform;
+  LockStep[RangeIndex] = Uniform;
+  return Uniform > 0;
+}
+
+std::string ModelSplitPlan::describe(unsigned RangeIndex) const {
+  unsigned Count[3] = {0, 0, 0};
+  for (unsigned A = 0; A < R.Accesses.size(); ++A)
+    if (!readsWorkGroupValue(R.Accesses[A]))
+      ++Count[unsigned(P->classifyRange(A, RangeIndex))];
+  unsigned Folded = 0;
+  for (unsigned Br = 0; Br < R.Branches.size(); ++Br)
+    Folded += P->takenOnRange(Br, RangeIndex) >= 0;
+  std::string S = "accesses " + std::to_string(Count[0]) + " consecutive, " +
+                  std::to_string(Count[1]) + " uniform, " +
+                  std::to_string(Count[2]) + " divergent; branches " +
+                  std::to_string(Folded) + " of " +
+                  std::to_string(R.Branches.size()) + " folded";
+  if (!R.Loops.empty())
+    S += "; loops " + std::to_string(LockStep[RangeIndex]) + " of " +
+         std::to_string(R.Loops.size()) + " uniform";
+  return S;
 }
 
 SplitPlanner makeSplitPlanner(const WorkItemModel &M, unsigned Dim,

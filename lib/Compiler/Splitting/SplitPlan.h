@@ -90,6 +90,13 @@ public:
   specialize(unsigned Range, llvm::ValueToValueMapTy &VMap,
              llvm::Value *const Ids[3],
              llvm::function_ref<llvm::Value *(llvm::Value *)> MapKernelValue) = 0;
+
+  /// What the plan knows of range \p Range's copy, for POCL_ISS_STATS
+  /// (the paper's Table 3), on one line: its accesses by class
+  /// (consecutive, uniform, divergent on the range's tiles), the branches
+  /// folded, and how many of its kernel loops run in lock-step (uniform;
+  /// the others are divergent). Call it after specialize(Range).
+  virtual std::string describe(unsigned Range) const = 0;
 };
 
 /// The plan for the region a barrier block starts, or null to run it

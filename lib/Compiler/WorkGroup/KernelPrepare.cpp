@@ -62,6 +62,10 @@ static cl::opt<bool>
     HorizontalOpt("iss-horizontal",
                cl::desc("Horizontal inner-loop parallelization"),
                cl::init(true));
+static cl::opt<bool>
+    StatsOpt("iss-stats",
+             cl::desc("Count the work-items each piece runs (POCL_ISS_STATS)"),
+             cl::init(false));
 
 WorkGroupConfig WorkGroupConfig::fromCommandLine() {
   WorkGroupConfig C;
@@ -76,6 +80,7 @@ WorkGroupConfig WorkGroupConfig::fromCommandLine() {
   }
   C.Horizontal = HorizontalOpt;
   C.MaxPieces = MaxPiecesOpt;
+  C.Stats = StatsOpt;
   return C;
 }
 

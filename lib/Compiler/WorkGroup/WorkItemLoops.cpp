@@ -36,8 +36,9 @@
 
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SetVector.h"
-#include "llvm/Analysis/VectorUtils.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Analysis/ValueTracking.h"
+#include "llvm/Analysis/VectorUtils.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
@@ -143,6 +144,12 @@ private:
   void emitRegions(BasicBlock *EntryBarrier, BasicBlock *Into);
   void markParallel(const Nest &N);
   void emitSelection();
+  /// POCL_ISS_STATS: whether this builder counts the work-items of each
+  /// piece (split modes; a tile function's lanes are counted by its range).
+  bool countsPieces() const { return Config.Stats && PlanFor && !Lanes; }
+  unsigned countWorkItems(IRBuilderBase &B, Value *N, BasicBlock *Start,
+                          StringRef Piece);
+  void emitPieceCounters();
 
   Module &M;
   LLVMContext &Ctx;
@@ -164,6 +171,22 @@ private:
   DenseMap<BasicBlock *, BasicBlock *> Starts;
   SmallVector<BasicBlock *, 8> Pending;
   unsigned Regions = 0;
+  /// The index of the region each start block begins (its name's number).
+  DenseMap<BasicBlock *, unsigned> RegionIndex;
+  /// POCL_ISS_STATS: a counter of work-items per piece of each region. The
+  /// work group sums in Local what its ranges run, and adds the sums to the
+  /// module's counters as it ends (emitPieceCounters).
+  struct PieceCounter {
+    unsigned Region;
+    std::string Piece;
+    AllocaInst *Local;
+    bool WholeTiles = false;
+    std::string Properties;
+    bool Horizontal = false;
+  };
+  SmallVector<PieceCounter, 8> PieceCounters;
+  /// The loads and stores of the sums, outside the parallel accesses.
+  SmallPtrSet<Instruction *, 16> CounterAccesses;
 };
 
 } // namespace
@@ -200,6 +223,7 @@ Function *WorkGroupBuilder::build() {
   emitRegions(Kernel.getEntryBlock().getSingleSuccessor(), Entry);
   WGExit->moveAfter(&WG->back());
   emitSelection();
+  emitPieceCounters();
   Kernel.setLinkage(GlobalValue::InternalLinkage);
   return WG;
 }
@@ -321,7 +345,8 @@ BasicBlock *WorkGroupBuilder::regionStart(BasicBlock *Barrier) {
     return It->second;
   BasicBlock *Start = WGExit;
   if (!isa<ReturnInst>(Barrier->getTerminator())) {
-    Start = BasicBlock::Create(Ctx, "region" + Twine(Regions++), WG, WGExit);
+    Start = BasicBlock::Create(Ctx, "region" + Twine(Regions), WG, WGExit);
+    RegionIndex[Start] = Regions++;
     Pending.push_back(Barrier);
   }
   Starts[Barrier] = Start;
@@ -357,8 +382,15 @@ void WorkGroupBuilder::emitRegion(const Region &R, BasicBlock *Start) {
   Value *Zero = ConstantInt::get(Type::getInt64Ty(Ctx), 0);
   Value *const First[3] = {Zero, Zero, Zero};
   SmallVector<BasicBlock *, 16> Unused;
+  auto CountUnsplit = [&] {
+    if (!countsPieces())
+      return;
+    IRBuilder<> B(Start);
+    countWorkItems(B, B.getInt64(Config.workItems()), Start, "unsplit");
+  };
   if (R.Exits.size() == 1 || Config.workItems() == 1) {
     if (Config.workItems() == 1) {
+      CountUnsplit();
       cloneRegion(
           R, First, [&](BasicBlock *E) { return regionStart(E); }, Start,
           Unused);
@@ -368,6 +400,7 @@ void WorkGroupBuilder::emitRegion(const Region &R, BasicBlock *Start) {
       if (std::unique_ptr<SplitPlan> Plan = PlanFor(R.Barrier))
         if (emitSplitRegion(R, Start, *Plan))
           return;
+    CountUnsplit();
     Nest N = buildNest(Start, regionStart(R.Exits.front()), false);
     cloneRegion(
         R, N.Ids, [&](BasicBlock *) { return N.BodyEnd; }, N.Body, N.Blocks);
@@ -375,6 +408,7 @@ void WorkGroupBuilder::emitRegion(const Region &R, BasicBlock *Start) {
     return;
   }
   // The first work-item picks the exit; the others follow it.
+  CountUnsplit();
   DenseMap<BasicBlock *, BasicBlock *> Follow;
   for (BasicBlock *E : R.Exits)
     Follow[E] = BasicBlock::Create(Ctx, Start->getName() + ".follow", WG,
@@ -508,6 +542,10 @@ bool WorkGroupBuilder::emitSplitRegion(const Region &R, BasicBlock *Start,
     if (!N.Loops.empty())
       N.Loops.back().Role = LoopRec::Scalar;
     markParallel(N);
+    if (countsPieces()) {
+      IRBuilder<> PB(Plain->getTerminator());
+      countWorkItems(PB, PB.getInt64(Config.workItems()), Start, "fallback");
+    }
   }
   Nest N = buildNest(SplitStart, After, false, /*OuterOnly=*/true);
   IRBuilder<> B(N.Body);
@@ -518,6 +556,8 @@ bool WorkGroupBuilder::emitSplitRegion(const Region &R, BasicBlock *Start,
       I.eraseFromParent();
     Value *Ids[3] = {N.Ids[0], N.Ids[1], N.Ids[2]};
     BasicBlock *Body, *BodyEnd;
+    if (countsPieces())
+      countWorkItems(B, B.getInt64(Config.LocalSize[D]), Start, "unsplit");
     buildRangeLoop(N.Body, N.BodyEnd, B.getInt64(0),
                    B.getInt64(Config.LocalSize[D]), false, Ids, Body,
                    BodyEnd, N.Loops, N.Blocks);
@@ -539,16 +579,32 @@ bool WorkGroupBuilder::emitSplitRegion(const Region &R, BasicBlock *Start,
       N.Blocks.push_back(Next);
     Value *Ids[3] = {N.Ids[0], N.Ids[1], N.Ids[2]};
     BasicBlock *Body, *BodyEnd;
+    const SplitPieceInfo &Info = Plan.pieces()[Piece];
+    // Counted once per outer ids as the range is entered, outside the
+    // loops the vectorizer works on.
+    unsigned Counter = ~0u;
+    if (countsPieces()) {
+      IRBuilder<> CB(Cur);
+      auto [Begin, End] = Bounds[I];
+      Value *Top = CB.CreateBinaryIntrinsic(Intrinsic::umax, End, Begin);
+      Counter = countWorkItems(CB, CB.CreateSub(Top, Begin), Start, Info.Name);
+    }
     buildRangeLoop(Cur, Next, Bounds[I].first, Bounds[I].second,
-                   Plan.pieces()[Piece].WholeTiles, Ids, Body, BodyEnd,
-                   N.Loops, N.Blocks);
+                   Info.WholeTiles, Ids, Body, BodyEnd, N.Loops, N.Blocks);
     ValueToValueMapTy VMap;
     size_t CopyBegin = N.Blocks.size();
     cloneRegion(
         R, Ids, [&](BasicBlock *) { return BodyEnd; }, Body, N.Blocks, &VMap);
-    if (Plan.specialize(I, VMap, Ids, MapKernelValue) &&
-        Plan.pieces()[Piece].WholeTiles && Config.Horizontal)
+    bool Horizontal = Plan.specialize(I, VMap, Ids, MapKernelValue) &&
+                      Info.WholeTiles && Config.Horizontal;
+    if (Horizontal)
       runTileInside(N, CopyBegin, Body, BodyEnd, Ids[D]);
+    if (Counter != ~0u) {
+      PieceCounter &PC = PieceCounters[Counter];
+      PC.WholeTiles = Info.WholeTiles;
+      PC.Properties = Plan.describe(I);
+      PC.Horizontal = Horizontal;
+    }
     Cur = Next;
   }
   markParallel(N);
@@ -825,6 +881,9 @@ void WorkGroupBuilder::markParallel(const Nest &N) {
       if (auto *II = dyn_cast<IntrinsicInst>(&I))
         if (II->isLifetimeStartOrEnd() || II->isAssumeLikeIntrinsic())
           continue;
+      // A POCL_ISS_STATS sum carries from one outer id to the next.
+      if (CounterAccesses.count(&I))
+        continue;
       // The scalar slots of uniform values stay in the group: every
       // work-item stores the same value there, and iss-context never
       // reloads one in the region that stores it.
@@ -893,6 +952,62 @@ void WorkGroupBuilder::emitSelection() {
   NMD->addOperand(MDNode::get(
       Ctx, {MDString::get(Ctx, KName), MDString::get(Ctx, WG->getName()),
             MDString::get(Ctx, Desc)}));
+}
+
+/// Adds \p N work-items, at \p B, to the work group's sum of a new counter
+/// for piece \p Piece of the region \p Start begins; returns the
+/// counter's index. The sum lives in an alloca that SROA makes a register.
+unsigned WorkGroupBuilder::countWorkItems(IRBuilderBase &B, Value *N,
+                                          BasicBlock *Start, StringRef Piece) {
+  Type *I64 = B.getInt64Ty();
+  BasicBlock &Entry = WG->getEntryBlock();
+  IRBuilder<> EB(&Entry, Entry.begin());
+  AllocaInst *Local = EB.CreateAlloca(I64, nullptr, "iss.piece");
+  EB.CreateStore(EB.getInt64(0), Local);
+  unsigned Index = PieceCounters.size();
+  PieceCounters.push_back({RegionIndex.lookup(Start), Piece.str(), Local});
+  auto *Old = B.CreateLoad(I64, Local, "iss.piece.sum");
+  auto *New = B.CreateStore(B.CreateAdd(Old, N), Local);
+  CounterAccesses.insert(Old);
+  CounterAccesses.insert(New);
+  return Index;
+}
+
+/// POCL_ISS_STATS: the counters as an array the runtime finds by its name,
+/// `__iss_pieces_<kernel>`, to which each work group adds its sums as it
+/// ends (one atomic add per counter and group: per range entry, the adds
+/// cost Convolution2D a quarter of its time), and their descriptions in the
+/// module's `iss.pieces` metadata, one node per counter: kernel, counter,
+/// region, piece, whole tiles, properties (SplitPlan::describe), horizontal.
+void WorkGroupBuilder::emitPieceCounters() {
+  if (PieceCounters.empty())
+    return;
+  Type *I64 = Type::getInt64Ty(Ctx);
+  auto *ArrTy = ArrayType::get(I64, PieceCounters.size());
+  auto *Array = new GlobalVariable(
+      M, ArrTy, false, GlobalValue::ExternalLinkage,
+      ConstantAggregateZero::get(ArrTy), "__iss_pieces_" + Kernel.getName());
+  Array->setAlignment(Align(64));
+  IRBuilder<> B(WGExit->getTerminator());
+  for (unsigned I = 0; I < PieceCounters.size(); ++I)
+    B.CreateAtomicRMW(AtomicRMWInst::Add,
+                      B.CreateConstInBoundsGEP2_64(ArrTy, Array, 0, I),
+                      B.CreateLoad(I64, PieceCounters[I].Local), MaybeAlign(8),
+                      AtomicOrdering::Monotonic);
+  NamedMDNode *NMD = M.getOrInsertNamedMetadata("iss.pieces");
+  Type *I32 = Type::getInt32Ty(Ctx);
+  Type *I1 = Type::getInt1Ty(Ctx);
+  auto Const = [&](Type *T, uint64_t V) {
+    return ConstantAsMetadata::get(ConstantInt::get(T, V));
+  };
+  for (unsigned I = 0; I < PieceCounters.size(); ++I) {
+    const PieceCounter &PC = PieceCounters[I];
+    NMD->addOperand(MDNode::get(
+        Ctx, {MDString::get(Ctx, Kernel.getName()), Const(I32, I),
+              Const(I32, PC.Region), MDString::get(Ctx, PC.Piece),
+              Const(I1, PC.WholeTiles), MDString::get(Ctx, PC.Properties),
+              Const(I1, PC.Horizontal)}));
+  }
 }
 
 PreservedAnalyses WorkItemLoopsPass::run(Module &M,
