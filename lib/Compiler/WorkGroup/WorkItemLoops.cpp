@@ -46,6 +46,7 @@
 #include "llvm/IR/Module.h"
 #include "llvm/IR/ReplaceConstant.h"
 #include "llvm/Transforms/Utils/Cloning.h"
+#include "llvm/Transforms/Utils/CodeExtractor.h"
 #include "llvm/Transforms/Utils/Local.h"
 #include "llvm/Transforms/Utils/ValueMapper.h"
 
@@ -144,6 +145,7 @@ private:
   void emitRegions(BasicBlock *EntryBarrier, BasicBlock *Into);
   void markParallel(const Nest &N);
   void emitSelection();
+  void outlineColdParts();
   /// POCL_ISS_STATS: whether this builder counts the work-items of each
   /// piece (split modes; a tile function's lanes are counted by its range).
   bool countsPieces() const { return Config.Stats && PlanFor && !Lanes; }
@@ -171,6 +173,10 @@ private:
   DenseMap<BasicBlock *, BasicBlock *> Starts;
   SmallVector<BasicBlock *, 8> Pending;
   unsigned Regions = 0;
+  /// The unsplit fallbacks of split regions, from their first block to
+  /// where they rejoin: outlined as cold functions once the work-group
+  /// function is complete.
+  SmallVector<std::pair<BasicBlock *, BasicBlock *>, 2> ColdParts;
   /// The index of the region each start block begins (its name's number).
   DenseMap<BasicBlock *, unsigned> RegionIndex;
   /// POCL_ISS_STATS: a counter of work-items per piece of each region. The
@@ -224,6 +230,7 @@ Function *WorkGroupBuilder::build() {
   WGExit->moveAfter(&WG->back());
   emitSelection();
   emitPieceCounters();
+  outlineColdParts();
   Kernel.setLinkage(GlobalValue::InternalLinkage);
   return WG;
 }
@@ -542,6 +549,7 @@ bool WorkGroupBuilder::emitSplitRegion(const Region &R, BasicBlock *Start,
     if (!N.Loops.empty())
       N.Loops.back().Role = LoopRec::Scalar;
     markParallel(N);
+    ColdParts.push_back({Plain, After});
     if (countsPieces()) {
       IRBuilder<> PB(Plain->getTerminator());
       countWorkItems(PB, PB.getInt64(Config.workItems()), Start, "fallback");
@@ -929,6 +937,34 @@ void WorkGroupBuilder::markParallel(const Nest &N) {
     MDNode *LoopID = MDNode::getDistinct(Ctx, Ops);
     LoopID->replaceOperandWith(0, LoopID);
     L.Latch->getTerminator()->setMetadata(LLVMContext::MD_loop, LoopID);
+  }
+}
+
+/// Moves each unsplit fallback into a function of its own, cold and
+/// optimized for size: only work groups whose offsets come within a group
+/// of the int range run it, and so O3 and the code generator spend little
+/// on a copy of the region that would otherwise cost as much to compile as
+/// the split ones.
+void WorkGroupBuilder::outlineColdParts() {
+  for (auto [First, After] : ColdParts) {
+    SetVector<BasicBlock *> Blocks;
+    SmallVector<BasicBlock *, 16> Stack = {First};
+    while (!Stack.empty()) {
+      BasicBlock *BB = Stack.pop_back_val();
+      if (BB == After || !Blocks.insert(BB))
+        continue;
+      append_range(Stack, successors(BB));
+    }
+    CodeExtractor CE(Blocks.getArrayRef());
+    CodeExtractorAnalysisCache CEAC(*WG);
+    if (!CE.isEligible())
+      continue;
+    if (Function *F = CE.extractCodeRegion(CEAC)) {
+      F->addFnAttr(Attribute::Cold);
+      F->addFnAttr(Attribute::MinSize);
+      F->addFnAttr(Attribute::OptimizeForSize);
+      F->addFnAttr(Attribute::NoInline);
+    }
   }
 }
 

@@ -97,11 +97,7 @@ declare i32 @llvm.smin.i32(i32, i32)
 ; CHECK-DAG: store i64 0, ptr %[[S1:iss.piece[0-9]*]]
 ; CHECK-DAG: store i64 0, ptr %[[S0:iss.piece]],
 ; The fallback: the group's 64 work-items, before its loop.
-; CHECK: region0.plain:
-; CHECK-NEXT: %[[F:iss.piece.sum]] = load i64, ptr %[[S0]]
-; CHECK-NEXT: %[[F1:[0-9]+]] = add i64 %[[F]], 64
-; CHECK-NEXT: store i64 %[[F1]], ptr %[[S0]]
-; CHECK-NEXT: br label %wi.x.header
+; CHECK: call void @__iss_sub_box_0.region0.plain(ptr %[[S0]],
 ; The first range [0, B1): B1 work-items, then its loop over tiles.
 ; CHECK: %[[TOP0:[0-9]+]] = call i64 @llvm.umax.i64(i64 %[[B1:[0-9]+]], i64 0)
 ; CHECK-NEXT: %[[N0:[0-9]+]] = sub i64 %[[TOP0]], 0
@@ -140,6 +136,14 @@ declare i32 @llvm.smin.i32(i32, i32)
 ; CHECK-NEXT: atomicrmw add ptr getelementptr inbounds ([4 x i64], ptr @__iss_pieces_box, i64 0, i64 3), i64 %[[E3]] monotonic
 ; CHECK-NEXT: ret void
 ; CHECK-LABEL: define i32 @__iss_select_box(
+; The fallback, outlined as a cold function: the group's 64 work-items
+; into its sum, before its loop.
+; CHECK: define internal void @__iss_sub_box_0.region0.plain(ptr %[[P:[^,]*]],
+; CHECK: region0.plain:
+; CHECK-NEXT: %[[F:iss.piece.sum]] = load i64, ptr %[[P]]
+; CHECK-NEXT: %[[F1:[0-9]+]] = add i64 %[[F]], 64
+; CHECK-NEXT: store i64 %[[F1]], ptr %[[P]]
+; CHECK-NEXT: br label %wi.x.header
 ; CHECK: !iss.pieces = !{![[P0:[0-9]+]], ![[P1:[0-9]+]], ![[P2:[0-9]+]], ![[P3:[0-9]+]]}
 ; CHECK: ![[P0]] = !{!"box", i32 0, i32 0, !"fallback", i1 false, !"", i1 false}
 ; CHECK: ![[P1]] = !{!"box", i32 1, i32 0, !"full, remainder", i1 true, !"accesses 1 consecutive, 0 uniform, 1 divergent; branches 0 of 1 folded; loops 0 of 1 uniform", i1 false}

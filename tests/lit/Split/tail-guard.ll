@@ -4,7 +4,8 @@
 ; group offset and n. The guard is folded in the first and the last copy
 ; (always taken, never taken) and stays in the middle one. The model
 ; assumes the int global id does not wrap, which a check per work group
-; guards: where it fails, the unsplit loop runs. Whole tiles run as a loop
+; guards: where it fails, the unsplit loop runs, outlined as a cold
+; function optimized for size. Whole tiles run as a loop
 ; over tiles around a loop of exactly w work-items; the one tile that n
 ; cuts, where the guard diverges, as a scalar loop (masks would cost more
 ; to compile and no less to run).
@@ -62,12 +63,10 @@ declare float @llvm.fmuladd.f32(float, float, float)
 ; CHECK: region0:
 ; CHECK: %O_x = add i64 %{{.*}}, %global_offset_x
 ; CHECK-NEXT: %[[HOLDS:.*]] = icmp sle i64 %O_x, 2147483584
-; CHECK-NEXT: br i1 %[[HOLDS]], label %region0.split, label %region0.plain
-; The unsplit loop keeps the guard.
-; CHECK: wi.x.header:
-; CHECK: kernel.body:
-; CHECK: %c = icmp slt i32 %i, %n.val
-; CHECK-NEXT: br i1 %c, label %then, label %wi.body.end
+; CHECK-NEXT: br i1 %[[HOLDS]], label %region0.split, label %[[COLD:.*]]
+; The unsplit loop is a cold function of its own (below).
+; CHECK: [[COLD]]:
+; CHECK-NEXT: call void @__iss_sub_saxpy_0.region0.plain(
 ; The ranges: whole tiles below n first.
 ; CHECK: udiv exact i64 %{{.*}}, 8
 ; CHECK: %wi.tile{{[0-9]*}} = phi i64
@@ -85,6 +84,15 @@ declare float @llvm.fmuladd.f32(float, float, float)
 ; Above n: nothing to do.
 ; CHECK: %c{{[0-9]+}} = icmp slt i32 %i{{[0-9]+}}, %n.val
 ; CHECK-NEXT: br label %wi.x.body.end
+
+; The unsplit loop keeps the guard; cold and small, it costs little to
+; compile.
+; CHECK: define internal void @__iss_sub_saxpy_0.region0.plain({{.*}}) #[[ATTRS:[0-9]+]]
+; CHECK: wi.x.header:
+; CHECK: kernel.body:
+; CHECK: %c = icmp slt i32 %i, %n.val
+; CHECK-NEXT: br i1 %c, label %then, label %wi.body.end
+; CHECK: attributes #[[ATTRS]] = { cold minsize noinline {{.*}}optsize
 
 ; VEC-LABEL: define void @__iss_sub_saxpy_0(
 ; VEC-NOT: wi.tile
