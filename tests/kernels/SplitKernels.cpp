@@ -97,6 +97,30 @@ __kernel void haloLocal(__global const float *In, __global float *Out, int N,
     Out[X] = S;
 }
 
+// A clamped window walked backwards, each step depending on the last: the
+// loop counts down, its test is i >= lo.
+__kernel void backwards(__global const float *In, __global float *Out, int N,
+                        int R) {
+  int X = get_global_id(0);
+  int Lo = max(0, X - R), Hi = min(N - 1, X + R);
+  float S = 0.0f;
+  for (int I = Hi; I >= Lo; --I)
+    S = S * 0.5f + In[I];
+  Out[X] = S;
+}
+
+// A clamped window along y over a column-major image, vectorized along y
+// where the local size has w work-items there only (1x40, 2x100).
+__kernel void columns(__global const int *In, __global int *Out, int W, int H,
+                      int R) {
+  int X = get_global_id(0), Y = get_global_id(1);
+  int Lo = max(0, Y - R), Hi = min(H - 1, Y + R);
+  int S = 0;
+  for (int J = Lo; J <= Hi; ++J)
+    S += In[X * H + J] * (J - Y);
+  Out[X * H + Y] = S;
+}
+
 // A box filter along x in a 3D range.
 __kernel void box3d(__global const int *In, __global int *Out, int W, int R) {
   int X = get_global_id(0), Y = get_global_id(1), Z = get_global_id(2);
@@ -281,4 +305,50 @@ CLT_TEST(box3dWithOffsets) {
       }
     }
   expectEqual(E.read<int>(DOut, Want.size()), Want, "box3d");
+}
+
+CLT_TEST(windowWalkedBackwards) {
+  Program P = E.build(SplitSource);
+  Kernel K = E.kernel(P, "backwards");
+  for (int R : {0, 3, 12}) {
+    const int N = 520;
+    // Powers of two halved at each step: exact in any order of lanes.
+    auto Ints = randomVector<int>(N, -8, 8, R + 3);
+    std::vector<float> In(Ints.begin(), Ints.end());
+    Mem DIn = E.input(In), DOut = E.output<float>(N);
+    setArgs(K, DIn, DOut, N, R);
+    const size_t Global = roundUp(N, 40), Local = 40;
+    E.run(K, 1, &Global, &Local);
+    std::vector<float> Want(N);
+    for (int X = 0; X < N; ++X) {
+      float S = 0.0f;
+      for (int I = std::min(N - 1, X + R); I >= std::max(0, X - R); --I)
+        S = S * 0.5f + In[I];
+      Want[X] = S;
+    }
+    expectEqual(E.read<float>(DOut, N), Want,
+                "backwards r=" + std::to_string(R));
+  }
+}
+
+CLT_TEST(windowAlongTheSecondDimension) {
+  Program P = E.build(SplitSource);
+  Kernel K = E.kernel(P, "columns");
+  const int W = 24, H = 200, R = 4;
+  auto In = randomVector<int>(size_t(W) * H, -50, 50, 17);
+  Mem DIn = E.input(In), DOut = E.output<int>(In.size());
+  setArgs(K, DIn, DOut, W, H, R);
+  std::vector<int> Want(In.size());
+  for (int Y = 0; Y < H; ++Y)
+    for (int X = 0; X < W; ++X)
+      for (int J = std::max(0, Y - R); J <= std::min(H - 1, Y + R); ++J)
+        Want[X * H + Y] += In[X * H + J] * (J - Y);
+  const size_t Locals[][2] = {{1, 40}, {2, 100}, {8, 8}};
+  for (const auto &L : Locals) {
+    const size_t Global[2] = {size_t(W), size_t(H)};
+    E.run(K, 2, Global, L);
+    expectEqual(E.read<int>(DOut, In.size()), Want,
+                "columns local " + std::to_string(L[0]) + "x" +
+                    std::to_string(L[1]));
+  }
 }
