@@ -17,6 +17,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ClTest.h"
+#include "Vendors.h"
 
 #include <algorithm>
 #include <chrono>
@@ -430,71 +431,6 @@ std::vector<std::string> splitList(const std::string &S) {
   return V;
 }
 
-bool exists(const std::string &P) {
-  struct stat St;
-  return stat(P.c_str(), &St) == 0;
-}
-
-std::string selfPath() {
-  char Buf[PATH_MAX];
-  ssize_t N = readlink("/proc/self/exe", Buf, sizeof(Buf) - 1);
-  if (N <= 0)
-    die("cannot find my own executable (/proc/self/exe)");
-  Buf[N] = 0;
-  return Buf;
-}
-
-/// A temporary OCL_ICD_VENDORS folder with pocl-iss.icd and every system
-/// .icd, unless --vendors names one. Returns it and whether it is ours.
-std::pair<std::string, bool> prepareVendors(const Options &O) {
-  if (!O.Vendors.empty()) {
-    if (!exists(O.Vendors))
-      die("--vendors folder '" + O.Vendors + "' does not exist");
-    return {O.Vendors, false};
-  }
-  std::string Icd = O.IssIcd;
-  if (Icd.empty()) {
-    std::string Dir = selfPath();
-    for (int Up = 0; Up < 3 && Icd.empty(); ++Up) {
-      Dir = Dir.substr(0, Dir.rfind('/'));
-      if (exists(Dir + "/vendors/pocl-iss.icd"))
-        Icd = Dir + "/vendors/pocl-iss.icd";
-    }
-  }
-  if (Icd.empty() || !exists(Icd))
-    die("no pocl-iss.icd (use --iss-icd or --vendors)");
-  char Tmpl[] = "/tmp/compile-bench-vendors-XXXXXX";
-  if (!mkdtemp(Tmpl))
-    die(std::string("mkdtemp: ") + std::strerror(errno));
-  std::string Dir = Tmpl;
-  char Real[PATH_MAX];
-  if (symlink(realpath(Icd.c_str(), Real) ? Real : Icd.c_str(),
-              (Dir + "/pocl-iss.icd").c_str()) != 0)
-    die("cannot link " + Icd);
-  if (DIR *D = opendir("/etc/OpenCL/vendors")) {
-    while (dirent *Ent = readdir(D)) {
-      std::string N = Ent->d_name;
-      if (N.size() > 4 && N.substr(N.size() - 4) == ".icd" &&
-          N != "pocl-iss.icd")
-        if (symlink(("/etc/OpenCL/vendors/" + N).c_str(),
-                    (Dir + "/" + N).c_str()) != 0)
-          std::cerr << "compile-bench: cannot link " << N << "\n";
-    }
-    closedir(D);
-  }
-  return {Dir, true};
-}
-
-void removeVendors(const std::string &Dir) {
-  if (DIR *D = opendir(Dir.c_str())) {
-    while (dirent *Ent = readdir(D))
-      if (Ent->d_name[0] != '.')
-        unlink((Dir + "/" + Ent->d_name).c_str());
-    closedir(D);
-  }
-  rmdir(Dir.c_str());
-}
-
 struct Run {
   std::string Status; ///< ok, wrong, build-failed, error, or how it died
   double Build = 0, Launch = 0;
@@ -519,7 +455,7 @@ Run spawn(const std::string &Platform, const std::string &Spec,
     close(Pipe[1]);
     setenv("POCL_KERNEL_CACHE", "0", 1);
     alarm(Timeout);
-    std::string Self = selfPath();
+    std::string Self = vendors::selfPath("compile-bench");
     execl(Self.c_str(), Self.c_str(), "--child", Platform.c_str(), Spec.c_str(),
           static_cast<char *>(nullptr));
     _exit(127);
@@ -574,7 +510,8 @@ std::string fmt(double X) {
 }
 
 int runParent(const Options &O) {
-  auto [VendorDir, Temporary] = prepareVendors(O);
+  auto [VendorDir, Temporary] =
+      vendors::prepareVendors("compile-bench", O.Vendors, O.IssIcd, true);
   setenv("OCL_ICD_VENDORS", VendorDir.c_str(), 1);
   unsetenv("OCL_ICD_FILENAMES");
   std::vector<std::string> Platforms;
@@ -686,7 +623,7 @@ int runParent(const Options &O) {
       Bad = true;
     }
   if (Temporary)
-    removeVendors(VendorDir);
+    vendors::removeVendors(VendorDir);
   return Bad ? 1 : 0;
 }
 

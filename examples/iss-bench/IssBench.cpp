@@ -25,6 +25,7 @@
 
 #include "Benchmark.h"
 #include "Report.h"
+#include "Vendors.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -389,76 +390,6 @@ Options parseOptions(int Argc, char **Argv) {
   return O;
 }
 
-std::string selfPath() {
-  char Buf[PATH_MAX];
-  ssize_t N = readlink("/proc/self/exe", Buf, sizeof(Buf) - 1);
-  if (N <= 0)
-    die("cannot find my own executable (/proc/self/exe)");
-  Buf[N] = 0;
-  return Buf;
-}
-
-bool exists(const std::string &P) {
-  struct stat St;
-  return stat(P.c_str(), &St) == 0;
-}
-
-/// The OCL_ICD_VENDORS folder: --vendors, or a temporary folder with links
-/// to pocl-iss.icd and every system .icd (so Debian's pocl is the baseline
-/// in the same run). Returns the folder and whether it is temporary.
-std::pair<std::string, bool> prepareVendors(const Options &O) {
-  if (!O.Vendors.empty()) {
-    if (!exists(O.Vendors))
-      die("--vendors folder '" + O.Vendors + "' does not exist");
-    return {O.Vendors, false};
-  }
-  std::string Icd = O.IssIcd;
-  if (Icd.empty()) {
-    // <build>/examples/iss-bench/iss-bench -> <build>/vendors/pocl-iss.icd
-    std::string Dir = selfPath();
-    for (int Up = 0; Up < 3 && Icd.empty(); ++Up) {
-      Dir = Dir.substr(0, Dir.rfind('/'));
-      if (exists(Dir + "/vendors/pocl-iss.icd"))
-        Icd = Dir + "/vendors/pocl-iss.icd";
-    }
-  } else if (!exists(Icd)) {
-    die("--iss-icd file '" + Icd + "' does not exist");
-  }
-  if (Icd.empty())
-    std::cerr << "iss-bench: warning: no pocl-iss.icd found (use --iss-icd); "
-                 "measuring /etc/OpenCL/vendors only\n";
-  char Tmpl[] = "/tmp/iss-bench-vendors-XXXXXX";
-  if (!mkdtemp(Tmpl))
-    die(std::string("mkdtemp: ") + std::strerror(errno));
-  std::string Dir = Tmpl;
-  if (!Icd.empty()) {
-    char Real[PATH_MAX];
-    if (symlink(realpath(Icd.c_str(), Real) ? Real : Icd.c_str(),
-                (Dir + "/pocl-iss.icd").c_str()) != 0)
-      die("cannot link " + Icd);
-  }
-  if (DIR *D = opendir("/etc/OpenCL/vendors")) {
-    while (dirent *Ent = readdir(D)) {
-      std::string N = Ent->d_name;
-      if (N.size() > 4 && N.substr(N.size() - 4) == ".icd" &&
-          N != "pocl-iss.icd")
-        symlink(("/etc/OpenCL/vendors/" + N).c_str(), (Dir + "/" + N).c_str());
-    }
-    closedir(D);
-  }
-  return {Dir, true};
-}
-
-void removeVendors(const std::string &Dir) {
-  if (DIR *D = opendir(Dir.c_str())) {
-    while (dirent *Ent = readdir(D))
-      if (Ent->d_name[0] != '.')
-        unlink((Dir + "/" + Ent->d_name).c_str());
-    closedir(D);
-  }
-  rmdir(Dir.c_str());
-}
-
 /// Short column name of a platform: "pocl" for Debian's, else a sanitised
 /// name.
 std::string platformLabel(const std::string &Name) {
@@ -539,7 +470,8 @@ std::string describeStatus(int Status) {
 }
 
 int runParent(const Options &O) {
-  auto [VendorDir, TempVendors] = prepareVendors(O);
+  auto [VendorDir, TempVendors] =
+      vendors::prepareVendors("iss-bench", O.Vendors, O.IssIcd, false);
   setenv("OCL_ICD_VENDORS", VendorDir.c_str(), 1);
   unsetenv("OCL_ICD_FILENAMES");
 
@@ -581,7 +513,7 @@ int runParent(const Options &O) {
   char RealOut[PATH_MAX];
   std::string OutDir = realpath(O.Out.c_str(), RealOut) ? RealOut : O.Out;
 
-  std::string Self = selfPath();
+  std::string Self = vendors::selfPath("iss-bench");
   std::vector<Result> Results;
   size_t Total = 0, Done = 0;
   for (const std::string &B : O.Benchmarks)
@@ -661,7 +593,7 @@ int runParent(const Options &O) {
     }
   }
   if (TempVendors)
-    removeVendors(VendorDir);
+    vendors::removeVendors(VendorDir);
 
   ReportInfo RI;
   RI.OutDir = OutDir;
