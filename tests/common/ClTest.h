@@ -31,6 +31,7 @@
 #include <CL/cl.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cctype>
 #include <cmath>
 #include <cstdint>
@@ -40,6 +41,7 @@
 #include <random>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -492,6 +494,19 @@ inline cl_ulong localMemSize(const Env &E) {
 
 /// clWaitForEvents on one event; fails unless it completed.
 inline void waitFor(cl_event Ev) { CL_CHECK(clWaitForEvents(1, &Ev)); }
+
+/// A user event of \p E's context, to hold commands back.
+inline Event userEvent(const Env &E) {
+  cl_int Err;
+  Event U(clCreateUserEvent(E.Ctx, &Err));
+  CL_CHECK(Err);
+  return U;
+}
+
+/// Gives the device time to (wrongly) run a command that must wait.
+inline void settle() {
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+}
 
 inline cl_int eventStatus(cl_event Ev) {
   cl_int S = 0;

@@ -17,18 +17,6 @@
 
 using namespace clt;
 
-static Event userEvent(Env &E) {
-  cl_int Err;
-  Event U(clCreateUserEvent(E.Ctx, &Err));
-  CL_CHECK(Err);
-  return U;
-}
-
-/// Gives the device time to (wrongly) run a command that must wait.
-static void settle() {
-  std::this_thread::sleep_for(std::chrono::milliseconds(50));
-}
-
 CLT_TEST(completedEventInfo) {
   Mem B = E.buffer(CL_MEM_READ_WRITE, 64);
   char Data[64] = {1};

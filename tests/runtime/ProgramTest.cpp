@@ -45,6 +45,18 @@ static std::string programString(cl_program P, cl_program_info I) {
   return S;
 }
 
+/// The binary of a program built for one device.
+static std::vector<unsigned char> programBinary(cl_program P) {
+  size_t Size = 0;
+  CL_CHECK(clGetProgramInfo(P, CL_PROGRAM_BINARY_SIZES, sizeof(Size), &Size,
+                            nullptr));
+  std::vector<unsigned char> Bin(Size);
+  unsigned char *Ptrs[] = {Bin.data()};
+  CL_CHECK(
+      clGetProgramInfo(P, CL_PROGRAM_BINARIES, sizeof(Ptrs), Ptrs, nullptr));
+  return Bin;
+}
+
 template <typename T>
 static T buildInfo(Env &E, cl_program P, cl_program_build_info I) {
   T V{};
@@ -331,14 +343,9 @@ __kernel void fill(__global int *x, int v) { x[get_global_id(0)] = twice(v); }
 
 CLT_TEST(binaryRoundTrip) {
   Program P = E.build(TwoKernels);
-  size_t Size = 0;
-  CL_CHECK(clGetProgramInfo(P, CL_PROGRAM_BINARY_SIZES, sizeof(Size), &Size,
-                            nullptr));
+  std::vector<unsigned char> Bin = programBinary(P);
+  size_t Size = Bin.size();
   CLT_EXPECT(Size > 0);
-  std::vector<unsigned char> Bin(Size);
-  unsigned char *Ptrs[] = {Bin.data()};
-  CL_CHECK(
-      clGetProgramInfo(P, CL_PROGRAM_BINARIES, sizeof(Ptrs), Ptrs, nullptr));
   const unsigned char *In[] = {Bin.data()};
   cl_int Status = 1, Err;
   Program B(
@@ -373,13 +380,8 @@ CLT_TEST(compiledObjectBinary) {
   CL_CHECK(Err);
   CL_CHECK(clCompileProgram(P, 0, nullptr, "", 0, nullptr, nullptr, nullptr,
                             nullptr));
-  size_t Size = 0;
-  CL_CHECK(clGetProgramInfo(P, CL_PROGRAM_BINARY_SIZES, sizeof(Size), &Size,
-                            nullptr));
-  std::vector<unsigned char> Bin(Size);
-  unsigned char *Ptrs[] = {Bin.data()};
-  CL_CHECK(
-      clGetProgramInfo(P, CL_PROGRAM_BINARIES, sizeof(Ptrs), Ptrs, nullptr));
+  std::vector<unsigned char> Bin = programBinary(P);
+  size_t Size = Bin.size();
   const unsigned char *In[] = {Bin.data()};
   Program B(
       clCreateProgramWithBinary(E.Ctx, 1, &E.Device, &Size, In, nullptr, &Err));
@@ -653,13 +655,8 @@ kernel void k(global float *out, local float *tmp) {
 /// A device listed twice would have two binaries: refused, as on pocl.
 CLT_TEST(binaryForTheSameDeviceTwice) {
   Program P = E.build(TwoKernels);
-  size_t Size = 0;
-  CL_CHECK(clGetProgramInfo(P, CL_PROGRAM_BINARY_SIZES, sizeof(Size), &Size,
-                            nullptr));
-  std::vector<unsigned char> Bin(Size);
-  unsigned char *Ptrs[] = {Bin.data()};
-  CL_CHECK(
-      clGetProgramInfo(P, CL_PROGRAM_BINARIES, sizeof(Ptrs), Ptrs, nullptr));
+  std::vector<unsigned char> Bin = programBinary(P);
+  size_t Size = Bin.size();
   cl_device_id Devices[] = {E.Device, E.Device};
   size_t Sizes[] = {Size, Size};
   const unsigned char *In[] = {Bin.data(), Bin.data()};

@@ -65,18 +65,6 @@ static Queue makeOutOfOrderQueue(Env &E) {
   return Q;
 }
 
-static Event userEvent(Env &E) {
-  cl_int Err;
-  Event U(clCreateUserEvent(E.Ctx, &Err));
-  CL_CHECK(Err);
-  return U;
-}
-
-/// Gives the device time to (wrongly) run a command that must wait.
-static void settle() {
-  std::this_thread::sleep_for(std::chrono::milliseconds(50));
-}
-
 CLT_TEST(outOfOrderQueue) {
   CLT_EXPECT(
       (E.deviceValue<cl_command_queue_properties>(CL_DEVICE_QUEUE_PROPERTIES) &
