@@ -10,6 +10,8 @@
 
 #include "llvm/IR/IRBuilder.h"
 
+#include <optional>
+
 using namespace llvm;
 
 namespace iss {
@@ -91,6 +93,14 @@ Expected<Value *> IslExprEmitter::emitCondition(const isl::set &S,
   return emit(E);
 }
 
+/// \p V as an i64, if it is an integer in its range.
+static std::optional<int64_t> toInt64(const isl::val &V) {
+  if (!V.is_int().is_true() || V.lt(isl::val(V.ctx(), LONG_MIN)).is_true() ||
+      V.gt(isl::val(V.ctx(), LONG_MAX)).is_true())
+    return std::nullopt;
+  return V.get_num_si();
+}
+
 isl::aff IslExprEmitter::oneExpression(const isl::pw_aff &PA) {
   isl::aff Same;
   bool One = true;
@@ -109,26 +119,19 @@ Value *IslExprEmitter::emitAffine(const isl::aff &A,
   if (A.is_null() || islDim(A.space(), isl::dim::div) != 0 ||
       !A.get_denominator_val().is_one())
     return nullptr;
-  auto Int = [](const isl::val &V, int64_t &Out) {
-    if (!V.is_int().is_true() || V.lt(isl::val(V.ctx(), LONG_MIN)).is_true() ||
-        V.gt(isl::val(V.ctx(), LONG_MAX)).is_true())
-      return false;
-    Out = V.get_num_si();
-    return true;
-  };
-  int64_t Constant;
-  if (!Int(A.get_constant_val(), Constant))
+  std::optional<int64_t> Constant = toInt64(A.get_constant_val());
+  if (!Constant)
     return nullptr;
   SmallVector<std::pair<Value *, int64_t>, 8> Terms;
   auto Coefficient = [&](isl_dim_type T, unsigned I) {
     return isl::manage(isl_aff_get_coefficient_val(A.get(), T, I));
   };
   auto Add = [&](isl_dim_type T, unsigned I, Value *V) {
-    int64_t K;
-    if (!Int(Coefficient(T, I), K))
+    std::optional<int64_t> K = toInt64(Coefficient(T, I));
+    if (!K)
       return false;
-    if (K)
-      Terms.push_back({V, K});
+    if (*K)
+      Terms.push_back({V, *K});
     return true;
   };
   for (unsigned I = 0, N = islDim(A.space(), isl::dim::param); I < N; ++I) {
@@ -149,8 +152,8 @@ Value *IslExprEmitter::emitAffine(const isl::aff &A,
     R = R ? B.CreateAdd(R, T) : T;
   }
   if (!R)
-    return B.getInt64(Constant);
-  return Constant ? B.CreateAdd(R, B.getInt64(Constant)) : R;
+    return B.getInt64(*Constant);
+  return *Constant ? B.CreateAdd(R, B.getInt64(*Constant)) : R;
 }
 
 Value *IslExprEmitter::toI64(Value *V) {
@@ -171,11 +174,10 @@ Value *IslExprEmitter::idValue(const isl::id &Id) {
 
 Expected<Value *> IslExprEmitter::emit(const isl::ast_expr &E) {
   if (E.isa<isl::ast_expr_int>().is_true()) {
-    isl::val V = E.as<isl::ast_expr_int>().val();
-    if (!V.is_int().is_true() || V.lt(isl::val(V.ctx(), LONG_MIN)).is_true() ||
-        V.gt(isl::val(V.ctx(), LONG_MAX)).is_true())
+    std::optional<int64_t> V = toInt64(E.as<isl::ast_expr_int>().val());
+    if (!V)
       return fail("a constant out of the range of i64");
-    return B.getInt64(V.get_num_si());
+    return B.getInt64(*V);
   }
   if (E.isa<isl::ast_expr_id>().is_true()) {
     isl::id Id = E.as<isl::ast_expr_id>().id();

@@ -125,6 +125,7 @@ public:
 
 private:
   void mapWorkGroupValues(IRBuilder<> &B, Argument *Args, Argument *CtxArg);
+  void cloneEntryAllocas(IRBuilderBase &B);
   BasicBlock *regionStart(BasicBlock *Barrier);
   Region formRegion(BasicBlock *Barrier) const;
   void emitRegion(const Region &R, BasicBlock *Start);
@@ -254,19 +255,24 @@ void WorkGroupBuilder::buildInto(
   WGExit = After;
   Lanes = true;
   BasicBlock &HostEntry = Host.getEntryBlock();
-  for (Instruction &I : Kernel.getEntryBlock())
-    if (isa<AllocaInst>(I)) {
-      Instruction *C = I.clone();
-      C->insertInto(&HostEntry, HostEntry.getFirstInsertionPt());
-      C->setName(I.getName());
-      Common.push_back({&I, C});
-    }
+  IRBuilder<> AB(&HostEntry, HostEntry.getFirstInsertionPt());
+  cloneEntryAllocas(AB);
   for (Argument &A : Kernel.args())
     Common.push_back({&A, Args[A.getArgNo()]});
   GroupValues = HostGroupValues;
   for (unsigned D = 0; D < 3; ++D)
     LocalIdGlobals[D] = M.getGlobalVariable(WorkItemGlobals[D]);
   emitRegions(Kernel.getEntryBlock().getSingleSuccessor(), Pre);
+}
+
+/// Gives the kernel's allocas one home at \p B for all regions.
+void WorkGroupBuilder::cloneEntryAllocas(IRBuilderBase &B) {
+  for (Instruction &I : Kernel.getEntryBlock())
+    if (isa<AllocaInst>(I)) {
+      Instruction *C = I.clone();
+      B.Insert(C, I.getName());
+      Common.push_back({&I, C});
+    }
 }
 
 /// Reads the kernel arguments from their slots (WorkGroupABI.h; by-value
@@ -277,12 +283,7 @@ void WorkGroupBuilder::mapWorkGroupValues(IRBuilder<> &B, Argument *Args,
                                           Argument *CtxArg) {
   Type *Ptr = PointerType::get(Ctx, 0);
   Type *I64 = Type::getInt64Ty(Ctx);
-  for (Instruction &I : Kernel.getEntryBlock())
-    if (isa<AllocaInst>(I)) {
-      Instruction *C = I.clone();
-      B.Insert(C, I.getName());
-      Common.push_back({&I, C});
-    }
+  cloneEntryAllocas(B);
   for (Argument &A : Kernel.args()) {
     Value *SlotAddr = B.CreateConstInBoundsGEP1_64(Ptr, Args, A.getArgNo());
     Value *Slot = B.CreateLoad(Ptr, SlotAddr, "arg.slot");
@@ -790,11 +791,12 @@ void WorkGroupBuilder::runTileInside(Nest &N, size_t CopyBegin,
   for (unsigned I = 0; I < 3; ++I)
     Size += (I ? "," : "") + std::to_string(I == D ? Config.VectorWidth : 1);
   TK->addFnAttr("iss-local-size", Size);
+  auto InCopyUse = [&](Use &U) {
+    auto *UI = dyn_cast<Instruction>(U.getUser());
+    return UI && InCopy.count(UI->getParent());
+  };
   for (unsigned I = 0; I < Outside.size(); ++I)
-    Outside[I]->replaceUsesWithIf(TK->getArg(I), [&](Use &U) {
-      auto *UI = dyn_cast<Instruction>(U.getUser());
-      return UI && InCopy.count(UI->getParent());
-    });
+    Outside[I]->replaceUsesWithIf(TK->getArg(I), InCopyUse);
 
   // entry -> barrier -> the copy -> barrier and return: iss-barriers' form.
   FunctionCallee Barrier = M.getOrInsertFunction(
@@ -809,10 +811,7 @@ void WorkGroupBuilder::runTileInside(Nest &N, size_t CopyBegin,
   BasicBlock *Last = BasicBlock::Create(Ctx, "tile.exit", TK);
   CallInst::Create(Barrier, "", Last);
   ReturnInst::Create(Ctx, Last);
-  BodyEnd->replaceUsesWithIf(Last, [&](Use &U) {
-    auto *UI = dyn_cast<Instruction>(U.getUser());
-    return UI && UI->getFunction() == TK;
-  });
+  BodyEnd->replaceUsesWithIf(Last, InCopyUse);
   IRBuilder<> TB(&*Copy.front()->getFirstInsertionPt());
   Value *Lane = TB.CreateLoad(TB.getInt64Ty(),
                               M.getOrInsertGlobal(WorkItemGlobals[D],
@@ -821,10 +820,7 @@ void WorkGroupBuilder::runTileInside(Nest &N, size_t CopyBegin,
   Value *TX = TB.CreateAdd(TK->getArg(find(Outside, Base) - Outside.begin()),
                            Lane,
                            X->getName(), true, true);
-  X->replaceUsesWithIf(TX, [&](Use &U) {
-    auto *UI = dyn_cast<Instruction>(U.getUser());
-    return UI && UI->getFunction() == TK;
-  });
+  X->replaceUsesWithIf(TX, InCopyUse);
   removeUnreachableBlocks(*TK);
 
   // The front half on the tile function, then its regions in place of the
