@@ -177,6 +177,12 @@ struct AnalysisManagers {
   explicit AnalysisManagers(llvm::PassBuilder &PB);
 };
 
+/// The work-group passes (the front half, then input space splitting and
+/// the subkernels) in the order the compile pipeline runs them for
+/// \p Config; FrontHalfTest runs the same list.
+void addWorkGroupPasses(llvm::ModulePassManager &MPM,
+                        const WorkGroupConfig &Config);
+
 /// Lets \p PB parse the names in PassRegistry.def in pipelines.
 void registerIssPasses(llvm::PassBuilder &PB);
 

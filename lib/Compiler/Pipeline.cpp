@@ -109,6 +109,22 @@ struct RemarkPrinter : DiagnosticHandler {
 };
 } // namespace
 
+void addWorkGroupPasses(ModulePassManager &MPM, const WorkGroupConfig &Config) {
+  // pocl-iss-opt and the lit tests run the same chain as
+  // -passes=iss-prepare,iss-safe-division,iss-barriers,...,iss-hoist-uniform.
+  // The division guard comes before any pass that could exploit a
+  // division's undefined behaviour in LLVM's sense.
+  MPM.addPass(KernelPreparePass(Config));
+  if (Config.SafeDivision)
+    MPM.addPass(SafeDivisionPass());
+  MPM.addPass(CanonicalizeBarriersPass(Config));
+  MPM.addPass(ImplicitLoopBarriersPass(Config));
+  MPM.addPass(ImplicitConditionalBarriersPass(Config));
+  MPM.addPass(ContextArraysPass(Config));
+  MPM.addPass(WorkItemLoopsPass(Config));
+  MPM.addPass(HoistUniformCallsPass(Config));
+}
+
 /// Runs the work-group passes and O3 on \p M for \p Config.
 static bool optimize(Module &M, const WorkGroupConfig &Config,
                      TargetMachine &TM, std::string &Error) {
@@ -134,20 +150,8 @@ static bool optimize(Module &M, const WorkGroupConfig &Config,
       M.print(OS, nullptr);
   };
   Dump("linked");
-  // The work-group passes; pocl-iss-opt and the lit tests run the same
-  // chain as -passes=iss-prepare,iss-safe-division,iss-barriers,...,
-  // iss-hoist-uniform. The division guard comes before any pass that could
-  // exploit a division's undefined behaviour in LLVM's sense.
   ModulePassManager Front;
-  Front.addPass(KernelPreparePass(Config));
-  if (Config.SafeDivision)
-    Front.addPass(SafeDivisionPass());
-  Front.addPass(CanonicalizeBarriersPass(Config));
-  Front.addPass(ImplicitLoopBarriersPass(Config));
-  Front.addPass(ImplicitConditionalBarriersPass(Config));
-  Front.addPass(ContextArraysPass(Config));
-  Front.addPass(WorkItemLoopsPass(Config));
-  Front.addPass(HoistUniformCallsPass(Config));
+  addWorkGroupPasses(Front, Config);
   Front.run(M, MAM);
   // The kernel library fixes the target CPU (its features); the cost models
   // are tuned for the CPU we run on: on AMD Zen, say, gathers are slow and
