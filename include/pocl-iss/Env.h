@@ -33,6 +33,8 @@ struct Settings {
   unsigned MaxPieces = 8;          ///< POCL_ISS_MAX_PIECES, ranges per region
   bool SafeDivision = true;        ///< POCL_ISS_SAFE_DIVISION
   unsigned DimsMask = 7;           ///< POCL_ISS_DIMS, bit d: dimension d
+  double WeightConsecutive = 2;    ///< POCL_ISS_WEIGHTS, first
+  double WeightUniform = 1;        ///< POCL_ISS_WEIGHTS, second
   unsigned MaxThreads = 0;         ///< POCL_MAX_PTHREAD_COUNT, 0: all cores
   bool Affinity = false;           ///< POCL_AFFINITY
   unsigned SpinUs = 100;           ///< POCL_ISS_SPIN_US: busy wait first
@@ -59,6 +61,8 @@ std::string parseUnsigned(const char *Var, const std::string &Value,
                           unsigned Min, unsigned Max, unsigned &Out);
 std::string parseModeVar(const std::string &Value, Mode &Out);
 std::string parseDims(const std::string &Value, unsigned &Mask);
+std::string parseWeights(const std::string &Value, double &Consecutive,
+                         double &Uniform);
 std::string parseDebug(const std::string &Value, unsigned &Mask);
 
 /// POCL_DEBUG categories.

@@ -116,6 +116,7 @@ struct PieceInfo {
   unsigned Region = 0;
   std::string Name;       ///< "full, consecutive, uniform control", "unsplit"
   std::string Properties; ///< how it runs, what its accesses are; may be empty
+  unsigned Subkernel = 0; ///< the subkernel whose region it is
 };
 
 /// A kernel compiled for one local size: its subkernels and the selection

@@ -182,9 +182,12 @@ bool readCachedKernel(const std::string &Dir, const std::string &Key,
       size_t Tab1 = L.find('\t'), Tab2 = L.find('\t', Tab1 + 1);
       if (Tab2 == std::string::npos)
         return Miss("bad piece line");
-      K.Pieces.push_back({unsigned(std::strtoul(L.c_str() + 6, nullptr, 10)),
-                          L.substr(Tab1 + 1, Tab2 - Tab1 - 1),
-                          L.substr(Tab2 + 1)});
+      // "piece <region> <subkernel>\t<name>\t<how>"
+      char *End = nullptr;
+      unsigned Region = unsigned(std::strtoul(L.c_str() + 6, &End, 10));
+      unsigned Sub = unsigned(std::strtoul(End, nullptr, 10));
+      K.Pieces.push_back({Region, L.substr(Tab1 + 1, Tab2 - Tab1 - 1),
+                          L.substr(Tab2 + 1), Sub});
     } else if (L.rfind("obj ", 0) == 0) {
       unsigned long long Size = std::strtoull(L.c_str() + 4, nullptr, 10);
       if (Data.size() - Pos != Size)
@@ -238,7 +241,8 @@ void writeCachedKernel(const std::string &Dir, const std::string &Key,
   if (!K.PiecesSymbol.empty()) {
     Body += "pieces " + K.PiecesSymbol + "\n";
     for (const PieceInfo &P : K.Pieces)
-      Body += "piece " + std::to_string(P.Region) + "\t" + P.Name + "\t" +
+      Body += "piece " + std::to_string(P.Region) + " " +
+              std::to_string(P.Subkernel) + "\t" + P.Name + "\t" +
               P.Properties + "\n";
   }
   Body += "obj " + std::to_string(K.Object.size()) + "\n";

@@ -20,6 +20,7 @@
 #include <string>
 
 namespace llvm {
+class Argument;
 class IRBuilderBase;
 class PassBuilder;
 class Value;
@@ -47,9 +48,20 @@ struct WorkGroupConfig {
   /// Count the work-items each piece of a split region runs
   /// (POCL_ISS_STATS; iss-wi-loops, split modes).
   bool Stats = false;
+  /// Which work-item dimensions may get subkernels (POCL_ISS_DIMS, bit d).
+  unsigned DimsMask = 7;
+  /// The weights of the scores (POCL_ISS_WEIGHTS; Scoring/SubkernelScore.h).
+  double WeightConsecutive = 2, WeightUniform = 1;
+  /// Set by iss-subkernels for each subkernel it builds: the dimension it
+  /// vectorizes (-1: vectorizedDim()'s rule) and its index in the kernel's
+  /// table of subkernels (-1: iss-wi-loops builds the only subkernel and
+  /// the selection function itself).
+  int VecDim = -1;
+  int Subkernel = -1;
 
-  /// The dimension the vectorizer works on: the first with at least
-  /// VectorWidth work-items (dimension 0 if none has as many).
+  /// The dimension the vectorizer works on: VecDim when set, else the
+  /// first with at least VectorWidth work-items (dimension 0 if none has
+  /// as many).
   unsigned vectorizedDim() const;
   /// The work-item loops from outermost to innermost: z, y, x with the
   /// vectorized dimension moved innermost. Context arrays and private
@@ -132,6 +144,19 @@ ISS_KERNEL_PASS(ContextArraysPass);
 /// Also builds the per-launch selection function __iss_select_<kernel>.
 ISS_KERNEL_PASS(WorkItemLoopsPass);
 
+/// iss-subkernels: iss-context and iss-wi-loops, once per subkernel. In the
+/// `score` and `split+score` modes (the input-space-splitting paper,
+/// section 4.1), each work-item dimension with enough work-items for a
+/// vector (and allowed by POCL_ISS_DIMS) gets a subkernel
+/// __iss_sub_<kernel>_<i> vectorizing it, split for it in `split+score`,
+/// and a scalar fallback comes last; each gets the score of equation 1
+/// (Scoring/SubkernelScore.h), subkernels another one dominates for every
+/// launch are not built, and __iss_select_<kernel> returns the index of
+/// the highest score at each launch. A dimension shorter than the vector
+/// width gets a narrower vector (at least 4 lanes). In the other modes,
+/// iss-context and iss-wi-loops as they are.
+ISS_KERNEL_PASS(SubkernelsPass);
+
 /// iss-hoist-uniform: after iss-wi-loops, calls of functions that touch no
 /// memory (iss-prepare left them out of line, InlineLateAttr) are hoisted
 /// out of the work-item loops when their arguments are the same for every
@@ -166,6 +191,31 @@ llvm::FunctionAnalysisManager &functionAnalyses(llvm::Module &M,
 /// of _local_id_{x,y,z} that iss-wi-loops replaces with the loop counters.
 llvm::Value *emitLinearLocalId(llvm::IRBuilderBase &B,
                                const WorkGroupConfig &Config);
+
+/// In a function of the work-group ABI (WorkGroupABI.h) whose arguments are
+/// \p Args and \p CtxArg, at \p B: the value of the kernel's argument
+/// \p KernelValue (from its slot) or of a work-item global other than the
+/// local ids, or of the scratch global (from the context); null for
+/// anything else.
+llvm::Value *loadKernelInput(llvm::IRBuilderBase &B,
+                             const WorkGroupConfig &Config,
+                             llvm::Argument *Args, llvm::Argument *CtxArg,
+                             llvm::Value *KernelValue);
+
+/// The same for the work-item global WorkItemGlobals[\p G] (3 <= G < 19),
+/// or the scratch global (G = 19).
+llvm::Value *loadWorkItemGlobal(llvm::IRBuilderBase &B,
+                                const WorkGroupConfig &Config,
+                                llvm::Argument *CtxArg, unsigned G);
+
+/// The array of POCL_ISS_STATS counters of a kernel's pieces, of subkernel
+/// \p Subkernel while iss-subkernels builds it (-1: the kernel's).
+std::string piecesSymbol(llvm::StringRef Kernel, int Subkernel);
+
+/// Attributes of the subkernels for Pipeline.cpp: the vector width (lanes
+/// of 32 bits) they were built for, and whether they are scalar.
+extern const char *const VectorWidthAttr;
+extern const char *const ScalarAttr;
 
 /// The four analysis managers of the new pass manager, registered with a
 /// PassBuilder and cross-linked the way opt sets them up.

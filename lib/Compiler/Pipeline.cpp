@@ -120,8 +120,8 @@ void addWorkGroupPasses(ModulePassManager &MPM, const WorkGroupConfig &Config) {
   MPM.addPass(CanonicalizeBarriersPass(Config));
   MPM.addPass(ImplicitLoopBarriersPass(Config));
   MPM.addPass(ImplicitConditionalBarriersPass(Config));
-  MPM.addPass(ContextArraysPass(Config));
-  MPM.addPass(WorkItemLoopsPass(Config));
+  // iss-context and iss-wi-loops, once per subkernel.
+  MPM.addPass(SubkernelsPass(Config));
   MPM.addPass(HoistUniformCallsPass(Config));
 }
 
@@ -159,8 +159,16 @@ static bool optimize(Module &M, const WorkGroupConfig &Config,
   std::string TuneCPU = sys::getHostCPUName().str();
   for (Function &F : M)
     if (F.getName().starts_with("__iss_sub_")) {
-      F.addFnAttr("prefer-vector-width",
-                  std::to_string(getTargetInfo().NativeVectorBits));
+      // A subkernel for a dimension shorter than the native vector asks
+      // for the width it was built for (iss-subkernels).
+      unsigned Bits = getTargetInfo().NativeVectorBits;
+      unsigned Lanes = 0;
+      if (!F.getFnAttribute(VectorWidthAttr)
+               .getValueAsString()
+               .getAsInteger(10, Lanes) &&
+          Lanes && !Config.ForceWidth)
+        Bits = std::min(Bits, std::max(128u, Lanes * 32));
+      F.addFnAttr("prefer-vector-width", std::to_string(Bits));
       if (!TuneCPU.empty() && TuneCPU != "generic")
         F.addFnAttr("tune-cpu", TuneCPU);
       // LLVM 19 tunes AMD Zen 4 and 5 as if gathers were cheap; measured on
@@ -185,7 +193,8 @@ static bool optimize(Module &M, const WorkGroupConfig &Config,
     FunctionPassManager FPM;
     FPM.addPass(ScalarizerPass(SO));
     for (Function &F : M)
-      if (!F.isDeclaration() && F.getName().starts_with("__iss_sub_"))
+      if (!F.isDeclaration() && F.getName().starts_with("__iss_sub_") &&
+          !F.hasFnAttribute(ScalarAttr))
         FPM.run(F, FAM);
   }
   Dump("workgroup");
@@ -362,17 +371,20 @@ static bool compileKernel(const std::vector<uint8_t> &Binary,
   if (NamedMDNode *NMD = M->getNamedMetadata("iss.context"))
     for (MDNode *N : NMD->operands())
       if (cast<MDString>(N->getOperand(0))->getString() == Config.Kernel) {
+        // One node per subkernel: the device provides for the largest.
+        auto Int = [&](unsigned Op) -> size_t {
+          return mdconst::extract<ConstantInt>(N->getOperand(Op))
+              ->getZExtValue();
+        };
         Out.ContextBytesPerWorkItem =
-            mdconst::extract<ConstantInt>(N->getOperand(1))->getZExtValue();
-        Out.UniformContextBytes =
-            mdconst::extract<ConstantInt>(N->getOperand(2))->getZExtValue();
-        Out.ScratchBytes =
-            mdconst::extract<ConstantInt>(N->getOperand(3))->getZExtValue();
+            std::max(Out.ContextBytesPerWorkItem, Int(1));
+        Out.UniformContextBytes = std::max(Out.UniformContextBytes, Int(2));
+        Out.ScratchBytes = std::max(Out.ScratchBytes, Int(3));
       }
   Out.SelectSymbol = "__iss_select_" + Config.Kernel;
   if (NamedMDNode *NMD = M->getNamedMetadata("iss.pieces")) {
-    // kernel, counter, region, piece, whole tiles, properties, horizontal
-    // (iss-wi-loops, emitPieceCounters), counters in order.
+    // kernel, counter, region, piece, whole tiles, properties, horizontal,
+    // subkernel (iss-wi-loops, emitPieceCounters), counters in order.
     auto Int = [](const MDOperand &Op) {
       return mdconst::extract<ConstantInt>(Op)->getZExtValue();
     };
@@ -392,10 +404,11 @@ static bool compileKernel(const std::vector<uint8_t> &Binary,
         std::replace_if(
             Text->begin(), Text->end(),
             [](char C) { return C == '\t' || C == '\n' || C == '\r'; }, ' ');
-      Out.Pieces.push_back({unsigned(Int(N->getOperand(2))), Name, How});
+      Out.Pieces.push_back({unsigned(Int(N->getOperand(2))), Name, How,
+                            unsigned(Int(N->getOperand(7)))});
     }
     if (!Out.Pieces.empty())
-      Out.PiecesSymbol = "__iss_pieces_" + Config.Kernel;
+      Out.PiecesSymbol = piecesSymbol(Config.Kernel, -1);
   }
   SmallVector<char, 0> Obj;
   if (!emitObject(*M, *TM, Obj, Error))
@@ -461,11 +474,9 @@ getCompiledKernel(const std::vector<uint8_t> &Binary, const std::string &Kernel,
   Config.MaxPieces = S.MaxPieces;
   Config.SafeDivision = S.SafeDivision;
   Config.Stats = S.Stats;
-
-  if (Config.IssMode == Mode::Score || Config.IssMode == Mode::SplitScore)
-    // TODO(issue 10): subkernels per dimension and their scores.
-    debugLog(DbgGeneral, "POCL_ISS_MODE=%s runs as split until scoring lands",
-             modeName(Config.IssMode));
+  Config.DimsMask = S.DimsMask;
+  Config.WeightConsecutive = S.WeightConsecutive;
+  Config.WeightUniform = S.WeightUniform;
   const TargetInfo &T = getTargetInfo();
   std::string Key;
   raw_string_ostream KS(Key);
@@ -476,7 +487,8 @@ getCompiledKernel(const std::vector<uint8_t> &Binary, const std::string &Kernel,
      << Config.VectorWidth << (Config.ForceWidth ? " forced" : "")
      << (Config.Horizontal ? "; horizontal" : "") << "; pieces "
      << Config.MaxPieces << (Config.SafeDivision ? "" : "; unguarded division")
-     << (Config.Stats ? "; stats" : "") << "; dims " << S.DimsMask << "; local "
+     << (Config.Stats ? "; stats" : "") << "; dims " << S.DimsMask << "; weights " << S.WeightConsecutive << ','
+     << S.WeightUniform << "; local "
      << Config.LocalSize[0] << ',' << Config.LocalSize[1] << ','
      << Config.LocalSize[2] << "; kernel " << Kernel << "; program "
      << hashHex(StringRef(reinterpret_cast<const char *>(Binary.data()),

@@ -73,29 +73,37 @@ struct StatsPrinter {
       if (!Header) {
         std::fprintf(stderr,
                      "pocl-iss stats: work-items per piece of each region\n");
-        std::fprintf(stderr, "%-24s %-16s %6s %12s %8s  %s\n", "kernel",
-                     "local", "region", "work-items", "share", "piece: how");
+        std::fprintf(stderr, "%-24s %-16s %-20s %6s %12s %8s  %s\n",
+                     "kernel", "local", "subkernel", "region", "work-items",
+                     "share", "piece: how");
         Header = true;
       }
       std::string Local = localSize(*K);
-      std::map<unsigned, uint64_t> RegionTotal;
+      // Per subkernel and region; counters are in the order the regions
+      // were built.
+      auto RegionOf = [&](size_t I) {
+        return std::make_pair(K->Pieces[I].Subkernel, K->Pieces[I].Region);
+      };
+      std::map<std::pair<unsigned, unsigned>, uint64_t> RegionTotal;
       for (size_t I = 0; I < K->Pieces.size(); ++I)
-        RegionTotal[K->Pieces[I].Region] +=
+        RegionTotal[RegionOf(I)] +=
             K->PieceWorkItems[I].load(std::memory_order_relaxed);
-      // Counters are in the order the regions were built; print by region.
       std::vector<size_t> Order(K->Pieces.size());
       for (size_t I = 0; I < Order.size(); ++I)
         Order[I] = I;
       std::stable_sort(Order.begin(), Order.end(), [&](size_t A, size_t B) {
-        return K->Pieces[A].Region < K->Pieces[B].Region;
+        return RegionOf(A) < RegionOf(B);
       });
       for (size_t I : Order) {
         const PieceInfo &P = K->Pieces[I];
         uint64_t N = K->PieceWorkItems[I].load(std::memory_order_relaxed);
-        uint64_t Total = RegionTotal[P.Region];
-        std::fprintf(stderr, "%-24s %-16s %6u %12llu %7.2f%%  %s%s%s\n",
-                     K->KernelName.c_str(), Local.c_str(), P.Region,
-                     static_cast<unsigned long long>(N),
+        uint64_t Total = RegionTotal[RegionOf(I)];
+        std::string Sub = P.Subkernel < K->SubkernelNames.size()
+                              ? K->SubkernelNames[P.Subkernel]
+                              : "#" + std::to_string(P.Subkernel);
+        std::fprintf(stderr, "%-24s %-16s %-20s %6u %12llu %7.2f%%  %s%s%s\n",
+                     K->KernelName.c_str(), Local.c_str(), Sub.c_str(),
+                     P.Region, static_cast<unsigned long long>(N),
                      Total ? 100.0 * double(N) / double(Total) : 0.0,
                      P.Name.c_str(), P.Properties.empty() ? "" : ": ",
                      P.Properties.c_str());

@@ -89,6 +89,30 @@ std::string parseDims(const std::string &Value, unsigned &Mask) {
   return "";
 }
 
+std::string parseWeights(const std::string &Value, double &Consecutive,
+                         double &Uniform) {
+  // Two decimal numbers from 0 to 1000000: "2,1".
+  double W[2];
+  size_t Comma = Value.find(',');
+  bool Ok = Comma != std::string::npos;
+  for (unsigned I = 0; Ok && I < 2; ++I) {
+    std::string Item = I ? Value.substr(Comma + 1) : Value.substr(0, Comma);
+    char *End = nullptr;
+    errno = 0;
+    W[I] = std::strtod(Item.c_str(), &End);
+    Ok = !Item.empty() && Item.find_first_not_of("0123456789.") ==
+                              std::string::npos &&
+         !errno && !*End && W[I] >= 0 && W[I] <= 1e6;
+  }
+  if (!Ok)
+    return "POCL_ISS_WEIGHTS='" + Value +
+           "' is not allowed; expected two numbers from 0 to 1000000, "
+           "consecutive and uniform, as in 2,1";
+  Consecutive = W[0];
+  Uniform = W[1];
+  return "";
+}
+
 std::string parseDebug(const std::string &Value, unsigned &Mask) {
   // pocl accepts "1"/"all" or a comma-separated list of categories.
   static const struct {
@@ -167,6 +191,9 @@ static Settings readSettings() {
   if (Err.empty())
     if (const char *V = Get("POCL_ISS_DIMS"))
       Err = parseDims(V, S.DimsMask);
+  if (Err.empty())
+    if (const char *V = Get("POCL_ISS_WEIGHTS"))
+      Err = parseWeights(V, S.WeightConsecutive, S.WeightUniform);
   if (Err.empty())
     if (const char *V = Get("POCL_MAX_PTHREAD_COUNT"))
       Err = parseUnsigned("POCL_MAX_PTHREAD_COUNT", V, 1, 4096, S.MaxThreads);

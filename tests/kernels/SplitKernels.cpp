@@ -131,6 +131,21 @@ __kernel void box3d(__global const int *In, __global int *Out, int W, int R) {
     S += In[Row + I];
   Out[Row + X] = S;
 }
+
+// Consecutive along the second dimension where F is set (rows of a
+// row-major matrix walked by columns), along the first where it is not,
+// behind a tail guard in both: the best subkernel depends on an argument
+// (split+score picks it per launch, iss-subkernels).
+__kernel void eitherDim(__global int *Out, __global const int *In, int N,
+                        int F) {
+  int X = get_global_id(0), Y = get_global_id(1);
+  if (X >= N || Y >= N)
+    return;
+  if (F)
+    Out[X * N + Y] = In[X * N + Y] * 3 + X;
+  else
+    Out[Y * N + X] = In[Y * N + X] * 5 - Y;
+}
 )CLC";
 
 namespace {
@@ -350,5 +365,32 @@ CLT_TEST(windowAlongTheSecondDimension) {
     expectEqual(E.read<int>(DOut, In.size()), Want,
                 "columns local " + std::to_string(L[0]) + "x" +
                     std::to_string(L[1]));
+  }
+}
+
+CLT_TEST(bestDimensionPerLaunch) {
+  Program P = E.build(SplitSource);
+  Kernel K = E.kernel(P, "eitherDim");
+  const int N = 45; // not a multiple of any width: tail guards in x and y
+  auto In = randomVector<int>(size_t(N) * N, -1000, 1000, 29);
+  Mem DIn = E.input(In);
+  const size_t Locals[][2] = {{16, 16}, {2, 16}, {16, 2}, {4, 4}, {3, 5}};
+  for (int F = 0; F < 2; ++F) {
+    std::vector<int> Want(In.size());
+    for (int Y = 0; Y < N; ++Y)
+      for (int X = 0; X < N; ++X) {
+        size_t I = F ? size_t(X) * N + Y : size_t(Y) * N + X;
+        Want[I] = F ? In[I] * 3 + X : In[I] * 5 - Y;
+      }
+    for (const auto &L : Locals) {
+      Mem DOut = E.output<int>(In.size());
+      setArgs(K, DOut, DIn, N, F);
+      const size_t Global[2] = {(N + L[0] - 1) / L[0] * L[0],
+                                (N + L[1] - 1) / L[1] * L[1]};
+      E.run(K, 2, Global, L);
+      expectEqual(E.read<int>(DOut, In.size()), Want,
+                  "eitherDim F=" + std::to_string(F) + " local " +
+                      std::to_string(L[0]) + "x" + std::to_string(L[1]));
+    }
   }
 }

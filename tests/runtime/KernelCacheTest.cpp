@@ -255,13 +255,13 @@ static long long pieceWorkItems(const std::string &Out, const char *Kernel) {
   if (At == std::string::npos)
     return -1;
   std::istringstream Lines(Out.substr(At));
-  std::string L, Name, Local;
+  std::string L, Name, Local, Sub;
   long long Sum = -1;
   while (std::getline(Lines, L)) {
     std::istringstream W(L);
     unsigned Region;
     long long Items;
-    if (W >> Name >> Local >> Region >> Items && Name == Kernel)
+    if (W >> Name >> Local >> Sub >> Region >> Items && Name == Kernel)
       Sum = (Sum < 0 ? 0 : Sum) + Items;
   }
   return Sum;

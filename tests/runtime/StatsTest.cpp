@@ -8,7 +8,8 @@
 // per piece of each split region (the input-space-splitting paper, Table 3).
 // The paper's Convolution2D on a 1024x1024 image in groups of 32x8 runs its
 // interior piece on more than 98% of the work-items and its border pieces
-// on the rest, every work-item counted once.
+// on the rest, every work-item counted once. A second child, in
+// `split+score`, shows which subkernel each launch selected.
 //
 //===----------------------------------------------------------------------===//
 
@@ -71,8 +72,8 @@ static int child() {
   return 0;
 }
 
-/// Convolution2D's pieces in the second table: kernel local region
-/// work-items share% piece: how.
+/// Convolution2D's pieces in the second table: kernel local subkernel
+/// region work-items share% piece: how.
 static int checkPieces(const std::string &Out) {
   size_t At = Out.find("work-items per piece");
   if (At == std::string::npos) {
@@ -87,10 +88,10 @@ static int checkPieces(const std::string &Out) {
   unsigned Pieces = 0, Borders = 0;
   while (std::getline(Lines, Line)) {
     std::istringstream W(Line);
-    std::string Kernel, Local, Share;
+    std::string Kernel, Local, Sub, Share;
     unsigned Region = 0;
     unsigned long long Items = 0;
-    if (!(W >> Kernel >> Local >> Region >> Items >> Share) ||
+    if (!(W >> Kernel >> Local >> Sub >> Region >> Items >> Share) ||
         Kernel != "Convolution2D" || Local != "32x8x1")
       continue;
     std::string Piece;
@@ -125,9 +126,123 @@ static int checkPieces(const std::string &Out) {
   return 0;
 }
 
+/// `split+score`: one kernel consecutive along y where F is set and along
+/// x where it is not, launched once each way in groups of 16x16, and once
+/// with F set in groups of 2x16, where only y has a vector's worth of
+/// work-items.
+static int scoresChild() {
+  if (!clt::findPlatform("pocl-iss"))
+    return 77;
+  try {
+    clt::Env E;
+    E.open("pocl-iss");
+    clt::Program P = E.build(
+        "__kernel void either(__global int *Out, int N, int F) {\n"
+        "  int X = get_global_id(0), Y = get_global_id(1);\n"
+        "  if (F) Out[X * N + Y] = X - Y; else Out[Y * N + X] = X + Y;\n"
+        "}\n");
+    clt::Kernel K = E.kernel(P, "either");
+    const int N = 64;
+    clt::Mem Out = E.output<int>(size_t(N) * N);
+    size_t G[2] = {size_t(N), size_t(N)};
+    const size_t Locals[][2] = {{16, 16}, {2, 16}};
+    for (const auto &L : Locals)
+      for (int F = 0; F < 2; ++F) {
+        if (!F && L[0] == 2)
+          continue;
+        clt::setArgs(K, Out, N, F);
+        E.run(K, 2, G, L);
+        std::vector<int> Got = E.read<int>(Out, size_t(N) * N);
+        for (int Y = 0; Y < N; ++Y)
+          for (int X = 0; X < N; ++X)
+            if (Got[F ? X * N + Y : Y * N + X] != (F ? X - Y : X + Y)) {
+              std::fprintf(stderr, "either: wrong at %d, %d\n", X, Y);
+              return 1;
+            }
+      }
+  } catch (const clt::Failure &F) {
+    std::fprintf(stderr, "%s\n", F.what());
+    return 1;
+  }
+  return 0;
+}
+
+/// Runs this test as a child with \p Env set: its stderr, then its exit
+/// status as "exit=N".
+static std::string runChild(const char *Self, const std::string &Env,
+                            const char *Flag) {
+  std::string Cmd = Env + " '" + Self + "' " + Flag +
+                    " 2>&1 >/dev/null; echo \"exit=$?\"";
+  FILE *F = popen(Cmd.c_str(), "r");
+  if (!F)
+    return "";
+  std::string Out;
+  char Buf[4096];
+  while (size_t N = fread(Buf, 1, sizeof(Buf), F))
+    Out.append(Buf, N);
+  pclose(F);
+  std::printf("%s", Out.c_str());
+  return Out;
+}
+
+/// The launches of \p Kernel's subkernel \p Sub in groups of \p Local, from
+/// the first table; ~0 when it has no line there.
+static unsigned long long launches(const std::string &Out, const char *Kernel,
+                                   const char *Local, const char *Sub) {
+  std::istringstream Lines(Out.substr(0, Out.find("work-items per piece")));
+  std::string Line;
+  while (std::getline(Lines, Line)) {
+    std::istringstream W(Line);
+    std::string K, L, Mode, S;
+    unsigned long long N = 0;
+    if (W >> K >> L >> Mode >> S >> N && K == Kernel && L == Local &&
+        S == Sub)
+      return N;
+  }
+  return ~0ull;
+}
+
+/// Subkernels by dimension: each launch of `either` picks the dimension its
+/// argument makes consecutive (the scores, evaluated per launch), and with
+/// groups of 2x16 the y subkernel is the only one.
+static int checkScores(const char *Self) {
+  std::string Out = runChild(Self,
+                             "POCL_ISS_STATS=1 POCL_ISS_MODE=split+score "
+                             "POCL_ISS_VECTOR_WIDTH=8",
+                             "--scores-child");
+  if (Out.find("exit=77") != std::string::npos)
+    return 1;
+  if (Out.find("exit=0") == std::string::npos) {
+    std::printf("FAIL: the scores child failed\n");
+    return 1;
+  }
+  struct {
+    const char *Local, *Sub;
+    unsigned long long Want;
+  } Expected[] = {{"16x16x1", "split+score:x/8", 1},
+                  {"16x16x1", "split+score:y/8", 1},
+                  {"2x16x1", "split+score:y/8", 1}};
+  for (const auto &X : Expected) {
+    unsigned long long N = launches(Out, "either", X.Local, X.Sub);
+    if (N != X.Want) {
+      std::printf("FAIL: either, local %s: subkernel %s launched %llu "
+                  "times, expected %llu\n",
+                  X.Local, X.Sub, N, X.Want);
+      return 1;
+    }
+  }
+  if (launches(Out, "either", "2x16x1", "split+score:x/8") != ~0ull) {
+    std::printf("FAIL: an x subkernel for groups of 2x16\n");
+    return 1;
+  }
+  return 0;
+}
+
 int main(int Argc, char **Argv) {
   if (Argc > 1 && std::strcmp(Argv[1], "--child") == 0)
     return child();
+  if (Argc > 1 && std::strcmp(Argv[1], "--scores-child") == 0)
+    return scoresChild();
   char Self[4096];
   ssize_t Len = readlink("/proc/self/exe", Self, sizeof(Self) - 1);
   if (Len <= 0)
@@ -135,18 +250,9 @@ int main(int Argc, char **Argv) {
   Self[Len] = '\0';
   // Tiles of 8 on every machine: the border pieces of a group are its
   // first and last tile along x.
-  std::string Cmd = std::string("POCL_ISS_STATS=1 POCL_ISS_MODE=split "
-                                "POCL_ISS_VECTOR_WIDTH=8 '") +
-                    Self + "' --child 2>&1 >/dev/null; echo \"exit=$?\"";
-  FILE *F = popen(Cmd.c_str(), "r");
-  if (!F)
-    return 1;
-  std::string Out;
-  char Buf[4096];
-  while (size_t N = fread(Buf, 1, sizeof(Buf), F))
-    Out.append(Buf, N);
-  pclose(F);
-  std::printf("%s", Out.c_str());
+  std::string Out = runChild(
+      Self, "POCL_ISS_STATS=1 POCL_ISS_MODE=split POCL_ISS_VECTOR_WIDTH=8",
+      "--child");
   if (Out.find("exit=77") != std::string::npos)
     return 77;
   if (Out.find("exit=0") == std::string::npos) {
@@ -175,6 +281,8 @@ int main(int Argc, char **Argv) {
     return 1;
   }
   if (int R = checkPieces(Out))
+    return R;
+  if (int R = checkScores(Self))
     return R;
   std::printf("ok\n");
   return 0;

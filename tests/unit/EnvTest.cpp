@@ -58,3 +58,18 @@ TEST(Env, DimsAndDebug) {
   EXPECT_EQ(M, unsigned(DbgLLVM | DbgCache));
   EXPECT_NE(parseDebug("verbose", M), "");
 }
+
+TEST(Env, Weights) {
+  double C = 0, U = 0;
+  EXPECT_EQ(parseWeights("2,1", C, U), "");
+  EXPECT_EQ(C, 2);
+  EXPECT_EQ(U, 1);
+  EXPECT_EQ(parseWeights("0.5,0", C, U), "");
+  EXPECT_EQ(C, 0.5);
+  EXPECT_EQ(U, 0);
+  for (const char *Bad : {"", "2", "2,", ",1", "-1,1", "1,x", "1,2,3",
+                          "1e9,1", "nan,1", "inf,1", "1;1"}) {
+    std::string E = parseWeights(Bad, C, U);
+    EXPECT_NE(E.find("POCL_ISS_WEIGHTS"), std::string::npos) << Bad;
+  }
+}

@@ -490,7 +490,8 @@ bool SplittingPredicates::rangesOfTiles(
 
 SplittingPredicates::SplittingPredicates(const WorkItemModel &M,
                                          const RegionModel &R, unsigned Dim,
-                                         unsigned Width, unsigned MaxRanges)
+                                         unsigned Width, unsigned MaxRanges,
+                                         bool PointwiseOnly)
     : M(M), R(R), Dim(Dim), Width(Width ? Width : 1),
       MaxRanges(MaxRanges ? MaxRanges : 1) {
   // Opaque parameters the same along d are quantified away; those that
@@ -498,7 +499,8 @@ SplittingPredicates::SplittingPredicates(const WorkItemModel &M,
   for (const auto &P : M.params())
     if (P->K == ModelParam::Opaque && !P->Id.is_null())
       (P->VariesWith >> Dim & 1 ? Varying : Opaque).push_back(P->Id);
-  compute();
+  if (!PointwiseOnly)
+    compute();
 }
 
 bool SplittingPredicates::involvesVarying(const isl::set &S) const {

@@ -115,9 +115,13 @@ enum class AccessClass { Consecutive, Uniform, Divergent };
 class SplittingPredicates {
 public:
   /// \p MaxRanges bounds the ranges (each a copy of the body) a split may
-  /// have: WorkGroupConfig::MaxPieces (POCL_ISS_MAX_PIECES).
+  /// have: WorkGroupConfig::MaxPieces (POCL_ISS_MAX_PIECES). With
+  /// \p PointwiseOnly, nothing is computed up front: only the pointwise
+  /// predicates (consecutivePoints, uniformPoints) may be asked, as the
+  /// scores do (Scoring/SubkernelScore.h).
   SplittingPredicates(const WorkItemModel &M, const RegionModel &R,
-                      unsigned Dim, unsigned Width, unsigned MaxRanges = 8);
+                      unsigned Dim, unsigned Width, unsigned MaxRanges = 8,
+                      bool PointwiseOnly = false);
 
   unsigned dim() const { return Dim; }
   unsigned width() const { return Width; }

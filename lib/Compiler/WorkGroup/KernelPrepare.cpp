@@ -67,6 +67,14 @@ static cl::opt<bool>
              cl::desc("Count the work-items each piece runs (POCL_ISS_STATS)"),
              cl::init(false));
 
+static cl::opt<std::string>
+    DimsOpt("iss-dims", cl::desc("POCL_ISS_DIMS: dimensions with subkernels"),
+            cl::init("0,1,2"));
+static cl::opt<std::string>
+    WeightsOpt("iss-weights",
+               cl::desc("POCL_ISS_WEIGHTS: consecutive,uniform"),
+               cl::init("2,1"));
+
 WorkGroupConfig WorkGroupConfig::fromCommandLine() {
   WorkGroupConfig C;
   C.Kernel = KernelName;
@@ -81,6 +89,9 @@ WorkGroupConfig WorkGroupConfig::fromCommandLine() {
   C.Horizontal = HorizontalOpt;
   C.MaxPieces = MaxPiecesOpt;
   C.Stats = StatsOpt;
+  // Bad values keep the defaults, as a bad -iss-mode does.
+  parseDims(DimsOpt, C.DimsMask);
+  parseWeights(WeightsOpt, C.WeightConsecutive, C.WeightUniform);
   return C;
 }
 
@@ -95,6 +106,8 @@ FunctionAnalysisManager &functionAnalyses(Module &M,
 }
 
 unsigned WorkGroupConfig::vectorizedDim() const {
+  if (VecDim >= 0)
+    return unsigned(VecDim);
   for (unsigned D = 0; D < 3; ++D)
     if (LocalSize[D] >= VectorWidth)
       return D;

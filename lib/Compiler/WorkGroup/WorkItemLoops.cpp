@@ -80,6 +80,79 @@ StructType *contextType(LLVMContext &C) {
 
 const char *const DimNames[3] = {"x", "y", "z"};
 
+} // namespace
+
+Value *loadKernelInput(IRBuilderBase &B, const WorkGroupConfig &Config,
+                       Argument *Args, Argument *CtxArg, Value *KernelValue) {
+  Type *Ptr = PointerType::get(B.getContext(), 0);
+  // By-value aggregates are the slot itself (WorkGroupABI.h).
+  if (auto *A = dyn_cast<Argument>(KernelValue)) {
+    Value *SlotAddr = B.CreateConstInBoundsGEP1_64(Ptr, Args, A->getArgNo());
+    Value *Slot = B.CreateLoad(Ptr, SlotAddr, "arg.slot");
+    return A->hasByValAttr() ? Slot
+                             : B.CreateAlignedLoad(A->getType(), Slot, Align(1),
+                                                   A->getName() + ".val");
+  }
+  auto *GV = dyn_cast<GlobalVariable>(KernelValue);
+  if (!GV)
+    return nullptr;
+  if (GV->getName() == ScratchGlobal)
+    return loadWorkItemGlobal(B, Config, CtxArg, 19);
+  const char *const *It =
+      std::find(std::begin(WorkItemGlobals), std::end(WorkItemGlobals),
+                GV->getName());
+  unsigned G = It - std::begin(WorkItemGlobals);
+  // The local ids are loop counters.
+  return G < 3 || G >= 19 ? nullptr : loadWorkItemGlobal(B, Config, CtxArg, G);
+}
+
+Value *loadWorkItemGlobal(IRBuilderBase &B, const WorkGroupConfig &Config,
+                          Argument *CtxArg, unsigned G) {
+  assert(G >= 3 && G <= 19 && "not a work-group value");
+  LLVMContext &Ctx = B.getContext();
+  Type *Ptr = PointerType::get(Ctx, 0);
+  Type *I64 = Type::getInt64Ty(Ctx);
+  StructType *CtxTy = contextType(Ctx);
+  auto Field = [&](unsigned F, unsigned Idx, Type *T, const Twine &Name) {
+    Value *P = F <= CtxGlobalOffset
+                   ? B.CreateConstInBoundsGEP2_32(CtxTy, CtxArg, 0, F)
+                   : B.CreateStructGEP(CtxTy, CtxArg, F);
+    if (F <= CtxGlobalOffset)
+      P = B.CreateConstInBoundsGEP1_64(I64, P, Idx);
+    return B.CreateLoad(T, P, Name);
+  };
+  if (G == 19)
+    return Field(CtxScratch, 0, Ptr, "scratch");
+  unsigned Dim = G % 3;
+  const char *Name = WorkItemGlobals[G] + 1;
+  if (G < 6)
+    return ConstantInt::get(I64, Config.LocalSize[Dim]);
+  if (G < 9)
+    return Field(CtxGroupId, Dim, I64, Name);
+  if (G < 12)
+    return Field(CtxNumGroups, Dim, I64, Name);
+  if (G < 15)
+    return Field(CtxGlobalOffset, Dim, I64, Name);
+  if (G == 15)
+    return Field(CtxWorkDim, 0, Type::getInt32Ty(Ctx), Name);
+  if (G == 16)
+    return Field(CtxPrintfBuffer, 0, Ptr, Name);
+  if (G == 17)
+    return Field(CtxPrintfPosition, 0, Ptr, Name);
+  return Field(CtxPrintfCapacity, 0, Type::getInt32Ty(Ctx), Name);
+}
+
+std::string piecesSymbol(StringRef Kernel, int Subkernel) {
+  return ("__iss_pieces_" + Kernel +
+          (Subkernel >= 0 ? "_" + Twine(Subkernel) : Twine()))
+      .str();
+}
+
+const char *const VectorWidthAttr = "iss-vector-width";
+const char *const ScalarAttr = "iss-scalar";
+
+namespace {
+
 /// A parallel region: the blocks a barrier block reaches before the next
 /// barrier blocks, its exits.
 struct Region {
@@ -203,8 +276,10 @@ Function *WorkGroupBuilder::build() {
   std::string KName = Kernel.getName().str();
   FunctionType *SubTy =
       FunctionType::get(Type::getVoidTy(Ctx), {Ptr, Ptr}, false);
-  WG = Function::Create(SubTy, GlobalValue::ExternalLinkage,
-                        "__iss_sub_" + KName + "_0", M);
+  WG = Function::Create(
+      SubTy, GlobalValue::ExternalLinkage,
+      "__iss_sub_" + KName + "_" + std::to_string(std::max(Config.Subkernel, 0)),
+      M);
   for (const char *A : {"target-cpu", "target-features", "tune-cpu",
                         "min-legal-vector-width", "denormal-fp-math",
                         "denormal-fp-math-f32", "no-trapping-math",
@@ -214,6 +289,10 @@ Function *WorkGroupBuilder::build() {
     if (Kernel.hasFnAttribute(A))
       WG->addFnAttr(Kernel.getFnAttribute(A));
   WG->addFnAttr(Attribute::NoUnwind);
+  // For the code generation options of Pipeline.cpp.
+  WG->addFnAttr(VectorWidthAttr, std::to_string(Config.VectorWidth));
+  if (Config.IssMode == Mode::Scalar)
+    WG->addFnAttr(ScalarAttr);
   Argument *Args = WG->getArg(0);
   Argument *CtxArg = WG->getArg(1);
   Args->setName("args");
@@ -229,7 +308,8 @@ Function *WorkGroupBuilder::build() {
 
   emitRegions(Kernel.getEntryBlock().getSingleSuccessor(), Entry);
   WGExit->moveAfter(&WG->back());
-  emitSelection();
+  if (Config.Subkernel < 0)
+    emitSelection();
   emitPieceCounters();
   outlineColdParts();
   Kernel.setLinkage(GlobalValue::InternalLinkage);
@@ -275,65 +355,26 @@ void WorkGroupBuilder::cloneEntryAllocas(IRBuilderBase &B) {
     }
 }
 
-/// Reads the kernel arguments from their slots (WorkGroupABI.h; by-value
-/// aggregates are the slot itself), the work-group values from the
-/// context, the automatic __local variables from the trailing slots, and
-/// gives the kernel's allocas one home for all regions.
+/// Reads the kernel arguments from their slots, the work-group values from
+/// the context, the automatic __local variables from the trailing slots,
+/// and gives the kernel's allocas one home for all regions.
 void WorkGroupBuilder::mapWorkGroupValues(IRBuilder<> &B, Argument *Args,
                                           Argument *CtxArg) {
   Type *Ptr = PointerType::get(Ctx, 0);
-  Type *I64 = Type::getInt64Ty(Ctx);
   cloneEntryAllocas(B);
-  for (Argument &A : Kernel.args()) {
-    Value *SlotAddr = B.CreateConstInBoundsGEP1_64(Ptr, Args, A.getArgNo());
-    Value *Slot = B.CreateLoad(Ptr, SlotAddr, "arg.slot");
-    Value *V = A.hasByValAttr()
-                   ? Slot
-                   : B.CreateAlignedLoad(A.getType(), Slot, Align(1),
-                                         A.getName() + ".val");
-    Common.push_back({&A, V});
-  }
-
-  StructType *CtxTy = contextType(Ctx);
-  auto Field = [&](unsigned F, unsigned Idx, Type *T, const Twine &Name) {
-    Value *P = F <= CtxGlobalOffset
-                   ? B.CreateConstInBoundsGEP2_32(CtxTy, CtxArg, 0, F)
-                   : B.CreateStructGEP(CtxTy, CtxArg, F);
-    if (F <= CtxGlobalOffset)
-      P = B.CreateConstInBoundsGEP1_64(I64, P, Idx);
-    return B.CreateLoad(T, P, Name);
-  };
+  for (Argument &A : Kernel.args())
+    Common.push_back({&A, loadKernelInput(B, Config, Args, CtxArg, &A)});
   for (unsigned G = 0; G < 19; ++G) {
     GlobalVariable *GV = M.getGlobalVariable(WorkItemGlobals[G]);
     if (!GV)
       continue;
-    unsigned Dim = G % 3;
-    const char *Name = WorkItemGlobals[G] + 1;
-    Value *V;
-    if (G < 3) {
-      LocalIdGlobals[Dim] = GV;
-      continue;
-    }
-    if (G < 6)
-      V = ConstantInt::get(I64, Config.LocalSize[Dim]);
-    else if (G < 9)
-      V = Field(CtxGroupId, Dim, I64, Name);
-    else if (G < 12)
-      V = Field(CtxNumGroups, Dim, I64, Name);
-    else if (G < 15)
-      V = Field(CtxGlobalOffset, Dim, I64, Name);
-    else if (G == 15)
-      V = Field(CtxWorkDim, 0, Type::getInt32Ty(Ctx), Name);
-    else if (G == 16)
-      V = Field(CtxPrintfBuffer, 0, Ptr, Name);
-    else if (G == 17)
-      V = Field(CtxPrintfPosition, 0, Ptr, Name);
+    if (G < 3)
+      LocalIdGlobals[G] = GV;
     else
-      V = Field(CtxPrintfCapacity, 0, Type::getInt32Ty(Ctx), Name);
-    GroupValues[GV] = V;
+      GroupValues[GV] = loadKernelInput(B, Config, Args, CtxArg, GV);
   }
   if (GlobalVariable *GV = M.getGlobalVariable(ScratchGlobal))
-    GroupValues[GV] = Field(CtxScratch, 0, Ptr, "scratch");
+    GroupValues[GV] = loadKernelInput(B, Config, Args, CtxArg, GV);
 
   // Function-scope __local variables, in the order of
   // KernelInfo::AutoLocals, which the device follows.
@@ -1010,7 +1051,9 @@ unsigned WorkGroupBuilder::countWorkItems(IRBuilderBase &B, Value *N,
 /// ends (one atomic add per counter and group: per range entry, the adds
 /// cost Convolution2D a quarter of its time), and their descriptions in the
 /// module's `iss.pieces` metadata, one node per counter: kernel, counter,
-/// region, piece, whole tiles, properties (SplitPlan::describe), horizontal.
+/// region, piece, whole tiles, properties (SplitPlan::describe), horizontal,
+/// subkernel (iss-subkernels gathers the counters of all subkernels into
+/// one array, piecesSymbol(kernel, -1), and renumbers them).
 void WorkGroupBuilder::emitPieceCounters() {
   if (PieceCounters.empty())
     return;
@@ -1018,7 +1061,8 @@ void WorkGroupBuilder::emitPieceCounters() {
   auto *ArrTy = ArrayType::get(I64, PieceCounters.size());
   auto *Array = new GlobalVariable(
       M, ArrTy, false, GlobalValue::ExternalLinkage,
-      ConstantAggregateZero::get(ArrTy), "__iss_pieces_" + Kernel.getName());
+      ConstantAggregateZero::get(ArrTy),
+      piecesSymbol(Kernel.getName(), Config.Subkernel));
   Array->setAlignment(Align(64));
   IRBuilder<> B(WGExit->getTerminator());
   for (unsigned I = 0; I < PieceCounters.size(); ++I)
@@ -1038,7 +1082,8 @@ void WorkGroupBuilder::emitPieceCounters() {
         Ctx, {MDString::get(Ctx, Kernel.getName()), Const(I32, I),
               Const(I32, PC.Region), MDString::get(Ctx, PC.Piece),
               Const(I1, PC.WholeTiles), MDString::get(Ctx, PC.Properties),
-              Const(I1, PC.Horizontal)}));
+              Const(I1, PC.Horizontal),
+              Const(I32, std::max(Config.Subkernel, 0))}));
   }
 }
 
@@ -1047,12 +1092,11 @@ PreservedAnalyses WorkItemLoopsPass::run(Module &M,
   Function *Kernel = kernelToProcess(M, Config);
   if (!Kernel)
     return PreservedAnalyses::all();
-  // `vec` keeps full-tile splitting only (what the loop vectorizer does with
-  // the constant local size); the other vector modes split (the
-  // input-space-splitting paper, section 6.3; `score` takes `split`'s code
-  // until the scoring issue lands).
-  bool Split = Config.IssMode == Mode::Split || Config.IssMode == Mode::Score ||
-               Config.IssMode == Mode::SplitScore;
+  // `vec` and `score` keep full-tile splitting only (what the loop
+  // vectorizer does with the constant local size); `split` and
+  // `split+score` split (the input-space-splitting paper, section 6.3).
+  bool Split =
+      Config.IssMode == Mode::Split || Config.IssMode == Mode::SplitScore;
   std::optional<WorkItemModel> Model;
   SplitPlanner Planner;
   if (Split && Config.MaxPieces > 1) {
