@@ -35,6 +35,7 @@ struct Settings {
   unsigned DimsMask = 7;           ///< POCL_ISS_DIMS, bit d: dimension d
   double WeightConsecutive = 2;    ///< POCL_ISS_WEIGHTS, first
   double WeightUniform = 1;        ///< POCL_ISS_WEIGHTS, second
+  double WeightDivergent = 0.5;    ///< POCL_ISS_WEIGHTS, third (optional)
   unsigned MaxThreads = 0;         ///< POCL_MAX_PTHREAD_COUNT, 0: all cores
   bool Affinity = false;           ///< POCL_AFFINITY
   unsigned SpinUs = 100;           ///< POCL_ISS_SPIN_US: busy wait first
@@ -62,7 +63,7 @@ std::string parseUnsigned(const char *Var, const std::string &Value,
 std::string parseModeVar(const std::string &Value, Mode &Out);
 std::string parseDims(const std::string &Value, unsigned &Mask);
 std::string parseWeights(const std::string &Value, double &Consecutive,
-                         double &Uniform);
+                         double &Uniform, double &Divergent);
 std::string parseDebug(const std::string &Value, unsigned &Mask);
 
 /// POCL_DEBUG categories.

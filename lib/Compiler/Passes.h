@@ -51,7 +51,7 @@ struct WorkGroupConfig {
   /// Which work-item dimensions may get subkernels (POCL_ISS_DIMS, bit d).
   unsigned DimsMask = 7;
   /// The weights of the scores (POCL_ISS_WEIGHTS; Scoring/SubkernelScore.h).
-  double WeightConsecutive = 2, WeightUniform = 1;
+  double WeightConsecutive = 2, WeightUniform = 1, WeightDivergent = 0.5;
   /// Set by iss-subkernels for each subkernel it builds: the dimension it
   /// vectorizes (-1: vectorizedDim()'s rule) and its index in the kernel's
   /// table of subkernels (-1: iss-wi-loops builds the only subkernel and

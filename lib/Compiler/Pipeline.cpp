@@ -477,6 +477,7 @@ getCompiledKernel(const std::vector<uint8_t> &Binary, const std::string &Kernel,
   Config.DimsMask = S.DimsMask;
   Config.WeightConsecutive = S.WeightConsecutive;
   Config.WeightUniform = S.WeightUniform;
+  Config.WeightDivergent = S.WeightDivergent;
   const TargetInfo &T = getTargetInfo();
   std::string Key;
   raw_string_ostream KS(Key);
@@ -488,7 +489,7 @@ getCompiledKernel(const std::vector<uint8_t> &Binary, const std::string &Kernel,
      << (Config.Horizontal ? "; horizontal" : "") << "; pieces "
      << Config.MaxPieces << (Config.SafeDivision ? "" : "; unguarded division")
      << (Config.Stats ? "; stats" : "") << "; dims " << S.DimsMask << "; weights " << S.WeightConsecutive << ','
-     << S.WeightUniform << "; local "
+     << S.WeightUniform << ',' << S.WeightDivergent << "; local "
      << Config.LocalSize[0] << ',' << Config.LocalSize[1] << ','
      << Config.LocalSize[2] << "; kernel " << Kernel << "; program "
      << hashHex(StringRef(reinterpret_cast<const char *>(Binary.data()),

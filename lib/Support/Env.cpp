@@ -16,6 +16,7 @@
 #include <cstring>
 #include <mutex>
 #include <sstream>
+#include <vector>
 #include <unistd.h>
 
 namespace iss {
@@ -90,26 +91,29 @@ std::string parseDims(const std::string &Value, unsigned &Mask) {
 }
 
 std::string parseWeights(const std::string &Value, double &Consecutive,
-                         double &Uniform) {
-  // Two decimal numbers from 0 to 1000000: "2,1".
-  double W[2];
-  size_t Comma = Value.find(',');
-  bool Ok = Comma != std::string::npos;
-  for (unsigned I = 0; Ok && I < 2; ++I) {
-    std::string Item = I ? Value.substr(Comma + 1) : Value.substr(0, Comma);
+                         double &Uniform, double &Divergent) {
+  // Two or three decimal numbers from 0 to 1000000: "2,1" or "2,1,0.5".
+  std::vector<double> W;
+  std::stringstream SS(Value);
+  std::string Item;
+  bool Ok = !Value.empty() && Value.back() != ',';
+  while (Ok && std::getline(SS, Item, ',')) {
     char *End = nullptr;
     errno = 0;
-    W[I] = std::strtod(Item.c_str(), &End);
-    Ok = !Item.empty() && Item.find_first_not_of("0123456789.") ==
-                              std::string::npos &&
-         !errno && !*End && W[I] >= 0 && W[I] <= 1e6;
+    double V = std::strtod(Item.c_str(), &End);
+    Ok = !Item.empty() &&
+         Item.find_first_not_of("0123456789.") == std::string::npos &&
+         !errno && !*End && V >= 0 && V <= 1e6;
+    W.push_back(V);
   }
-  if (!Ok)
+  if (!Ok || W.size() < 2 || W.size() > 3)
     return "POCL_ISS_WEIGHTS='" + Value +
-           "' is not allowed; expected two numbers from 0 to 1000000, "
-           "consecutive and uniform, as in 2,1";
+           "' is not allowed; expected two or three numbers from 0 to "
+           "1000000, consecutive, uniform and divergent, as in 2,1,0.5";
   Consecutive = W[0];
   Uniform = W[1];
+  if (W.size() == 3)
+    Divergent = W[2];
   return "";
 }
 
@@ -193,7 +197,8 @@ static Settings readSettings() {
       Err = parseDims(V, S.DimsMask);
   if (Err.empty())
     if (const char *V = Get("POCL_ISS_WEIGHTS"))
-      Err = parseWeights(V, S.WeightConsecutive, S.WeightUniform);
+      Err = parseWeights(V, S.WeightConsecutive, S.WeightUniform,
+                         S.WeightDivergent);
   if (Err.empty())
     if (const char *V = Get("POCL_MAX_PTHREAD_COUNT"))
       Err = parseUnsigned("POCL_MAX_PTHREAD_COUNT", V, 1, 4096, S.MaxThreads);

@@ -60,16 +60,18 @@ TEST(Env, DimsAndDebug) {
 }
 
 TEST(Env, Weights) {
-  double C = 0, U = 0;
-  EXPECT_EQ(parseWeights("2,1", C, U), "");
+  double C = 0, U = 0, D = 7;
+  EXPECT_EQ(parseWeights("2,1", C, U, D), "");
   EXPECT_EQ(C, 2);
   EXPECT_EQ(U, 1);
-  EXPECT_EQ(parseWeights("0.5,0", C, U), "");
+  EXPECT_EQ(D, 7);
+  EXPECT_EQ(parseWeights("0.5,0,0.25", C, U, D), "");
   EXPECT_EQ(C, 0.5);
   EXPECT_EQ(U, 0);
-  for (const char *Bad : {"", "2", "2,", ",1", "-1,1", "1,x", "1,2,3",
-                          "1e9,1", "nan,1", "inf,1", "1;1"}) {
-    std::string E = parseWeights(Bad, C, U);
+  EXPECT_EQ(D, 0.25);
+  for (const char *Bad : {"", "2", "2,", ",1", "-1,1", "1,x", "1,2,3,4",
+                          "1,2,", "1e9,1", "nan,1", "inf,1", "1;1"}) {
+    std::string E = parseWeights(Bad, C, U, D);
     EXPECT_NE(E.find("POCL_ISS_WEIGHTS"), std::string::npos) << Bad;
   }
 }

@@ -126,6 +126,27 @@ TEST_F(ScoringTest, Listing1Elimination) {
   EXPECT_FALSE(B.dominates(A, Context));
 }
 
+TEST_F(ScoringTest, EliminationByLargerBoxes) {
+  // Convolution2D's shape: along x, the interior's box (the image less a
+  // border of 2 on each side) is consecutive; along y it is the same
+  // accesses' gathers over the whole image, at a lower weight. A covers B
+  // extent by extent; not the other way round. A term heavier than what
+  // covers it is not covered.
+  isl::pw_aff W = pwAff("[w] -> { [(w)] : w >= 0; [(0)] : w < 0 }");
+  isl::pw_aff Inner =
+      pwAff("[w] -> { [(w - 4)] : w >= 4; [(0)] : w < 4 }");
+  SubkernelScore A, B, C;
+  A.add(2, {Inner, Inner});
+  A.add(1, {W, W});
+  B.add(0.5, {W, W});
+  B.add(1, {Inner, Inner});
+  C.add(4, {Inner, Inner});
+  isl::set Context = set("[w] -> { : w >= 0 }");
+  EXPECT_TRUE(A.dominates(B, Context));
+  EXPECT_FALSE(B.dominates(A, Context));
+  EXPECT_FALSE(A.dominates(C, Context));
+}
+
 TEST_F(ScoringTest, EliminationKeepsIncomparableSubkernels) {
   // One access consecutive along x (score x * y over its box), another
   // along y under a flag: neither subkernel wins for every launch, both

@@ -7,14 +7,18 @@
 
 #include "Scoring/SubkernelScore.h"
 
+#include "Passes.h"
 #include "Splitting/IslExprEmitter.h"
 #include "Splitting/SplittingPredicates.h"
 #include "Splitting/WorkItemModel.h"
 
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Argument.h"
+#include "llvm/IR/Instructions.h"
 #include "llvm/IR/GlobalVariable.h"
 #include "llvm/IR/IRBuilder.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
@@ -107,20 +111,53 @@ double SubkernelScore::lowerBound(const isl::set &Context) const {
   return Sum;
 }
 
+/// Whether \p A >= \p B for every parameter in \p Context (null: any).
+static bool atLeast(const isl::pw_aff &A, const isl::pw_aff &B,
+                    const isl::set &Context) {
+  isl::set Where = A.ge_set(B);
+  isl::set Need = A.domain().intersect(B.domain());
+  if (!Context.is_null())
+    Need = Need.intersect_params(Context);
+  return !Where.is_null() && Need.is_subset(Where).is_true();
+}
+
+/// Whether the product of \p A's extents is at least \p B's for every
+/// parameter in \p Context: the same product, or each extent at least
+/// the other's, dimension by dimension (the extents are >= 0).
+static bool coversTerm(const ScoreTerm &A, const ScoreTerm &B,
+                       const isl::set &Context) {
+  if (A.Key == B.Key)
+    return true;
+  if (A.Extents.size() != B.Extents.size())
+    return false;
+  for (size_t I = 0; I < A.Extents.size(); ++I)
+    if (!atLeast(A.Extents[I], B.Extents[I], Context))
+      return false;
+  return true;
+}
+
 bool SubkernelScore::dominates(const SubkernelScore &Other,
                                const isl::set &Context) const {
   // Lower bound against a constant: the scalar fallback's 1.
   if (Other.Terms.empty())
     return lowerBound(Context) >= Other.Constant;
   // Term by term (the paper's comparison of the linear combinations of
-  // volumes): every product of Other appears here with at least its
-  // weight; products and the constant only here add to the difference.
+  // volumes, generalized): each product of Other is covered by products
+  // here at least as large for every launch, whose weights it uses up.
   if (Constant < Other.Constant)
     return false;
+  std::vector<double> Left;
+  for (const ScoreTerm &T : Terms)
+    Left.push_back(T.Weight);
   for (const ScoreTerm &T : Other.Terms) {
-    auto It = std::find_if(Terms.begin(), Terms.end(),
-                           [&](const ScoreTerm &U) { return U.Key == T.Key; });
-    if (It == Terms.end() || It->Weight < T.Weight)
+    double Need = T.Weight;
+    for (size_t I = 0; I < Terms.size() && Need > 0; ++I)
+      if (Left[I] > 0 && coversTerm(Terms[I], T, Context)) {
+        double Take = std::min(Left[I], Need);
+        Left[I] -= Take;
+        Need -= Take;
+      }
+    if (Need > 0)
       return false;
   }
   return true;
@@ -129,19 +166,29 @@ bool SubkernelScore::dominates(const SubkernelScore &Other,
 Expected<Value *>
 SubkernelScore::emit(IRBuilderBase &B,
                      std::function<Value *(const isl::id &)> ValueOf,
-                     const isl::set &Context) const {
+                     const isl::set &Context,
+                     std::map<std::string, Value *> *Emitted) const {
   IslExprEmitter E(B, std::move(ValueOf));
   Type *F64 = B.getDoubleTy();
   Value *Sum = ConstantFP::get(F64, Constant);
+  std::map<std::string, Value *> Local;
+  if (!Emitted)
+    Emitted = &Local;
   for (const ScoreTerm &T : Terms) {
     Value *P = ConstantFP::get(F64, T.Weight);
     for (const isl::pw_aff &X : T.Extents) {
-      Expected<Value *> V = E.emit(X, {}, Context);
-      if (!V)
-        return V.takeError();
-      Value *NonNeg =
-          B.CreateSelect(B.CreateICmpSGT(*V, B.getInt64(0)), *V, B.getInt64(0));
-      P = B.CreateFMul(P, B.CreateSIToFP(NonNeg, F64));
+      // Subkernels share extents (the loop counters' above all): each is
+      // computed once.
+      Value *&Extent = (*Emitted)[islStr(X)];
+      if (!Extent) {
+        Expected<Value *> V = E.emit(X, {}, Context);
+        if (!V)
+          return V.takeError();
+        Value *NonNeg = B.CreateSelect(B.CreateICmpSGT(*V, B.getInt64(0)), *V,
+                                       B.getInt64(0));
+        Extent = B.CreateSIToFP(NonNeg, F64);
+      }
+      P = B.CreateFMul(P, Extent);
     }
     Sum = B.CreateFAdd(Sum, P);
   }
@@ -149,9 +196,9 @@ SubkernelScore::emit(IRBuilderBase &B,
 }
 
 void SubkernelScore::print(raw_ostream &OS) const {
-  OS << Constant;
+  OS << format("%g", Constant);
   for (const ScoreTerm &T : Terms)
-    OS << " + " << T.Weight << " * " << T.Key;
+    OS << " + " << format("%g", T.Weight) << " * " << T.Key;
 }
 
 //===----------------------------------------------------------------------===//
@@ -251,64 +298,96 @@ static GroupParams groupParams(const WorkItemModel &M) {
   return P;
 }
 
-/// \p WI, a set of work-items { WI[x, y, z] }, as instances of \p Domain
-/// (over { H[x, y, z, k...] }): those of Domain whose work-item is in WI.
-static isl::set instancesOf(const isl::set &WI, const isl::set &Domain) {
-  unsigned Extra = islDim(Domain, isl::dim::set) - 3;
-  return Domain.reset_tuple_id().intersect(
-      WI.reset_tuple_id().add_dims(isl::dim::set, Extra));
+/// Whether \p A reads or writes the kernel's memory (buffers, __local and
+/// __constant variables) rather than private memory: a private variable's
+/// copies, a context slot, the scratch memory they may live in.
+static bool kernelMemory(const ModelAccess &A) {
+  const Value *Ptr = getLoadStorePointerOperand(A.I);
+  if (!Ptr)
+    return false;
+  const Value *Obj = getUnderlyingObject(A.Base ? A.Base : Ptr);
+  if (isa<AllocaInst>(Obj))
+    return false;
+  if (auto *L = dyn_cast<LoadInst>(Obj))
+    if (auto *G = dyn_cast<GlobalVariable>(L->getPointerOperand()))
+      return G->getName() != ScratchGlobal;
+  return true;
 }
 
-SubkernelScore scoreOf(const WorkItemModel &M, unsigned Dim,
-                       const ScoreWeights &W, isl::set *ContextOut) {
-  SubkernelScore Score;
+std::vector<SubkernelScore> scoresOf(const WorkItemModel &M,
+                                     ArrayRef<unsigned> Dims,
+                                     const ScoreWeights &W,
+                                     isl::set *ContextOut) {
+  std::vector<SubkernelScore> Scores(Dims.size());
   unsigned Local[3];
   for (unsigned D = 0; D < 3; ++D)
     Local[D] = M.localSize(D);
   GroupParams GP = groupParams(M);
   SmallVector<isl::id, 4> Opaque = M.opaqueParams();
+  auto WithoutOpaque = [&](isl::set S) {
+    for (const isl::id &Id : Opaque) {
+      int Pos = S.find_dim_by_id(isl::dim::param, Id);
+      if (Pos >= 0)
+        S = S.project_out(isl::dim::param, Pos, 1);
+    }
+    return S;
+  };
   // What is known of the launch parameters: the model's context, its group
   // parameters replaced.
-  isl::set Known = globalView(
-      isl::set::universe(isl::space(M.ctx(), 0, 3)).intersect_params(
-          M.context().intersect(M.assumptions())),
-      Local, GP).params();
-  for (const isl::id &Id : Opaque) {
-    int Pos = Known.find_dim_by_id(isl::dim::param, Id);
-    if (Pos >= 0)
-      Known = Known.project_out(isl::dim::param, Pos, 1);
-  }
-  Known = Known.coalesce();
+  isl::set Known =
+      WithoutOpaque(globalView(isl::set::universe(isl::space(M.ctx(), 0, 3))
+                                   .intersect_params(M.context().intersect(
+                                       M.assumptions())),
+                               Local, GP)
+                        .params())
+          .coalesce();
   if (ContextOut)
     *ContextOut = Known;
-  auto Box = [&](isl::set Instances) {
-    for (const isl::id &Id : Opaque) {
-      int Pos = Instances.find_dim_by_id(isl::dim::param, Id);
-      if (Pos >= 0)
-        Instances = Instances.project_out(isl::dim::param, Pos, 1);
-    }
-    return boxExtents(globalView(Instances, Local, GP), Known);
+  // The box of a part of an access's instances: its work-items' extents
+  // over the launch, times the extents of the access's loop counters over
+  // all its instances (the same for every part and every dimension: one
+  // product to compare and to emit).
+  auto Box = [&](const isl::set &WorkItems, ArrayRef<isl::pw_aff> Counters) {
+    std::vector<isl::pw_aff> E =
+        boxExtents(globalView(WithoutOpaque(WorkItems), Local, GP), Known);
+    E.insert(E.end(), Counters.begin(), Counters.end());
+    return E;
   };
   for (const RegionModel &R : M.regions()) {
     if (!R.Modelled)
       continue;
-    SplittingPredicates SP(M, R, Dim, /*Width=*/1, /*MaxRanges=*/1,
-                           /*PointwiseOnly=*/true);
+    SmallVector<std::unique_ptr<SplittingPredicates>, 3> SP;
+    for (unsigned D : Dims)
+      SP.push_back(std::make_unique<SplittingPredicates>(
+          M, R, D, /*Width=*/1, /*MaxRanges=*/1, /*PointwiseOnly=*/true));
     for (unsigned A = 0; A < R.Accesses.size(); ++A) {
       const ModelAccess &Acc = R.Accesses[A];
-      // The kernel's memory: buffers, __local and __constant variables.
-      if (!Acc.Base || !(isa<Argument>(Acc.Base) || isa<GlobalVariable>(Acc.Base)))
+      if (!kernelMemory(Acc))
         continue;
       isl::set Runs = SplittingPredicates::toWorkItems(Acc.Domain, R.Domain);
-      isl::set Cons = SP.consecutivePoints(A).intersect(Runs);
-      isl::set Uni = SP.uniformPoints(A).intersect(Runs);
-      if (!Cons.is_null() && Cons.is_empty().is_false())
-        Score.add(W.Consecutive, Box(instancesOf(Cons, Acc.Domain)));
-      if (!Uni.is_null() && Uni.is_empty().is_false())
-        Score.add(W.Uniform, Box(instancesOf(Uni, Acc.Domain)));
+      std::vector<isl::pw_aff> Counters;
+      if (islDim(Acc.Domain, isl::dim::set) > 3) {
+        isl::set All =
+            globalView(WithoutOpaque(Acc.Domain.reset_tuple_id()), Local, GP);
+        Counters = boxExtents(All.project_out(isl::dim::set, 0, 3), Known);
+      }
+      for (unsigned I = 0; I < Dims.size(); ++I) {
+        isl::set Cons = SP[I]->consecutivePoints(A).intersect(Runs);
+        isl::set Uni = SP[I]->uniformPoints(A).intersect(Runs);
+        isl::set Div = Runs;
+        auto Add = [&](double Weight, const isl::set &Part) {
+          if (Part.is_null() || !Part.is_empty().is_false())
+            return;
+          Scores[I].add(Weight, Box(Part, Counters));
+          Div = Div.subtract(Part);
+        };
+        Add(W.Consecutive, Cons);
+        Add(W.Uniform, Uni.subtract(Cons));
+        Add(W.Divergent, Div.coalesce());
+      }
     }
   }
-  return Score;
+  return Scores;
 }
 
 } // namespace iss

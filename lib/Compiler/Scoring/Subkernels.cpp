@@ -233,8 +233,9 @@ static bool emitSelect(Module &M, const WorkGroupConfig &Config,
     });
   };
   Value *Best = nullptr, *BestIndex = nullptr;
+  std::map<std::string, Value *> Emitted;
   for (unsigned I = 0; I < Kept.size(); ++I) {
-    Expected<Value *> S = Kept[I]->Score.emit(B, ValueOf, Context);
+    Expected<Value *> S = Kept[I]->Score.emit(B, ValueOf, Context, &Emitted);
     if (!S) {
       debugLog(DbgLLVM, "%s: a score cannot be emitted: %s",
                Config.Kernel.c_str(), toString(S.takeError()).c_str());
@@ -290,10 +291,15 @@ PreservedAnalyses SubkernelsPass::run(Module &M, ModuleAnalysisManager &MAM) {
   std::optional<WorkItemModel> Model;
   Model.emplace(WorkItemModelAnalysis().run(*First, FAM));
   isl::set Context;
-  ScoreWeights W{Config.WeightConsecutive, Config.WeightUniform};
-  for (Candidate &C : Cands)
+  ScoreWeights W{Config.WeightConsecutive, Config.WeightUniform,
+                 Config.WeightDivergent};
+  SmallVector<unsigned, 3> Dims;
+  for (const Candidate &C : Cands)
     if (C.Dim >= 0)
-      C.Score = scoreOf(*Model, C.Dim, W, &Context);
+      Dims.push_back(C.Dim);
+  std::vector<SubkernelScore> Scores = scoresOf(*Model, Dims, W, &Context);
+  for (unsigned I = 0; I < Dims.size(); ++I)
+    Cands[I].Score = std::move(Scores[I]);
   eliminate(Cands, Context);
   if (debugEnabled(DbgLLVM))
     for (const Candidate &C : Cands) {

@@ -72,8 +72,8 @@ static cl::opt<std::string>
             cl::init("0,1,2"));
 static cl::opt<std::string>
     WeightsOpt("iss-weights",
-               cl::desc("POCL_ISS_WEIGHTS: consecutive,uniform"),
-               cl::init("2,1"));
+               cl::desc("POCL_ISS_WEIGHTS: consecutive,uniform[,divergent]"),
+               cl::init("2,1,0.5"));
 
 WorkGroupConfig WorkGroupConfig::fromCommandLine() {
   WorkGroupConfig C;
@@ -91,7 +91,8 @@ WorkGroupConfig WorkGroupConfig::fromCommandLine() {
   C.Stats = StatsOpt;
   // Bad values keep the defaults, as a bad -iss-mode does.
   parseDims(DimsOpt, C.DimsMask);
-  parseWeights(WeightsOpt, C.WeightConsecutive, C.WeightUniform);
+  parseWeights(WeightsOpt, C.WeightConsecutive, C.WeightUniform,
+               C.WeightDivergent);
   return C;
 }
 
