@@ -11,7 +11,9 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <vector>
 
@@ -276,3 +278,48 @@ TEST(Compiler, RecursionRunsAsCalls) {
 }
 
 } // namespace
+
+// The selection function of a kernel with a subkernel per dimension
+// (split+score, the default): the launch's argument decides which
+// dimension is consecutive, and so which subkernel runs. Also prints what
+// a call costs (the scores' closed forms, once per launch).
+TEST(Compiler, SelectionPerLaunch) {
+  auto CK = compile("__kernel void either(__global int *Out, int N, int F) {\n"
+                    "  int X = get_global_id(0), Y = get_global_id(1);\n"
+                    "  if (F) Out[X * N + Y] = 1; else Out[Y * N + X] = 2;\n"
+                    "}\n",
+                    "either", 16, 16);
+  ASSERT_TRUE(CK);
+  if (CK->Mode != "split+score" && CK->Mode != "score")
+    GTEST_SKIP() << "one subkernel in mode " << CK->Mode;
+  ASSERT_GE(CK->Subkernels.size(), 2u);
+  int N = 64, F = 0;
+  void *Out = nullptr;
+  std::vector<void *> Slots = {&Out, &N, &F};
+  iss_wg_context Ctx;
+  std::memset(&Ctx, 0, sizeof(Ctx));
+  Ctx.num_groups[0] = Ctx.num_groups[1] = 4;
+  Ctx.num_groups[2] = 1;
+  Ctx.work_dim = 2;
+  auto Picked = [&] {
+    uint32_t Sub = CK->Select(Slots.data(), &Ctx);
+    EXPECT_LT(Sub, CK->SubkernelNames.size());
+    return Sub < CK->SubkernelNames.size() ? CK->SubkernelNames[Sub] : "";
+  };
+  EXPECT_NE(Picked().find(":x/"), std::string::npos) << Picked();
+  F = 1;
+  EXPECT_NE(Picked().find(":y/"), std::string::npos) << Picked();
+  const int Calls = 1000000;
+  auto Start = std::chrono::steady_clock::now();
+  uint32_t Sum = 0;
+  for (int I = 0; I < Calls; ++I) {
+    F = I & 1;
+    Sum += CK->Select(Slots.data(), &Ctx);
+  }
+  double Ns = std::chrono::duration<double, std::nano>(
+                  std::chrono::steady_clock::now() - Start)
+                  .count() /
+              Calls;
+  EXPECT_GT(Sum, 0u);
+  std::printf("selection: %.1f ns per call\n", Ns);
+}
