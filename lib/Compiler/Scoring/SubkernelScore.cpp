@@ -18,6 +18,7 @@
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/GlobalVariable.h"
 #include "llvm/IR/IRBuilder.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -26,6 +27,12 @@
 #include <limits>
 
 using namespace llvm;
+
+static cl::opt<unsigned long> MaxCounterBoxOps(
+    "iss-score-counter-ops",
+    cl::desc("isl operations allowed for the box of one access's loop "
+             "counters in the scores"),
+    cl::init(200000));
 
 namespace iss {
 
@@ -100,12 +107,28 @@ static double lowestExtent(const isl::pw_aff &PA, const isl::set &Context) {
   return std::max(double(V.get_num_si()), 0.0);
 }
 
-double SubkernelScore::lowerBound(const isl::set &Context) const {
-  double Sum = Constant;
+double SubkernelScore::lowerBound(const isl::set &Context,
+                                  double Enough) const {
+  // The simplest products first: their bounds are cheap, and often enough.
+  std::vector<std::pair<unsigned, const ScoreTerm *>> Order;
   for (const ScoreTerm &T : Terms) {
-    double P = T.Weight;
-    for (const isl::pw_aff &E : T.Extents)
-      P *= lowestExtent(E, Context);
+    unsigned Pieces = 0;
+    for (const isl::pw_aff &E : T.Extents) {
+      isl::size N = E.n_piece();
+      Pieces += N.is_error() ? 1000 : unsigned(N.release());
+    }
+    Order.push_back({Pieces, &T});
+  }
+  std::stable_sort(Order.begin(), Order.end(),
+                   [](const auto &A, const auto &B) { return A.first < B.first; });
+  double Sum = Constant;
+  for (const auto &[Pieces, T] : Order) {
+    if (Sum >= Enough)
+      break;
+    double P = T->Weight;
+    for (const isl::pw_aff &E : T->Extents)
+      if (P > 0)
+        P *= lowestExtent(E, Context);
     Sum += P;
   }
   return Sum;
@@ -140,7 +163,7 @@ bool SubkernelScore::dominates(const SubkernelScore &Other,
                                const isl::set &Context) const {
   // Lower bound against a constant: the scalar fallback's 1.
   if (Other.Terms.empty())
-    return lowerBound(Context) >= Other.Constant;
+    return lowerBound(Context, Other.Constant) >= Other.Constant;
   // Term by term (the paper's comparison of the linear combinations of
   // volumes, generalized): each product of Other is covered by products
   // here at least as large for every launch, whose weights it uses up.
@@ -275,7 +298,10 @@ std::vector<isl::pw_aff> boxExtents(const isl::set &S,
     isl::pw_aff E = Max.sub(Min).add(isl::pw_aff(
         isl::set::universe(Params.space()), isl::val::one(S.ctx())));
     E = unionMax(E, Zero);
-    if (!Context.is_null())
+    // Simplified where that is cheap: a single piece gisted keeps its
+    // text canonical for the comparison of products.
+    isl::size Pieces = E.n_piece();
+    if (!Context.is_null() && !Pieces.is_error() && unsigned(Pieces.release()) <= 2)
       E = gistParams(E, Context);
     Out.push_back(dropUnusedParams(E.coalesce()));
   }
@@ -332,12 +358,12 @@ std::vector<SubkernelScore> scoresOf(const WorkItemModel &M,
     }
     return S;
   };
-  // What is known of the launch parameters: the model's context, its group
-  // parameters replaced.
+  // What is known of the launch parameters: the model's context (without
+  // the bounds of 64-bit parameters, which make isl's arithmetic slow and
+  // tell a box nothing) and assumptions, its group parameters replaced.
   isl::set Known =
       WithoutOpaque(globalView(isl::set::universe(isl::space(M.ctx(), 0, 3))
-                                   .intersect_params(M.context().intersect(
-                                       M.assumptions())),
+                                   .intersect_params(M.predicateContext()),
                                Local, GP)
                         .params())
           .coalesce();
@@ -367,9 +393,15 @@ std::vector<SubkernelScore> scoresOf(const WorkItemModel &M,
       isl::set Runs = SplittingPredicates::toWorkItems(Acc.Domain, R.Domain);
       std::vector<isl::pw_aff> Counters;
       if (islDim(Acc.Domain, isl::dim::set) > 3) {
+        // Bounds of clamped loops take isl long to maximize: past a quota
+        // the counters are left out of the access's products (a factor
+        // common to all its parts and all dimensions).
+        IslQuota Q(M.ctx(), MaxCounterBoxOps);
         isl::set All =
             globalView(WithoutOpaque(Acc.Domain.reset_tuple_id()), Local, GP);
         Counters = boxExtents(All.project_out(isl::dim::set, 0, 3), Known);
+        if (Q.exceeded())
+          Counters.clear();
       }
       for (unsigned I = 0; I < Dims.size(); ++I) {
         isl::set Cons = SP[I]->consecutivePoints(A).intersect(Runs);

@@ -59,6 +59,7 @@
 #include "llvm/Support/Error.h"
 
 #include <functional>
+#include <limits>
 #include <map>
 #include <string>
 #include <vector>
@@ -102,8 +103,10 @@ public:
   double constant() const { return Constant; }
 
   /// A lower bound of the score over the launches in \p Context (a
-  /// parameter set; null: any parameters).
-  double lowerBound(const isl::set &Context) const;
+  /// parameter set; null: any parameters); once it reaches \p Enough, the
+  /// products left are not bounded.
+  double lowerBound(const isl::set &Context,
+                    double Enough = std::numeric_limits<double>::infinity()) const;
   /// Whether this scores at least as much as \p Other for every launch in
   /// \p Context (a sufficient test; false when it cannot tell).
   bool dominates(const SubkernelScore &Other, const isl::set &Context) const;
