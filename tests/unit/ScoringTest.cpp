@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "IslTest.h"
 #include "Scoring/SubkernelScore.h"
 
 #include "pocl-iss/IslHelpers.h"
@@ -28,28 +29,8 @@ using namespace llvm;
 
 namespace {
 
-class ScoringTest : public ::testing::Test {
+class ScoringTest : public IslTest {
 protected:
-  IslContext IC;
-  isl::ctx Ctx = IC.get();
-
-  isl::set set(const std::string &S) { return isl::set(Ctx, S); }
-  isl::pw_aff pwAff(const std::string &S) { return isl::pw_aff(Ctx, S); }
-  void expectEqual(const isl::set &A, const isl::set &B) {
-    ASSERT_FALSE(A.is_null());
-    ASSERT_FALSE(B.is_null());
-    EXPECT_TRUE(A.is_equal(B).is_true()) << islStr(A) << "\n   is not\n"
-                                         << islStr(B);
-  }
-  void expectEqual(const isl::pw_aff &A, const isl::pw_aff &B) {
-    ASSERT_FALSE(A.is_null());
-    ASSERT_FALSE(B.is_null());
-    isl::space None(Ctx, 0, 0);
-    EXPECT_TRUE(A.insert_domain(None).as_map().is_equal(
-                    B.insert_domain(None).as_map()).is_true())
-        << islStr(A) << "\n   is not\n"
-        << islStr(B);
-  }
   GroupParams groups(bool WithGroupId0 = false) {
     GroupParams P;
     for (unsigned D = 0; D < 3; ++D)

@@ -12,6 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "IslTest.h"
 #include "Passes.h"
 #include "Splitting/IslExprEmitter.h"
 #include "Splitting/SplittingPredicates.h"
@@ -36,21 +37,7 @@ using namespace llvm;
 
 namespace {
 
-class SplittingTest : public ::testing::Test {
-protected:
-  IslContext IC;
-  isl::ctx Ctx = IC.get();
-
-  isl::set set(const std::string &S) { return isl::set(Ctx, S); }
-  isl::pw_aff pwAff(const std::string &S) { return isl::pw_aff(Ctx, S); }
-  /// \p A and \p B are the same set.
-  void expectEqual(const isl::set &A, const isl::set &B) {
-    ASSERT_FALSE(A.is_null());
-    ASSERT_FALSE(B.is_null());
-    EXPECT_TRUE(A.is_equal(B).is_true()) << islStr(A) << "\n   is not\n"
-                                         << islStr(B);
-  }
-};
+using SplittingTest = IslTest;
 
 TEST_F(SplittingTest, FullTiles) {
   // Figure 6 with n = 30: the tile from 24 lacks lanes 30 and 31.
