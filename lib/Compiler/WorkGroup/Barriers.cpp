@@ -8,6 +8,7 @@
 
 #include "Barriers.h"
 
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
@@ -113,7 +114,7 @@ static bool isInlinable(const CallBase &CB) {
          Callee->hasFnAttribute(Attribute::AlwaysInline);
 }
 
-void inlineAlwaysInlineCalls(Function &F) {
+bool inlineAlwaysInlineCalls(Function &F, const InlineOptions &Opts) {
   // A work list of call sites, fed by the calls each inlining copies in:
   // every instruction is looked at a constant number of times, where
   // rescanning the function after each inlining was quadratic in the number
@@ -127,6 +128,7 @@ void inlineAlwaysInlineCalls(Function &F) {
       if (auto *CB = dyn_cast<CallBase>(&I))
         if (isInlinable(*CB))
           Work.push_back({CB, -1});
+  bool Changed = false;
   while (!Work.empty()) {
     PendingCall P = Work.pop_back_val();
     auto *CB = dyn_cast_or_null<CallBase>(P.Call);
@@ -139,15 +141,54 @@ void inlineAlwaysInlineCalls(Function &F) {
     if (Callee == &F || inHistory(Callee, P.History, Histories))
       continue;
     InlineFunctionInfo Info;
-    if (!InlineFunction(*CB, Info).isSuccess()) {
+    if (!InlineFunction(*CB, Info, Opts.MergeAttributes,
+                        Opts.CalleeAA ? Opts.CalleeAA(*Callee) : nullptr,
+                        Opts.InsertLifetime)
+             .isSuccess()) {
       Callee->removeFnAttr(Attribute::AlwaysInline);
       continue;
     }
+    Changed = true;
     int History = static_cast<int>(Histories.size());
     Histories.push_back({Callee, P.History});
     for (CallBase *NewCB : Info.InlinedCallSites)
       if (isInlinable(*NewCB))
         Work.push_back({NewCB, History});
+  }
+  return Changed;
+}
+
+void forEachCalleeFirst(Module &M, function_ref<void(Function &)> Visit) {
+  // Depth first with a stack of its own (a chain of calls may be as deep
+  // as the program makes it); each function's calls are listed once, when
+  // it is reached, so the walk is linear in the size of the module.
+  struct Frame {
+    Function *F;
+    SmallVector<Function *, 8> Callees;
+  };
+  SmallPtrSet<Function *, 32> Reached;
+  SmallVector<Frame, 16> Stack;
+  auto Reach = [&](Function &F) {
+    if (F.isDeclaration() || !Reached.insert(&F).second)
+      return;
+    Frame Fr{&F, {}};
+    for (BasicBlock &BB : F)
+      for (Instruction &I : BB)
+        if (auto *CB = dyn_cast<CallBase>(&I))
+          if (isInlinable(*CB))
+            Fr.Callees.push_back(CB->getCalledFunction());
+    Stack.push_back(std::move(Fr));
+  };
+  for (Function &Root : M) {
+    Reach(Root);
+    while (!Stack.empty()) {
+      if (!Stack.back().Callees.empty()) {
+        Reach(*Stack.back().Callees.pop_back_val());
+        continue;
+      }
+      Function *F = Stack.pop_back_val().F;
+      Visit(*F);
+    }
   }
 }
 

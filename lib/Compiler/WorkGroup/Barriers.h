@@ -12,9 +12,11 @@
 #ifndef POCL_ISS_COMPILER_WORKGROUP_BARRIERS_H
 #define POCL_ISS_COMPILER_WORKGROUP_BARRIERS_H
 
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallVector.h"
 
 namespace llvm {
+class AAResults;
 class BasicBlock;
 class CallInst;
 class Function;
@@ -50,9 +52,31 @@ llvm::BasicBlock *isolateBarrier(llvm::CallInst *Barrier);
 /// precedes it with nothing in between. Returns true if one was inserted.
 bool insertBarrier(llvm::Instruction *Before);
 
+/// How inlineAlwaysInlineCalls calls LLVM's InlineFunction. The defaults
+/// are iss-barriers'; iss-hoist-uniform inlines as LLVM's always-inliner
+/// does (the callee's attributes merged into the caller's, its alias
+/// analysis for noalias scopes, no lifetime markers).
+struct InlineOptions {
+  bool MergeAttributes = false;
+  bool InsertLifetime = true;
+  /// The alias analysis of a callee, or null.
+  llvm::function_ref<llvm::AAResults *(llvm::Function &)> CalleeAA;
+};
+
 /// Inlines, one call at a time, every call in \p F to a defined function
 /// marked always_inline (iss-prepare marks everything a kernel reaches).
-void inlineAlwaysInlineCalls(llvm::Function &F);
+/// Returns true if it inlined anything.
+bool inlineAlwaysInlineCalls(llvm::Function &F, const InlineOptions &Opts = {});
+
+/// Calls \p Visit once on every defined function of \p M, each after the
+/// always_inline functions it calls (a post-order of the call graph's
+/// always_inline edges; iss-prepare marks no recursive function
+/// always_inline, and a cycle would be cut where it closes). Inlining and
+/// simplifying in this order copies each callee already simplified, as
+/// LLVM's inliner does, instead of simplifying its copies one by one.
+/// \p Visit may change functions but not add or erase any.
+void forEachCalleeFirst(llvm::Module &M,
+                        llvm::function_ref<void(llvm::Function &)> Visit);
 
 } // namespace iss
 

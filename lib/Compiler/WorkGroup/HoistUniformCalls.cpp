@@ -14,14 +14,16 @@
 // every iteration and cannot trap or fail to return), and then every call
 // of them is inlined, hoisted or not, and their locals broken up by SROA,
 // so that what follows (the Scalarizer, the loop vectorizer) sees the
-// builtins' bodies as before.
+// builtins' bodies as before. The inlining goes callees first, each
+// function simplified once before it is copied, as LLVM's inliner does.
 //
 //===----------------------------------------------------------------------===//
 
+#include "Barriers.h"
 #include "Passes.h"
 
+#include "llvm/Analysis/AliasAnalysis.h"
 #include "llvm/IR/Module.h"
-#include "llvm/Transforms/IPO/AlwaysInliner.h"
 #include "llvm/Transforms/Scalar/LICM.h"
 #include "llvm/Transforms/Scalar/LoopPassManager.h"
 #include "llvm/Transforms/Scalar/SROA.h"
@@ -33,6 +35,17 @@ using namespace llvm;
 #define DEBUG_TYPE "iss-hoist-uniform"
 
 namespace iss {
+
+/// Erases the always_inline functions nothing uses any more, as LLVM's
+/// always-inliner does once it has inlined a function's calls.
+static void eraseDeadInlinables(Module &M, FunctionAnalysisManager &FAM) {
+  for (Function &F : make_early_inc_range(M))
+    if (F.hasFnAttribute(Attribute::AlwaysInline) && !F.hasComdat() &&
+        F.isDefTriviallyDead()) {
+      FAM.clear(F, F.getName());
+      F.eraseFromParent();
+    }
+}
 
 PreservedAnalyses HoistUniformCallsPass::run(Module &M,
                                              ModuleAnalysisManager &MAM) {
@@ -58,19 +71,32 @@ PreservedAnalyses HoistUniformCallsPass::run(Module &M,
     F->removeFnAttr(InlineLateAttr);
     F->addFnAttr(Attribute::AlwaysInline);
   }
-  PreservedAnalyses Inlined =
-      AlwaysInlinerPass(/*InsertLifetimeIntrinsics=*/false).run(M, MAM);
-  // The inliner changed the subkernels behind the analysis managers' back.
-  MAM.invalidate(M, Inlined);
-  // The library's and the program's functions arrive unoptimized (clang
-  // runs no pass on them): SROA breaks up their inlined locals here, as
-  // iss-barriers did for everything inlined before, or the Scalarizer
-  // would split type-punned vector memory (a uchar3 passed as an i32).
-  FunctionPassManager Clean;
-  Clean.addPass(SROAPass(SROAOptions::ModifyCFG));
-  for (Function &F : M)
-    if (!F.isDeclaration() && F.getName().starts_with(Prefix))
-      Clean.run(F, FAM);
+  // The kernel's own function, dead since iss-wi-loops cloned it, needs no
+  // copies of anything.
+  eraseDeadInlinables(M, FAM);
+  // Every call of an always_inline function is inlined, callees before
+  // callers; a function is broken up by SROA once before it is copied (the
+  // library's and the program's functions arrive unoptimized: clang runs
+  // no pass on them, and the Scalarizer would split type-punned vector
+  // memory, a uchar3 passed as an i32), and each subkernel once after.
+  // Promoting the locals of thousands of inlined copies in the subkernel
+  // instead, an iterated dominance frontier per alloca over the whole
+  // subkernel, was quadratic in the number of calls (issue 12).
+  auto CalleeAA = [&](Function &Callee) {
+    return &FAM.getResult<AAManager>(Callee);
+  };
+  InlineOptions Opts; // as LLVM's always-inliner, which this pass ran before
+  Opts.MergeAttributes = true;
+  Opts.InsertLifetime = false;
+  Opts.CalleeAA = CalleeAA;
+  forEachCalleeFirst(M, [&](Function &F) {
+    if (inlineAlwaysInlineCalls(F, Opts))
+      FAM.invalidate(F, PreservedAnalyses::none());
+    if (F.hasFnAttribute(Attribute::AlwaysInline) ||
+        F.getName().starts_with(Prefix))
+      FAM.invalidate(F, SROAPass(SROAOptions::ModifyCFG).run(F, FAM));
+  });
+  eraseDeadInlinables(M, FAM);
   return PreservedAnalyses::none();
 }
 
