@@ -26,6 +26,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <dirent.h>
 #include <functional>
 #include <iostream>
@@ -327,20 +328,29 @@ double seconds(std::chrono::steady_clock::time_point A,
   return std::chrono::duration<double>(B - A).count();
 }
 
+/// CPU time of the process, all its threads: on a shared, loaded machine it
+/// varies far less than the time on the clock.
+double cpuSeconds() {
+  timespec T;
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &T);
+  return T.tv_sec + T.tv_nsec * 1e-9;
+}
+
 /// The child: one kernel on one platform. Prints one RESULT line:
-/// status, build seconds, first-launch seconds, message.
+/// status, build seconds, first-launch seconds, the CPU seconds of both,
+/// message.
 int runChild(const std::string &Platform, const std::string &Spec) {
   auto [Kind, N] = parseSpec(Spec);
   Generated G = Kind->Make(N);
   auto Report = [](const char *Status, double Build, double Launch,
-                   std::string Msg) {
+                   double Cpu, std::string Msg) {
     for (char &C : Msg)
       if (C == '\n' || C == '\t')
         C = ' ';
     if (Msg.size() > 300)
       Msg = Msg.substr(0, 300) + "...";
-    std::printf("RESULT\t%s\t%.3f\t%.3f\t%s\n", Status, Build, Launch,
-                Msg.c_str());
+    std::printf("RESULT\t%s\t%.3f\t%.3f\t%.3f\t%s\n", Status, Build,
+                Launch, Cpu, Msg.c_str());
     std::fflush(stdout);
   };
   try {
@@ -354,6 +364,7 @@ int runChild(const std::string &Platform, const std::string &Spec) {
     E.write(InB, In);
 
     const char *Src = G.Source.c_str();
+    double Cpu0 = cpuSeconds();
     auto T0 = std::chrono::steady_clock::now();
     cl_int Err;
     Program P(clCreateProgramWithSource(E.Ctx, 1, &Src, nullptr, &Err));
@@ -367,7 +378,8 @@ int runChild(const std::string &Platform, const std::string &Spec) {
       std::string Log(Size, '\0');
       clGetProgramBuildInfo(P, E.Device, CL_PROGRAM_BUILD_LOG, Size, Log.data(),
                             nullptr);
-      Report("build-failed", seconds(T0, T1), 0, errorName(Err) + (": " + Log));
+      Report("build-failed", seconds(T0, T1), 0, cpuSeconds() - Cpu0,
+             errorName(Err) + (": " + Log));
       return 0;
     }
     Kernel K = E.kernel(P, "k");
@@ -376,6 +388,7 @@ int runChild(const std::string &Platform, const std::string &Spec) {
                                     nullptr, nullptr));
     CL_CHECK(clFinish(E.Q));
     auto T2 = std::chrono::steady_clock::now();
+    double Cpu = cpuSeconds() - Cpu0;
     std::vector<int> Out(Global);
     E.read(OutB, Out);
     std::string Wrong;
@@ -386,9 +399,9 @@ int runChild(const std::string &Platform, const std::string &Spec) {
                 ", expected " + std::to_string(Want);
     }
     Report(Wrong.empty() ? "ok" : "wrong", seconds(T0, T1), seconds(T1, T2),
-           Wrong);
+           Cpu, Wrong);
   } catch (const std::exception &X) {
-    Report("error", 0, 0, X.what());
+    Report("error", 0, 0, 0, X.what());
   }
   return 0;
 }
@@ -433,7 +446,8 @@ std::vector<std::string> splitList(const std::string &S) {
 
 struct Run {
   std::string Status; ///< ok, wrong, build-failed, error, or how it died
-  double Build = 0, Launch = 0;
+  double Build = 0, Launch = 0; ///< seconds on the clock
+  double Cpu = 0; ///< CPU seconds of the build and first launch, all threads
   std::string Message;
   double total() const { return Build + Launch; }
 };
@@ -475,13 +489,15 @@ Run spawn(const std::string &Platform, const std::string &Spec,
   while (std::getline(SS, Line))
     if (Line.rfind("RESULT\t", 0) == 0) {
       std::stringstream LS(Line.substr(7));
-      std::string B, L;
+      std::string B, L, C;
       std::getline(LS, R.Status, '\t');
       std::getline(LS, B, '\t');
       std::getline(LS, L, '\t');
+      std::getline(LS, C, '\t');
       std::getline(LS, R.Message);
       R.Build = std::atof(B.c_str());
       R.Launch = std::atof(L.c_str());
+      R.Cpu = std::atof(C.c_str());
     }
   if (R.Status.empty()) {
     if (WIFSIGNALED(Status))
@@ -533,7 +549,8 @@ int runParent(const Options &O) {
 
   FILE *Csv = O.Csv.empty() ? nullptr : std::fopen(O.Csv.c_str(), "w");
   if (Csv)
-    std::fprintf(Csv, "platform,kernel,rep,status,build_s,first_launch_s\n");
+    std::fprintf(Csv,
+                 "platform,kernel,rep,status,build_s,first_launch_s,cpu_s\n");
   // Medians per (kernel, platform).
   std::map<std::pair<std::string, std::string>, Run> Median;
   for (const std::string &Spec : O.Kernels)
@@ -551,8 +568,9 @@ int runParent(const Options &O) {
           std::cerr << ": " << R.Message;
         std::cerr << "\n";
         if (Csv)
-          std::fprintf(Csv, "%s,%s,%u,%s,%.3f,%.3f\n", label(P).c_str(),
-                       Spec.c_str(), Rep, R.Status.c_str(), R.Build, R.Launch);
+          std::fprintf(Csv, "%s,%s,%u,%s,%.3f,%.3f,%.3f\n", label(P).c_str(),
+                       Spec.c_str(), Rep, R.Status.c_str(), R.Build, R.Launch,
+                       R.Cpu);
         Runs.push_back(R);
         if (R.Status != "ok")
           break; // a crash or a failure does not get better
@@ -567,21 +585,23 @@ int runParent(const Options &O) {
   if (Csv)
     std::fclose(Csv);
 
-  // The table: per platform build, first launch and total; then each other
-  // platform's total over pocl-iss's.
+  // The table: per platform build, first launch, their total on the clock
+  // and in CPU time; then each other platform's totals over pocl-iss's, on
+  // the clock and in CPU time (the steadier on a loaded machine).
   std::cout << "| kernel |";
   for (const std::string &P : Platforms)
-    std::cout << " " << label(P) << " build s | first launch s | total s |";
+    std::cout << " " << label(P)
+              << " build s | first launch s | total s | CPU s |";
   for (size_t I = 1; I < Platforms.size(); ++I)
     std::cout << " " << label(Platforms[I]) << " / " << label(Platforms[0])
-              << " |";
+              << " | in CPU time |";
   std::cout << "\n|---|";
   for (size_t I = 0; I < Platforms.size(); ++I)
-    std::cout << "---:|---:|---:|";
+    std::cout << "---:|---:|---:|---:|";
   for (size_t I = 1; I < Platforms.size(); ++I)
-    std::cout << "---:|";
+    std::cout << "---:|---:|";
   std::cout << "\n";
-  std::vector<double> LogRatios(Platforms.size(), 0);
+  std::vector<double> LogWall(Platforms.size(), 0), LogCpu(Platforms.size(), 0);
   std::vector<unsigned> Counted(Platforms.size(), 0);
   for (const std::string &Spec : O.Kernels) {
     std::cout << "| " << Spec << " |";
@@ -589,22 +609,25 @@ int runParent(const Options &O) {
       const Run &R = Median[{Spec, P}];
       if (R.Status == "ok")
         std::cout << " " << fmt(R.Build) << " | " << fmt(R.Launch) << " | "
-                  << fmt(R.total()) << " |";
+                  << fmt(R.total()) << " | " << fmt(R.Cpu) << " |";
       else if (R.Status == "build-failed")
-        std::cout << " " << fmt(R.Build) << " (build failed) | - | - |";
+        std::cout << " " << fmt(R.Build) << " (build failed) | - | - | "
+                  << fmt(R.Cpu) << " |";
       else
-        std::cout << " " << R.Status << " | - | - |";
+        std::cout << " " << R.Status << " | - | - | - |";
     }
     const Run &Ours = Median[{Spec, Platforms[0]}];
     for (size_t I = 1; I < Platforms.size(); ++I) {
       const Run &Other = Median[{Spec, Platforms[I]}];
-      if (Ours.Status == "ok" && Other.Status == "ok" && Ours.total() > 0) {
-        double Ratio = Other.total() / Ours.total();
-        std::cout << " " << fmt(Ratio) << "x |";
-        LogRatios[I] += std::log(Ratio);
+      if (Ours.Status == "ok" && Other.Status == "ok" && Ours.total() > 0 &&
+          Ours.Cpu > 0) {
+        double Wall = Other.total() / Ours.total(), Cpu = Other.Cpu / Ours.Cpu;
+        std::cout << " " << fmt(Wall) << "x | " << fmt(Cpu) << "x |";
+        LogWall[I] += std::log(Wall);
+        LogCpu[I] += std::log(Cpu);
         ++Counted[I];
       } else {
-        std::cout << " - |";
+        std::cout << " - | - |";
       }
     }
     std::cout << "\n";
@@ -612,9 +635,10 @@ int runParent(const Options &O) {
   for (size_t I = 1; I < Platforms.size(); ++I)
     if (Counted[I])
       std::cout << "\nGeometric mean of " << label(Platforms[I]) << " / "
-                << label(Platforms[0]) << " (total, " << Counted[I]
-                << " kernels both ran): "
-                << fmt(std::exp(LogRatios[I] / Counted[I])) << "x\n";
+                << label(Platforms[0]) << " over the " << Counted[I]
+                << " kernels both ran: "
+                << fmt(std::exp(LogWall[I] / Counted[I])) << "x on the clock, "
+                << fmt(std::exp(LogCpu[I] / Counted[I])) << "x in CPU time\n";
   bool Bad = false;
   for (const auto &[Key, R] : Median)
     if (R.Status == "wrong") {
