@@ -342,15 +342,15 @@ double cpuSeconds() {
 int runChild(const std::string &Platform, const std::string &Spec) {
   auto [Kind, N] = parseSpec(Spec);
   Generated G = Kind->Make(N);
-  auto Report = [](const char *Status, double Build, double Launch,
-                   double Cpu, std::string Msg) {
+  auto Report = [](const char *Status, double Build, double Launch, double Cpu,
+                   std::string Msg) {
     for (char &C : Msg)
       if (C == '\n' || C == '\t')
         C = ' ';
     if (Msg.size() > 300)
       Msg = Msg.substr(0, 300) + "...";
-    std::printf("RESULT\t%s\t%.3f\t%.3f\t%.3f\t%s\n", Status, Build,
-                Launch, Cpu, Msg.c_str());
+    std::printf("RESULT\t%s\t%.3f\t%.3f\t%.3f\t%s\n", Status, Build, Launch,
+                Cpu, Msg.c_str());
     std::fflush(stdout);
   };
   try {
@@ -580,7 +580,16 @@ int runParent(const Options &O) {
                ((A.Status != "ok") == (B.Status != "ok") &&
                 A.total() < B.total());
       });
-      Median[{Spec, P}] = Runs[Runs.size() / 2];
+      Run &Mid = Median[{Spec, P}] = Runs[Runs.size() / 2];
+      // The median CPU time, which need not be that of the run with the
+      // median time on the clock.
+      std::vector<double> Cpu;
+      for (const Run &R : Runs)
+        if (R.Status == "ok")
+          Cpu.push_back(R.Cpu);
+      std::sort(Cpu.begin(), Cpu.end());
+      if (Mid.Status == "ok")
+        Mid.Cpu = Cpu[Cpu.size() / 2];
     }
   if (Csv)
     std::fclose(Csv);
