@@ -26,11 +26,13 @@
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/TargetSelect.h"
-#include "llvm/TargetParser/Host.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/Target/TargetOptions.h"
+#include "llvm/TargetParser/Host.h"
+#include "llvm/Transforms/InstCombine/InstCombine.h"
 #include "llvm/Transforms/Scalar/Scalarizer.h"
+#include "llvm/Transforms/Scalar/SimplifyCFG.h"
 
 #include <algorithm>
 #include <chrono>
@@ -125,6 +127,42 @@ void addWorkGroupPasses(ModulePassManager &MPM, const WorkGroupConfig &Config) {
   MPM.addPass(HoistUniformCallsPass(Config));
 }
 
+/// Switches with at least this many cases are turned into lookup tables
+/// before O3 (tableHugeSwitches).
+static const unsigned HugeSwitchCases = 1024;
+
+static bool hasHugeSwitch(const Function &F) {
+  for (const BasicBlock &BB : F)
+    if (const auto *SI = dyn_cast<SwitchInst>(BB.getTerminator()))
+      if (SI->getNumCases() >= HugeSwitchCases)
+        return true;
+  return false;
+}
+
+/// LLVM 19's SimplifyCFG and JumpThreading take time linear in a block's
+/// predecessors for every empty block they look at that branches to it
+/// (TryToSimplifyUncondBranchFromEmptyBlock gathers them in a set first;
+/// llvm/llvm-project#110715 fixed it in LLVM 20). A switch whose N cases
+/// each compute a value for one phi leaves N empty case blocks after
+/// InstCombine, and every one of O3's dozen SimplifyCFG runs costs N^2: a
+/// 10,000-case switch took 10 s at the first launch (issue 8), clang-19 -O3
+/// as long on the same code in C. InstCombine and one SimplifyCFG run that
+/// turns such a switch into a lookup table first, as the end of O3 would,
+/// leave O3 nothing of the sort to do: the first launch of the 10,000-case
+/// switch takes 0.6 s (pocl 3.1 with LLVM 15: 2 s). Switches that do not
+/// become tables stay switches; their cost is LLVM's.
+static void tableHugeSwitches(Module &M, FunctionAnalysisManager &FAM) {
+  for (Function &F : M)
+    if (!F.isDeclaration() && F.getName().starts_with("__iss_sub_") &&
+        hasHugeSwitch(F)) {
+      FunctionPassManager FPM;
+      FPM.addPass(InstCombinePass());
+      FPM.addPass(SimplifyCFGPass(
+          SimplifyCFGOptions().convertSwitchToLookupTable(true)));
+      FPM.run(F, FAM);
+    }
+}
+
 /// Runs the work-group passes and O3 on \p M for \p Config.
 static bool optimize(Module &M, const WorkGroupConfig &Config,
                      TargetMachine &TM, std::string &Error) {
@@ -197,6 +235,7 @@ static bool optimize(Module &M, const WorkGroupConfig &Config,
           !F.hasFnAttribute(ScalarAttr))
         FPM.run(F, FAM);
   }
+  tableHugeSwitches(M, FAM);
   Dump("workgroup");
 
   // Every read of a work-item global must have been replaced in the
