@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "CpuTime.h"
 #include "pocl-iss/KernelCompiler.h"
 
 #include <gtest/gtest.h>
@@ -15,7 +16,6 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
-#include <ctime>
 #include <iostream>
 #include <memory>
 #include <string>
@@ -279,14 +279,6 @@ TEST(Compiler, RecursionRunsAsCalls) {
     A = B;
     B = C;
   }
-}
-
-/// CPU time of this process, all threads: a loaded machine disturbs it
-/// little.
-double cpuSeconds() {
-  timespec T;
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &T);
-  return T.tv_sec + T.tv_nsec * 1e-9;
 }
 
 /// out[i] = a value per case of an N-case switch on in[i]; \p Seed keeps

@@ -19,6 +19,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "CompilerInternal.h"
+#include "CpuTime.h"
 #include "Passes.h"
 
 #include "llvm/IR/Module.h"
@@ -28,7 +29,6 @@
 
 #include <chrono>
 #include <cstring>
-#include <ctime>
 #include <iostream>
 #include <string>
 #include <vector>
@@ -36,12 +36,6 @@
 using namespace iss;
 
 namespace {
-
-double cpuSeconds() {
-  timespec T;
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &T);
-  return T.tv_sec + T.tv_nsec * 1e-9;
-}
 
 int hostHadd(int X, int Y) { return (X >> 1) + (Y >> 1) + (X & Y & 1); }
 int hostRhadd(int X, int Y) { return (X >> 1) + (Y >> 1) + ((X | Y) & 1); }
