@@ -34,6 +34,7 @@
 #include "llvm/IR/Operator.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Debug.h"
+#include "llvm/Support/SaveAndRestore.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <functional>
@@ -178,6 +179,11 @@ private:
   DenseMap<Loop *, std::unique_ptr<Scope>> Scopes;
   std::unique_ptr<Scope> TopScope;
   DenseMap<std::pair<Value *, Loop *>, std::optional<Expr>> Values;
+  /// Translating an i64 address index (collect): 64-bit additions,
+  /// subtractions and multiplications there may wrap (see valueImpl), and
+  /// their translations are memoized apart.
+  bool Modular = false;
+  DenseMap<std::pair<Value *, Loop *>, std::optional<Expr>> ModularValues;
   DenseMap<std::pair<const SCEV *, Loop *>, std::optional<Expr>> Scevs;
   DenseMap<std::pair<Value *, Loop *>, Cond> Conds;
   DenseSet<Value *> Pending;
@@ -483,8 +489,9 @@ std::optional<Expr> WorkItemModel::Builder::value(Value *V, const Scope &S) {
     return R;
   }
   auto Key = std::make_pair(V, S.LLVMLoop);
-  auto It = Values.find(Key);
-  if (It != Values.end())
+  auto &Memo = Modular ? ModularValues : Values;
+  auto It = Memo.find(Key);
+  if (It != Memo.end())
     return It->second;
   if (!Pending.insert(V).second)
     return opaque(V, S);
@@ -492,7 +499,7 @@ std::optional<Expr> WorkItemModel::Builder::value(Value *V, const Scope &S) {
   if (!R)
     R = opaque(V, S);
   Pending.erase(V);
-  Values[Key] = R;
+  (Modular ? ModularValues : Values)[Key] = R;
   return R;
 }
 
@@ -595,6 +602,18 @@ std::optional<Expr> WorkItemModel::Builder::valueImpl(Value *V,
   auto *I = dyn_cast<Instruction>(V);
   if (!I)
     return std::nullopt;
+  // An address is computed modulo 2^64: where a 64-bit addition,
+  // subtraction or multiplication of an index wraps, it changes the index
+  // by a multiple of 2^64, and so the address not at all. In an index (and
+  // in the ring operations under it, down to the first other operation)
+  // they are exact without nsw: `y * width + x` in size_t, y * width an
+  // opaque parameter, is consecutive along x.
+  unsigned Op = I->getOpcode();
+  bool Ring = Bits == 64 && (Op == Instruction::Add || Op == Instruction::Sub ||
+                             Op == Instruction::Mul || Op == Instruction::Shl ||
+                             Op == Instruction::Freeze);
+  SaveAndRestore<bool> InIndex(Modular, Modular && Ring);
+  bool Wraps = Modular;
 
   // A non-linear function of the parameters alone: a parameter of its own,
   // affine where a product is not, simpler for isl than the pieces of a
@@ -677,7 +696,7 @@ std::optional<Expr> WorkItemModel::Builder::valueImpl(Value *V,
   }
   case Instruction::Add:
   case Instruction::Sub:
-    if (cast<BinaryOperator>(I)->hasNoSignedWrap()) {
+    if (cast<BinaryOperator>(I)->hasNoSignedWrap() || Wraps) {
       auto Ops = Both(I->getOperand(0), I->getOperand(1));
       if (!Ops)
         return std::nullopt;
@@ -689,7 +708,7 @@ std::optional<Expr> WorkItemModel::Builder::valueImpl(Value *V,
     break;
   case Instruction::Mul:
   case Instruction::Shl:
-    if (cast<BinaryOperator>(I)->hasNoSignedWrap()) {
+    if (cast<BinaryOperator>(I)->hasNoSignedWrap() || Wraps) {
       Value *A = I->getOperand(0), *B = I->getOperand(1);
       std::optional<int64_t> C = ConstOp(B);
       if (!C && I->getOpcode() == Instruction::Mul) {
@@ -1634,7 +1653,12 @@ void WorkItemModel::Builder::collect(RegionModel &R) {
             break;
           }
           int64_t Stride = GTI.getSequentialElementStride(DL);
-          auto EI = value(Idx, S);
+          std::optional<Expr> EI;
+          {
+            SaveAndRestore<bool> InIndex(Modular,
+                                         Idx->getType()->isIntegerTy(64));
+            EI = value(Idx, S);
+          }
           if (!EI) {
             Ok = false;
             break;
