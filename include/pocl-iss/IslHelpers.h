@@ -84,6 +84,10 @@ isl::set dropConstraintsNotInvolving(isl::set S, unsigned First, unsigned N);
 /// Whether \p S constrains the parameter \p Id.
 bool involvesParam(const isl::set &S, const isl::id &Id);
 
+/// Whether \p S is one box: every constraint bounds one set dimension
+/// (by the parameters), so its bounding box is \p S itself.
+bool isBox(const isl::set &S);
+
 /// \p M with the tuple of its range (domain) anonymous.
 isl::map resetRangeTuple(isl::map M);
 

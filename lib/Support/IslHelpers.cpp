@@ -103,6 +103,10 @@ bool involvesParam(const isl::set &S, const isl::id &Id) {
          isl_set_involves_dims(S.get(), isl_dim_param, Pos, 1) == isl_bool_true;
 }
 
+bool isBox(const isl::set &S) {
+  return !S.is_null() && isl_set_is_box(S.get()) == isl_bool_true;
+}
+
 isl::map resetRangeTuple(isl::map M) {
   return isl::manage(isl_map_reset_tuple_id(M.release(), isl_dim_out));
 }

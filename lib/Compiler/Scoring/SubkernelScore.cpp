@@ -373,9 +373,11 @@ std::vector<SubkernelScore> scoresOf(const WorkItemModel &M,
   // over the launch, times the extents of the access's loop counters over
   // all its instances (the same for every part and every dimension: one
   // product to compare and to emit).
-  auto Box = [&](const isl::set &WorkItems, ArrayRef<isl::pw_aff> Counters) {
-    std::vector<isl::pw_aff> E =
-        boxExtents(globalView(WithoutOpaque(WorkItems), Local, GP), Known);
+  auto Box = [&](const isl::set &WorkItems, ArrayRef<isl::pw_aff> Counters,
+                 SubkernelScore &Score, bool CountersExact) {
+    isl::set Global = globalView(WithoutOpaque(WorkItems), Local, GP);
+    Score.countPart(CountersExact && isBox(Global));
+    std::vector<isl::pw_aff> E = boxExtents(Global, Known);
     E.insert(E.end(), Counters.begin(), Counters.end());
     return E;
   };
@@ -392,6 +394,7 @@ std::vector<SubkernelScore> scoresOf(const WorkItemModel &M,
         continue;
       isl::set Runs = SplittingPredicates::toWorkItems(Acc.Domain, R.Domain);
       std::vector<isl::pw_aff> Counters;
+      bool CountersExact = true;
       if (islDim(Acc.Domain, isl::dim::set) > 3) {
         // Bounds of clamped loops take isl long to maximize: past a quota
         // the counters are left out of the access's products (a factor
@@ -399,9 +402,13 @@ std::vector<SubkernelScore> scoresOf(const WorkItemModel &M,
         IslQuota Q(M.ctx(), MaxCounterBoxOps);
         isl::set All =
             globalView(WithoutOpaque(Acc.Domain.reset_tuple_id()), Local, GP);
-        Counters = boxExtents(All.project_out(isl::dim::set, 0, 3), Known);
-        if (Q.exceeded())
+        isl::set Loops = All.project_out(isl::dim::set, 0, 3);
+        Counters = boxExtents(Loops, Known);
+        CountersExact = isBox(All);
+        if (Q.exceeded()) {
           Counters.clear();
+          CountersExact = false;
+        }
       }
       for (unsigned I = 0; I < Dims.size(); ++I) {
         isl::set Cons = SP[I]->consecutivePoints(A).intersect(Runs);
@@ -410,7 +417,7 @@ std::vector<SubkernelScore> scoresOf(const WorkItemModel &M,
         auto Add = [&](double Weight, const isl::set &Part) {
           if (Part.is_null() || !Part.is_empty().is_false())
             return;
-          Scores[I].add(Weight, Box(Part, Counters));
+          Scores[I].add(Weight, Box(Part, Counters, Scores[I], CountersExact));
           Div = Div.subtract(Part);
         };
         Add(W.Consecutive, Cons);

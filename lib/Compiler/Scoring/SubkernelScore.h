@@ -100,6 +100,15 @@ public:
   void addConstant(double C) { Constant += C; }
 
   const std::vector<ScoreTerm> &terms() const { return Terms; }
+  /// Of the parts of accesses that went into the score, how many are
+  /// boxes over the launch: their box volume is their exact size (the
+  /// paper's boxes lose nothing there).
+  unsigned parts() const { return Parts; }
+  unsigned exactParts() const { return ExactParts; }
+  void countPart(bool Exact) {
+    ++Parts;
+    ExactParts += Exact;
+  }
   double constant() const { return Constant; }
 
   /// A lower bound of the score over the launches in \p Context (a
@@ -126,6 +135,7 @@ public:
 private:
   std::vector<ScoreTerm> Terms;
   double Constant = 0;
+  unsigned Parts = 0, ExactParts = 0;
 };
 
 /// The model's parameters that stand for a work group, per dimension

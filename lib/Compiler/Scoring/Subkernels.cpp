@@ -306,9 +306,11 @@ PreservedAnalyses SubkernelsPass::run(Module &M, ModuleAnalysisManager &MAM) {
       std::string S;
       raw_string_ostream OS(S);
       C.Score.print(OS);
-      debugLog(DbgLLVM, "%s: subkernel %s, score %s%s", Config.Kernel.c_str(),
-               C.describe(Config.IssMode).c_str(), S.c_str(),
-               C.Keep ? "" : ", dominated");
+      // The score last: debugLog cuts long lines.
+      debugLog(DbgLLVM, "%s: subkernel %s%s, %u of %u parts exact, score %s",
+               Config.Kernel.c_str(), C.describe(Config.IssMode).c_str(),
+               C.Keep ? "" : " (dominated)", C.Score.exactParts(),
+               C.Score.parts(), S.c_str());
     }
 
   SmallVector<const Candidate *, 4> Kept;

@@ -17,7 +17,8 @@
 ; RUN: pocl-iss-opt -passes='iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,iss-subkernels' -iss-kernel=rows -iss-local-size=8,8,1 -iss-vector-width=8 -iss-mode=split+score -S %s | FileCheck %s --check-prefix=ROWS
 ; The scores (POCL_DEBUG=llvm): products of the extents of the boxes over
 ; the launch, the group counts iss_N<d> times the local size; x's in and
-; out are gathers (w_div = 0.5 each).
+; out are gathers (w_div = 0.5 each). Each part is a box over the launch,
+; so its box volume is its exact size.
 ; RUN: env POCL_DEBUG=llvm pocl-iss-opt -passes='iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,iss-subkernels' -iss-kernel=rows -iss-local-size=8,8,1 -iss-vector-width=8 -iss-mode=split+score -o /dev/null %s 2>&1 | FileCheck %s --check-prefix=SCORES
 ; The same in `score` mode: the subkernel is not split (no ranges).
 ; RUN: pocl-iss-opt -passes='iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,iss-subkernels' -iss-kernel=rows -iss-local-size=8,8,1 -iss-vector-width=8 -iss-mode=score -S %s | FileCheck %s --check-prefix=SCORE
@@ -149,9 +150,9 @@ end:
 ; ROWS: !iss.subkernels = !{![[S:[0-9]+]]}
 ; ROWS: ![[S]] = !{!"rows", !"__iss_sub_rows_0", !"split+score:y/8"}
 
-; SCORES: rows: subkernel split+score:x/8, score 0 + 3 * [iss_N0] -> { [(8iss_N0)] } * [iss_N1] -> { [(8iss_N1)] } * [iss_N2] -> { [(iss_N2)] }, dominated
-; SCORES: rows: subkernel split+score:y/8, score 0 + 5 * [iss_N0] -> { [(8iss_N0)] } * [iss_N1] -> { [(8iss_N1)] } * [iss_N2] -> { [(iss_N2)] }{{$}}
-; SCORES: rows: subkernel split+score:scalar, score 1, dominated
+; SCORES: rows: subkernel split+score:x/8 (dominated), 3 of 3 parts exact, score 0 + 3 * [iss_N0] -> { [(8iss_N0)] } * [iss_N1] -> { [(8iss_N1)] } * [iss_N2] -> { [(iss_N2)] }{{$}}
+; SCORES: rows: subkernel split+score:y/8, 3 of 3 parts exact, score 0 + 5 * [iss_N0] -> { [(8iss_N0)] } * [iss_N1] -> { [(8iss_N1)] } * [iss_N2] -> { [(iss_N2)] }{{$}}
+; SCORES: rows: subkernel split+score:scalar (dominated), 0 of 0 parts exact, score 1{{$}}
 
 ; SCORE: !iss.subkernels = !{![[S:[0-9]+]]}
 ; SCORE: ![[S]] = !{!"rows", !"__iss_sub_rows_0", !"score:y/8"}
