@@ -263,14 +263,19 @@ void debugLog(DebugCategory Cat, const char *Fmt, ...) {
   for (unsigned I = 0; I < 7; ++I)
     if (Cat == (1u << I))
       Name = Names[I];
-  char Buf[2048];
-  va_list Ap;
+  // Whole, however long (a subkernel's score, an LLVM remark).
+  va_list Ap, Copy;
   va_start(Ap, Fmt);
-  std::vsnprintf(Buf, sizeof(Buf), Fmt, Ap);
+  va_copy(Copy, Ap);
+  int N = std::vsnprintf(nullptr, 0, Fmt, Copy);
+  va_end(Copy);
+  std::string Buf(N > 0 ? size_t(N) + 1 : 1, '\0');
+  std::vsnprintf(&Buf[0], Buf.size(), Fmt, Ap);
   va_end(Ap);
+  Buf.resize(N > 0 ? size_t(N) : 0);
   static std::mutex M;
   std::lock_guard<std::mutex> L(M);
-  std::fprintf(stderr, "[pocl-iss] %s: %s\n", Name, Buf);
+  std::fprintf(stderr, "[pocl-iss] %s: %s\n", Name, Buf.c_str());
 }
 
 } // namespace iss

@@ -306,7 +306,6 @@ PreservedAnalyses SubkernelsPass::run(Module &M, ModuleAnalysisManager &MAM) {
       std::string S;
       raw_string_ostream OS(S);
       C.Score.print(OS);
-      // The score last: debugLog cuts long lines.
       debugLog(DbgLLVM, "%s: subkernel %s%s, %u of %u parts exact, score %s",
                Config.Kernel.c_str(), C.describe(Config.IssMode).c_str(),
                C.Keep ? "" : " (dominated)", C.Score.exactParts(),
