@@ -146,6 +146,21 @@ __kernel void eitherDim(__global int *Out, __global const int *In, int N,
   else
     Out[Y * N + X] = In[Y * N + X] * 5 - Y;
 }
+
+// A 3D volume stored with dimension F innermost, behind tail guards in
+// every dimension. The index's N * N is a product of arguments, which the
+// model does not read: every dimension scores alike, and the local sizes
+// of the test make each of x, y and z the vectorized one (8x8x8 and 16x4x2
+// x, 1x8x4 and 3x5x7 y, 2x2x16 z), with the scalar fallback kept beside.
+__kernel void anyDim3(__global int *Out, __global const int *In, int N,
+                      int F) {
+  int X = get_global_id(0), Y = get_global_id(1), Z = get_global_id(2);
+  if (X >= N || Y >= N || Z >= N)
+    return;
+  int I = F == 0 ? (Z * N + Y) * N + X
+                 : F == 1 ? (X * N + Z) * N + Y : (Y * N + X) * N + Z;
+  Out[I] = In[I] * (F + 2) + X - Y + Z;
+}
 )CLC";
 
 namespace {
@@ -391,6 +406,40 @@ CLT_TEST(bestDimensionPerLaunch) {
       expectEqual(E.read<int>(DOut, In.size()), Want,
                   "eitherDim F=" + std::to_string(F) + " local " +
                       std::to_string(L[0]) + "x" + std::to_string(L[1]));
+    }
+  }
+}
+
+CLT_TEST(bestOfThreeDimensions) {
+  Program P = E.build(SplitSource);
+  Kernel K = E.kernel(P, "anyDim3");
+  const int N = 19; // a tail guard in every dimension
+  const size_t Size = size_t(N) * N * N;
+  auto In = randomVector<int>(Size, -1000, 1000, 31);
+  Mem DIn = E.input(In);
+  const size_t Locals[][3] = {{8, 8, 8}, {4, 4, 4}, {16, 4, 2}, {2, 2, 16},
+                              {1, 8, 4}, {3, 5, 7}};
+  for (int F = 0; F < 3; ++F) {
+    std::vector<int> Want(Size);
+    for (int Z = 0; Z < N; ++Z)
+      for (int Y = 0; Y < N; ++Y)
+        for (int X = 0; X < N; ++X) {
+          size_t I = F == 0   ? (size_t(Z) * N + Y) * N + X
+                     : F == 1 ? (size_t(X) * N + Z) * N + Y
+                              : (size_t(Y) * N + X) * N + Z;
+          Want[I] = In[I] * (F + 2) + X - Y + Z;
+        }
+    for (const auto &L : Locals) {
+      Mem DOut = E.output<int>(Size);
+      setArgs(K, DOut, DIn, N, F);
+      size_t Global[3];
+      for (int D = 0; D < 3; ++D)
+        Global[D] = (N + L[D] - 1) / L[D] * L[D];
+      E.run(K, 3, Global, L);
+      expectEqual(E.read<int>(DOut, Size), Want,
+                  "anyDim3 F=" + std::to_string(F) + " local " +
+                      std::to_string(L[0]) + "x" + std::to_string(L[1]) +
+                      "x" + std::to_string(L[2]));
     }
   }
 }
