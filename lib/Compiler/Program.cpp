@@ -83,14 +83,21 @@ static BuildResult finishExecutable(std::unique_ptr<Module> M,
   // What neither the program nor the library defines cannot run, unless
   // the JIT finds it in the process (the library formats floats for printf
   // with the C library's snprintf).
-  bool Undefined = false;
+  bool Undefined = false, Images = false;
   for (Function &F : *M)
     if (F.isDeclaration() && !F.isIntrinsic() && !F.use_empty() &&
         F.getName() != "pocl.barrier" &&
         !dlsym(RTLD_DEFAULT, F.getName().str().c_str())) {
       R.Log += "error: undefined function '" + F.getName().str() + "'\n";
       Undefined = true;
+      // The image builtins (read_imagef, get_image_width, ...) and the
+      // sampler initializer Clang emits for a sampler_t constant.
+      StringRef N = F.getName();
+      Images |= N.contains("image") || N.contains("sampler");
     }
+  if (Images)
+    R.Log += "note: images and samplers are not supported by this device "
+             "(CL_DEVICE_IMAGE_SUPPORT is CL_FALSE)\n";
   if (Undefined)
     return R;
   if (!checkRecursion(*M, R.Log))

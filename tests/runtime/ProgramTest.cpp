@@ -898,6 +898,28 @@ static std::string failedBuildLog(Env &E, const char *Src) {
   return E.buildLog(P);
 }
 
+// pocl 3.1's tests/runtime/test_clGetKernelArgInfo builds a kernel that
+// reads an image through a sampler: the build fails, and the log says why
+// beside the functions it lacks.
+CLT_TEST(imageKernelsExplainTheBuildFailure) {
+  if (!E.IsPoclIss)
+    CLT_SKIP("pocl supports images");
+  if (E.deviceValue<cl_bool>(CL_DEVICE_IMAGE_SUPPORT))
+    CLT_SKIP("images are supported now: this test is obsolete");
+  std::string Log = failedBuildLog(E, R"CLC(
+constant sampler_t samp = CLK_NORMALIZED_COORDS_FALSE | CLK_ADDRESS_NONE |
+                          CLK_FILTER_NEAREST;
+__kernel void k(__read_only image2d_t in, write_only image2d_t out) {
+  int2 c = (int2)(get_global_id(0), get_global_id(1));
+  write_imagef(out, c, read_imagef(in, samp, c));
+}
+)CLC");
+  CLT_EXPECT_MSG(Log.find("images and samplers are not supported") !=
+                     std::string::npos,
+                 Log);
+  CLT_EXPECT_MSG(Log.find("undefined function") != std::string::npos, Log);
+}
+
 CLT_TEST(recursionReachingWorkItemStateRefused) {
   if (!E.IsPoclIss)
     CLT_SKIP("pocl builds these; what they compute is undefined there");
