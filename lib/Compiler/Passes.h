@@ -21,6 +21,7 @@
 
 namespace llvm {
 class Argument;
+class MDNode;
 class IRBuilderBase;
 class PassBuilder;
 class Value;
@@ -211,6 +212,13 @@ llvm::Value *loadWorkItemGlobal(llvm::IRBuilderBase &B,
 /// The array of POCL_ISS_STATS counters of a kernel's pieces, of subkernel
 /// \p Subkernel while iss-subkernels builds it (-1: the kernel's).
 std::string piecesSymbol(llvm::StringRef Kernel, int Subkernel);
+
+/// The named metadata the work-group passes leave for the pipeline
+/// (iss.subkernels, iss.context, iss.pieces) has one node per kernel (or
+/// per subkernel, piece) whose first operand is the kernel's name: whether
+/// \p N is one of \p Kernel's, and its integer operand \p Op.
+bool isNodeOf(const llvm::MDNode *N, llvm::StringRef Kernel);
+uint64_t mdInt(const llvm::MDNode *N, unsigned Op);
 
 /// Attributes of the subkernels for Pipeline.cpp: the vector width (lanes
 /// of 32 bits) they were built for, and whether they are scalar.

@@ -403,39 +403,33 @@ static bool compileKernel(const std::vector<uint8_t> &Binary,
     return false;
   if (NamedMDNode *NMD = M->getNamedMetadata("iss.subkernels"))
     for (MDNode *N : NMD->operands())
-      if (cast<MDString>(N->getOperand(0))->getString() == Config.Kernel)
+      if (isNodeOf(N, Config.Kernel))
         Out.Subkernels.push_back(
             {cast<MDString>(N->getOperand(1))->getString().str(),
              cast<MDString>(N->getOperand(2))->getString().str()});
   if (NamedMDNode *NMD = M->getNamedMetadata("iss.context"))
     for (MDNode *N : NMD->operands())
-      if (cast<MDString>(N->getOperand(0))->getString() == Config.Kernel) {
+      if (isNodeOf(N, Config.Kernel)) {
         // One node per subkernel: the device provides for the largest.
-        auto Int = [&](unsigned Op) -> size_t {
-          return mdconst::extract<ConstantInt>(N->getOperand(Op))
-              ->getZExtValue();
-        };
         Out.ContextBytesPerWorkItem =
-            std::max(Out.ContextBytesPerWorkItem, Int(1));
-        Out.UniformContextBytes = std::max(Out.UniformContextBytes, Int(2));
-        Out.ScratchBytes = std::max(Out.ScratchBytes, Int(3));
+            std::max<size_t>(Out.ContextBytesPerWorkItem, mdInt(N, 1));
+        Out.UniformContextBytes =
+            std::max<size_t>(Out.UniformContextBytes, mdInt(N, 2));
+        Out.ScratchBytes = std::max<size_t>(Out.ScratchBytes, mdInt(N, 3));
       }
   Out.SelectSymbol = "__iss_select_" + Config.Kernel;
   if (NamedMDNode *NMD = M->getNamedMetadata("iss.pieces")) {
     // kernel, counter, region, piece, whole tiles, properties, horizontal,
     // subkernel (iss-wi-loops, emitPieceCounters), counters in order.
-    auto Int = [](const MDOperand &Op) {
-      return mdconst::extract<ConstantInt>(Op)->getZExtValue();
-    };
     for (MDNode *N : NMD->operands()) {
-      if (cast<MDString>(N->getOperand(0))->getString() != Config.Kernel)
+      if (!isNodeOf(N, Config.Kernel))
         continue;
-      assert(Int(N->getOperand(1)) == Out.Pieces.size() && "counters in order");
+      assert(mdInt(N, 1) == Out.Pieces.size() && "counters in order");
       StringRef Props = cast<MDString>(N->getOperand(5))->getString();
       std::string How;
       if (!Props.empty())
-        How = std::string(Int(N->getOperand(4)) ? "whole tiles" : "scalar") +
-              (Int(N->getOperand(6)) ? ", horizontal" : "") + "; " +
+        How = std::string(mdInt(N, 4) ? "whole tiles" : "scalar") +
+              (mdInt(N, 6) ? ", horizontal" : "") + "; " +
               Props.str();
       // One line each in the cache manifest: names of blocks are the user's.
       std::string Name = cast<MDString>(N->getOperand(3))->getString().str();
@@ -443,8 +437,8 @@ static bool compileKernel(const std::vector<uint8_t> &Binary,
         std::replace_if(
             Text->begin(), Text->end(),
             [](char C) { return C == '\t' || C == '\n' || C == '\r'; }, ' ');
-      Out.Pieces.push_back({unsigned(Int(N->getOperand(2))), Name, How,
-                            unsigned(Int(N->getOperand(7)))});
+      Out.Pieces.push_back(
+          {unsigned(mdInt(N, 2)), Name, How, unsigned(mdInt(N, 7))});
     }
     if (!Out.Pieces.empty())
       Out.PiecesSymbol = piecesSymbol(Config.Kernel, -1);
@@ -527,8 +521,9 @@ getCompiledKernel(const std::vector<uint8_t> &Binary, const std::string &Kernel,
      << Config.VectorWidth << (Config.ForceWidth ? " forced" : "")
      << (Config.Horizontal ? "; horizontal" : "") << "; pieces "
      << Config.MaxPieces << (Config.SafeDivision ? "" : "; unguarded division")
-     << (Config.Stats ? "; stats" : "") << "; dims " << S.DimsMask << "; weights " << S.WeightConsecutive << ','
-     << S.WeightUniform << ',' << S.WeightDivergent << "; local "
+     << (Config.Stats ? "; stats" : "") << "; dims " << S.DimsMask
+     << "; weights " << S.WeightConsecutive << ',' << S.WeightUniform << ','
+     << S.WeightDivergent << "; local "
      << Config.LocalSize[0] << ',' << Config.LocalSize[1] << ','
      << Config.LocalSize[2] << "; kernel " << Kernel << "; program "
      << hashHex(StringRef(reinterpret_cast<const char *>(Binary.data()),

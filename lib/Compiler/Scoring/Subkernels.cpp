@@ -180,14 +180,11 @@ static void gatherPieceCounters(Module &M, StringRef Kernel,
     }
   for (unsigned I = 0; I < NMD->getNumOperands(); ++I) {
     MDNode *N = NMD->getOperand(I);
-    if (cast<MDString>(N->getOperand(0))->getString() != Kernel)
+    if (!isNodeOf(N, Kernel))
       continue;
-    auto Int = [&](unsigned Op) {
-      return mdconst::extract<ConstantInt>(N->getOperand(Op))->getZExtValue();
-    };
     SmallVector<Metadata *, 8> Ops(N->op_begin(), N->op_end());
-    Ops[1] = ConstantAsMetadata::get(
-        ConstantInt::get(Type::getInt32Ty(Ctx), Int(1) + Offset[Int(7)]));
+    Ops[1] = ConstantAsMetadata::get(ConstantInt::get(
+        Type::getInt32Ty(Ctx), mdInt(N, 1) + Offset[mdInt(N, 7)]));
     NMD->setOperand(I, MDNode::get(Ctx, Ops));
   }
 }

@@ -148,6 +148,14 @@ std::string piecesSymbol(StringRef Kernel, int Subkernel) {
       .str();
 }
 
+bool isNodeOf(const MDNode *N, StringRef Kernel) {
+  return cast<MDString>(N->getOperand(0))->getString() == Kernel;
+}
+
+uint64_t mdInt(const MDNode *N, unsigned Op) {
+  return mdconst::extract<ConstantInt>(N->getOperand(Op))->getZExtValue();
+}
+
 const char *const VectorWidthAttr = "iss-vector-width";
 const char *const ScalarAttr = "iss-scalar";
 
@@ -899,11 +907,8 @@ void WorkGroupBuilder::runTileInside(Nest &N, size_t CopyBegin,
 
   NamedMDNode *Contexts = M.getNamedMetadata("iss.context");
   for (unsigned I = Contexts ? Contexts->getNumOperands() : 0; I-- > 0;)
-    if (cast<MDString>(Contexts->getOperand(I)->getOperand(0))->getString() ==
-        TC.Kernel) {
-      assert(mdconst::extract<ConstantInt>(
-                 Contexts->getOperand(I)->getOperand(3))
-                     ->isZero() &&
+    if (isNodeOf(Contexts->getOperand(I), TC.Kernel)) {
+      assert(mdInt(Contexts->getOperand(I), 3) == 0 &&
              "a tile's context arrays fit on the stack");
       SmallVector<MDNode *, 8> Keep;
       for (unsigned J = 0; J < Contexts->getNumOperands(); ++J)
