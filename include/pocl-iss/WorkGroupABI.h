@@ -37,13 +37,40 @@ typedef struct iss_wg_context {
   char *scratch;
 } iss_wg_context;
 
+/// An image as pocl 3.1's kernel library reads and writes it (the layout of
+/// its dev_image_t, pocl_image_types.h): an image argument is a pointer to
+/// one. A dimension the image type lacks is 0 (the height of 1D images and
+/// 1D arrays, the depth of all but 3D images, the array size of all but
+/// arrays): the library tells a 1D array from a 2D one by its height, and
+/// checks bounds only in dimensions that are not 0. Pitches are in bytes;
+/// the library steps through a 1D array's images with the row pitch, so
+/// there it holds the slice pitch. Order and data type are the CL_*
+/// values; elem_size is the bytes of one channel.
+typedef struct iss_image {
+  void *data;
+  int32_t width;
+  int32_t height;
+  int32_t depth;
+  int32_t array_size;
+  int32_t row_pitch;
+  int32_t slice_pitch;
+  int32_t num_mip_levels;
+  int32_t num_samples;
+  int32_t channel_order;
+  int32_t channel_data_type;
+  int32_t num_channels;
+  int32_t elem_size;
+} iss_image;
+
 /// Runs every work-item of the work group \p ctx->group_id.
 /// \p args has one slot per kernel argument, then one per automatic
 /// (function-scope) __local variable. Each slot points at the argument's
 /// bytes: for a __global/__constant buffer, at a void* holding the buffer's
 /// address (or NULL); for a __local argument or variable, at a void* holding
 /// this work group's local memory; for a by-value argument (scalar, vector or
-/// struct), at the value itself.
+/// struct), at the value itself; for an image, at a pointer to its
+/// iss_image; for a sampler, at its CLK_* bits in a pointer-sized integer
+/// (pocl 3.1's dev_sampler_t), which Clang's IR types as a pointer.
 typedef void (*iss_subkernel_fn)(void *const *args, const iss_wg_context *ctx);
 
 /// Picks the subkernel for a whole launch: called once per launch with the

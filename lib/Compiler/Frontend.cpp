@@ -216,11 +216,6 @@ compileOpenCL(LLVMContext &Ctx, const std::string &Source,
   if (Std == "CL3.0") {
     for (const std::string &F : T.OpenCLCFeatures)
       Enable(F);
-    // Clang 19's opencl-c.h declares the sampler image reads whatever the
-    // features; without images the header itself does not compile. The
-    // types are allowed (as under OpenCL C 1.2) but not announced.
-    Ext += ",+__opencl_c_images";
-    CC1.push_back("-U__opencl_c_images");
   }
   CC1.push_back(Ext);
   CC1.insert(CC1.end(), Args.begin(), Args.end());

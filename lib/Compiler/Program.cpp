@@ -20,6 +20,7 @@
 #include "llvm/Linker/Linker.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <cstddef>
 #include <dlfcn.h>
 #include <functional>
 #include <sstream>
@@ -74,30 +75,98 @@ static void rewritePrintf(Module &M) {
     Printf->eraseFromParent();
 }
 
+/// A sampler_t constant (`constant sampler_t s = CLK_...;`) reaches the IR
+/// as a call of `__translate_sampler_initializer(i32 bits)`, which Clang
+/// leaves for the target to define. pocl 3.1's library takes a sampler as
+/// its CLK_* bits in a pointer-sized integer (`dev_sampler_t` is uintptr_t,
+/// and the runtime passes a sampler argument the same way): each call
+/// becomes that integer as a pointer constant.
+static void rewriteSamplerInitializers(Module &M) {
+  Function *Init = M.getFunction("__translate_sampler_initializer");
+  if (!Init || !Init->isDeclaration())
+    return;
+  Type *I64 = Type::getInt64Ty(M.getContext());
+  SmallVector<CallInst *, 8> Calls;
+  for (User *U : Init->users())
+    if (auto *CI = dyn_cast<CallInst>(U))
+      if (CI->getCalledFunction() == Init && CI->arg_size() == 1)
+        Calls.push_back(CI);
+  for (CallInst *CI : Calls) {
+    IRBuilder<> B(CI);
+    Value *New = B.CreateIntToPtr(
+        B.CreateZExtOrTrunc(CI->getArgOperand(0), I64), CI->getType());
+    CI->replaceAllUsesWith(New);
+    CI->eraseFromParent();
+  }
+  if (Init->use_empty())
+    Init->eraseFromParent();
+}
+
+/// An image array's layer coordinate is never normalized (OpenCL C 3.0,
+/// 8.2), but pocl 3.1's library multiplies the whole coordinate, layer
+/// included, by the image's size when the sampler's coordinates are
+/// normalized. Before each sampled read of an array with float
+/// coordinates, the layer is divided by the array size under such a
+/// sampler, so that the library's product gives it back. The 1D array's
+/// float2 coordinate is passed as a double (the x86-64 C ABI of 8-byte
+/// vectors).
+static void unnormalizeArrayLayers(Module &M) {
+  LLVMContext &Ctx = M.getContext();
+  Type *I8 = Type::getInt8Ty(Ctx), *I32 = Type::getInt32Ty(Ctx);
+  Type *I64 = Type::getInt64Ty(Ctx), *F32 = Type::getFloatTy(Ctx);
+  for (Function &F : M) {
+    StringRef N = F.getName();
+    if (!F.isDeclaration() || !N.contains("_cl_read_image") ||
+        !N.contains("_array_") || !N.contains("11ocl_sampler") ||
+        !(N.ends_with("Dv2_f") || N.ends_with("Dv4_f")) || F.arg_size() != 3)
+      continue;
+    unsigned Layer = N.ends_with("Dv2_f") ? 1 : 2;
+    SmallVector<CallInst *, 8> Calls;
+    for (User *U : F.users())
+      if (auto *CI = dyn_cast<CallInst>(U))
+        if (CI->getCalledFunction() == &F)
+          Calls.push_back(CI);
+    for (CallInst *CI : Calls) {
+      IRBuilder<> B(CI);
+      Value *Coord = CI->getArgOperand(2);
+      Type *CoordTy = Coord->getType();
+      Value *Vec = CoordTy->isVectorTy()
+                       ? Coord
+                       : B.CreateBitCast(Coord, FixedVectorType::get(F32, 2));
+      Value *Bits = B.CreatePtrToInt(CI->getArgOperand(1), I64);
+      Value *Normalized =
+          B.CreateICmpNE(B.CreateAnd(Bits, 1), ConstantInt::get(I64, 0));
+      Value *SizeAt = B.CreateConstInBoundsGEP1_64(
+          I8, CI->getArgOperand(0), offsetof(iss_image, array_size));
+      Value *Size = B.CreateSIToFP(B.CreateLoad(I32, SizeAt), F32);
+      Value *L = B.CreateExtractElement(Vec, Layer);
+      L = B.CreateSelect(Normalized, B.CreateFDiv(L, Size), L);
+      Vec = B.CreateInsertElement(Vec, L, Layer);
+      CI->setArgOperand(
+          2, CoordTy->isVectorTy() ? Vec : B.CreateBitCast(Vec, CoordTy));
+    }
+  }
+}
+
 /// Links the library, describes the kernels and refuses what cannot run.
 static BuildResult finishExecutable(std::unique_ptr<Module> M,
                                     BuildResult R) {
   rewritePrintf(*M);
+  rewriteSamplerInitializers(*M);
+  unnormalizeArrayLayers(*M);
   if (!linkKernelLibrary(*M, R.Log))
     return R;
   // What neither the program nor the library defines cannot run, unless
   // the JIT finds it in the process (the library formats floats for printf
   // with the C library's snprintf).
-  bool Undefined = false, Images = false;
+  bool Undefined = false;
   for (Function &F : *M)
     if (F.isDeclaration() && !F.isIntrinsic() && !F.use_empty() &&
         F.getName() != "pocl.barrier" &&
         !dlsym(RTLD_DEFAULT, F.getName().str().c_str())) {
       R.Log += "error: undefined function '" + F.getName().str() + "'\n";
       Undefined = true;
-      // The image builtins (read_imagef, get_image_width, ...) and the
-      // sampler initializer Clang emits for a sampler_t constant.
-      StringRef N = F.getName();
-      Images |= N.contains("image") || N.contains("sampler");
     }
-  if (Images)
-    R.Log += "note: images and samplers are not supported by this device "
-             "(CL_DEVICE_IMAGE_SUPPORT is CL_FALSE)\n";
   if (Undefined)
     return R;
   if (!checkRecursion(*M, R.Log))

@@ -62,20 +62,27 @@ static TargetInfo detectTarget() {
   T.HasFP64 = true;
   T.HasFP16 = false;
   // What pocl 3.1's library implements for x86-64 (its HOST_DEVICE_
-  // EXTENSIONS and _FEATURES_30), less images and command buffers, which
-  // the runtime does not have. The library's C11 atomics ignore the scope
-  // argument (they are host-wide), so every scope is supported.
+  // EXTENSIONS and _FEATURES_30), less command buffers, which the runtime
+  // does not have. Images are the library's read_image.cl and
+  // write_image.cl on pocl's dev_image_t (iss_image in WorkGroupABI.h).
+  // The library's C11 atomics ignore the scope argument (they are
+  // host-wide), so every scope is supported.
   T.Extensions = {"cl_khr_byte_addressable_store",
+                  "cl_khr_3d_image_writes",
                   "cl_khr_global_int32_base_atomics",
                   "cl_khr_global_int32_extended_atomics",
                   "cl_khr_local_int32_base_atomics",
                   "cl_khr_local_int32_extended_atomics",
                   "cl_khr_int64_base_atomics",
                   "cl_khr_int64_extended_atomics"};
-  T.OpenCLCFeatures = {
-      "__opencl_c_atomic_order_acq_rel", "__opencl_c_atomic_order_seq_cst",
-      "__opencl_c_atomic_scope_device", "__opencl_c_atomic_scope_all_devices",
-      "__opencl_c_int64"};
+  T.OpenCLCFeatures = {"__opencl_c_atomic_order_acq_rel",
+                       "__opencl_c_atomic_order_seq_cst",
+                       "__opencl_c_atomic_scope_device",
+                       "__opencl_c_atomic_scope_all_devices",
+                       "__opencl_c_int64",
+                       "__opencl_c_images",
+                       "__opencl_c_3d_image_writes",
+                       "__opencl_c_read_write_images"};
   if (T.HasFP64) {
     T.Extensions.push_back("cl_khr_fp64");
     T.OpenCLCFeatures.push_back("__opencl_c_fp64");

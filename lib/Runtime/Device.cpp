@@ -49,6 +49,7 @@ static cl_device_id makeDevice() {
   D->GlobalMemSize = H.MemorySize;
   D->MaxAllocSize =
       std::max<cl_ulong>(D->GlobalMemSize / 4, cl_ulong(128) << 20);
+  setImageLimits(*D);
   D->L1Size = H.L1Size;
   D->L2Size = H.L2Size;
   D->L3Size = H.L3Size;
@@ -222,22 +223,29 @@ CL_API_ENTRY cl_int CL_API_CALL clGetDeviceInfo(cl_device_id Device,
   case CL_DEVICE_MAX_READ_IMAGE_ARGS:
   case CL_DEVICE_MAX_WRITE_IMAGE_ARGS:
   case CL_DEVICE_MAX_READ_WRITE_IMAGE_ARGS:
+    return U(128); // pocl 3.1's numbers; nothing limits them here
   case CL_DEVICE_MAX_SAMPLERS:
+    return U(16);
   case CL_DEVICE_IMAGE_PITCH_ALIGNMENT:
   case CL_DEVICE_IMAGE_BASE_ADDRESS_ALIGNMENT:
+    // Only for 2D images from buffers (cl_khr_image2d_from_buffer), which
+    // the device does not have.
     return U(0);
   case CL_DEVICE_MAX_MEM_ALLOC_SIZE:
     return UL(D->MaxAllocSize);
   case CL_DEVICE_IMAGE2D_MAX_WIDTH:
   case CL_DEVICE_IMAGE2D_MAX_HEIGHT:
+    return SZ(D->Image2DMax);
   case CL_DEVICE_IMAGE3D_MAX_WIDTH:
   case CL_DEVICE_IMAGE3D_MAX_HEIGHT:
   case CL_DEVICE_IMAGE3D_MAX_DEPTH:
+    return SZ(D->Image3DMax);
   case CL_DEVICE_IMAGE_MAX_BUFFER_SIZE:
+    return SZ(D->ImageMaxBuffer);
   case CL_DEVICE_IMAGE_MAX_ARRAY_SIZE:
-    return SZ(0);
+    return SZ(D->ImageMaxArray);
   case CL_DEVICE_IMAGE_SUPPORT:
-    return B(CL_FALSE);
+    return B(CL_TRUE);
   case CL_DEVICE_MAX_PARAMETER_SIZE:
     return SZ(1024);
   case CL_DEVICE_MEM_BASE_ADDR_ALIGN:

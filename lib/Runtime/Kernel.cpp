@@ -6,7 +6,9 @@
 // -cl-kernel-arg-info, so clGetKernelArgInfo never answers
 // CL_KERNEL_ARG_INFO_NOT_AVAILABLE. clSetKernelArg checks each value
 // against that description: __local arguments take a size and no value,
-// buffers a cl_mem (or NULL), by-value arguments exactly their size.
+// buffers a cl_mem (or NULL), images an image of the argument's type,
+// samplers a cl_sampler (its bits are the value), by-value arguments
+// exactly their size.
 // Memory objects set as arguments are not retained (the specification does
 // not ask it); enqueued commands take their own references.
 //
@@ -133,6 +135,13 @@ static bool isThreeVector(const std::string &Type) {
   return false;
 }
 
+/// An image argument's type without qualifiers ("image2d_t"), as
+/// imageTypeName names an image object's type.
+static std::string baseImageType(const std::string &TypeName) {
+  size_t At = TypeName.find("image");
+  return At == std::string::npos ? TypeName : TypeName.substr(At);
+}
+
 CL_API_ENTRY cl_int CL_API_CALL clSetKernelArg(cl_kernel K, cl_uint Index,
                                                size_t Size, const void *Value) {
   if (!isValid(K))
@@ -177,10 +186,48 @@ CL_API_ENTRY cl_int CL_API_CALL clSetKernelArg(cl_kernel K, cl_uint Index,
                    static_cast<const unsigned char *>(Value) + Size);
     V.Bytes.resize(A.Size, 0);
     break;
-  case ArgKind::Image:
-    return ISS_ERR(CL_INVALID_MEM_OBJECT, "images are not supported");
-  case ArgKind::Sampler:
-    return ISS_ERR(CL_INVALID_SAMPLER, "samplers are not supported");
+  case ArgKind::Image: {
+    if (Size != sizeof(cl_mem))
+      return ISS_ERR(CL_INVALID_ARG_SIZE, "an image argument takes a cl_mem");
+    if (!Value)
+      return ISS_ERR(CL_INVALID_ARG_VALUE, "an image argument needs a value");
+    cl_mem M = *static_cast<const cl_mem *>(Value);
+    if (!isValid(M) || !M->isImage())
+      return ISS_ERR(CL_INVALID_MEM_OBJECT, "not an image");
+    if (M->Context.get() != K->Program->Context.get())
+      return ISS_ERR(CL_INVALID_MEM_OBJECT, "image from another context");
+    if (imageTypeName(M->Type) != baseImageType(A.TypeName))
+      return ISS_ERR(CL_INVALID_MEM_OBJECT,
+                     "the image's type differs from the argument's");
+    // OpenCL 3.0, clSetKernelArg: a read_only argument takes no
+    // CL_MEM_WRITE_ONLY image and a write_only one no CL_MEM_READ_ONLY one.
+    if ((A.AccessQualifier == CL_KERNEL_ARG_ACCESS_READ_ONLY &&
+         (M->Flags & CL_MEM_WRITE_ONLY)) ||
+        (A.AccessQualifier == CL_KERNEL_ARG_ACCESS_WRITE_ONLY &&
+         (M->Flags & CL_MEM_READ_ONLY)))
+      return ISS_ERR(CL_INVALID_ARG_VALUE,
+                     "the image's flags conflict with the access qualifier");
+    V.Mem = M;
+    break;
+  }
+  case ArgKind::Sampler: {
+    if (Size != sizeof(cl_sampler))
+      return ISS_ERR(CL_INVALID_ARG_SIZE,
+                     "a sampler argument takes a cl_sampler");
+    if (!Value)
+      return ISS_ERR(CL_INVALID_ARG_VALUE, "a sampler argument needs a value");
+    cl_sampler S = *static_cast<const cl_sampler *>(Value);
+    if (!isValid(S))
+      return ISS_ERR(CL_INVALID_SAMPLER, "not a sampler");
+    if (S->Context.get() != K->Program->Context.get())
+      return ISS_ERR(CL_INVALID_SAMPLER, "sampler from another context");
+    // A sampler never changes: its bits are the argument's value.
+    uintptr_t Bits = S->deviceBits();
+    V.Bytes.assign(reinterpret_cast<const unsigned char *>(&Bits),
+                   reinterpret_cast<const unsigned char *>(&Bits) +
+                       sizeof(Bits));
+    break;
+  }
   }
   V.IsSet = true;
   std::lock_guard<std::mutex> L(K->M);

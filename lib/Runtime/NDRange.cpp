@@ -229,7 +229,9 @@ static cl_int enqueueKernel(const char *Func, cl_command_queue Q, cl_kernel K,
       const KernelArgValue &V = K->Args[I];
       size_t Align = std::max<size_t>(Infos[I].Align, alignof(void *));
       size_t Len =
-          Infos[I].Kind == ArgKind::Value ? V.Bytes.size() : sizeof(void *);
+          Infos[I].Kind == ArgKind::Value || Infos[I].Kind == ArgKind::Sampler
+              ? V.Bytes.size()
+              : sizeof(void *);
       size_t At = (Bytes + Align - 1) / Align * Align;
       Bytes = At + Len;
       return At;
@@ -254,6 +256,7 @@ static cl_int enqueueKernel(const char *Func, cl_command_queue Q, cl_kernel K,
       C->Slots[I] = At;
       switch (Infos[I].Kind) {
       case ArgKind::Value:
+      case ArgKind::Sampler:
         std::memcpy(At, V.Bytes.data(), V.Bytes.size());
         break;
       case ArgKind::Local:
@@ -266,7 +269,11 @@ static cl_int enqueueKernel(const char *Func, cl_command_queue Q, cl_kernel K,
           if (!isValid(V.Mem))
             return apiError(Func, CL_INVALID_MEM_OBJECT,
                             "a buffer argument was released");
-          Addr = V.Mem->Data;
+          // An image is its descriptor (WorkGroupABI.h), which lives as
+          // long as the image the command retains.
+          Addr = Infos[I].Kind == ArgKind::Image
+                     ? static_cast<void *>(&V.Mem->DevImage)
+                     : V.Mem->Data;
           C->addMem(V.Mem);
         }
         std::memcpy(At, &Addr, sizeof(void *));

@@ -215,7 +215,16 @@ struct DeviceDesc {
   size_t MaxWorkGroupSize = 4096;
   size_t MaxWorkItemSizes[3] = {4096, 4096, 4096};
   size_t PrintfBufferSize = 16u << 20;
+  /// Image limits in pixels (setImageLimits, Image.cpp).
+  size_t Image2DMax = 8192, Image3DMax = 2048, ImageMaxBuffer = 65536,
+         ImageMaxArray = 2048;
 };
+
+/// Sets \p D's image limits from its MaxAllocSize as pocl 3.1 does: a 1D
+/// image buffer may hold what an allocation holds at 16 bytes a pixel, and
+/// the 2D and 3D sides grow from 8192 and 2048 by powers of two while a
+/// square or cube of them holds no more pixels than that.
+void setImageLimits(DeviceDesc &D);
 } // namespace iss
 
 /// The CPU device, or one of its sub-devices (clCreateSubDevices): a
@@ -292,6 +301,17 @@ struct _cl_mem : iss::ObjectBase {
   /// CL_MEM_PROPERTIES: the list given to clCreate*WithProperties with its
   /// terminating 0; empty otherwise (and for a NULL list).
   std::vector<cl_mem_properties> Properties;
+
+  /// Images (Image.cpp): the format and description as created, pitches
+  /// filled in; Parent is a 1D image buffer's buffer. DevImage is what
+  /// kernels get (WorkGroupABI.h), fixed for the image's lifetime.
+  cl_image_format ImageFormat = {0, 0};
+  cl_image_desc ImageDesc = {};
+  size_t PixelBytes = 0;
+  iss_image DevImage = {};
+  bool isImage() const {
+    return Type != CL_MEM_OBJECT_BUFFER && Type != CL_MEM_OBJECT_PIPE;
+  }
 };
 
 struct _cl_program : iss::ObjectBase {
@@ -364,6 +384,15 @@ struct _cl_event : iss::ObjectBase {
 
 struct _cl_sampler : iss::ObjectBase {
   _cl_sampler() : ObjectBase(iss::ObjKind::Sampler) {}
+  iss::Ref<_cl_context> Context;
+  cl_bool Normalized = CL_TRUE;
+  cl_addressing_mode Addressing = CL_ADDRESS_CLAMP;
+  cl_filter_mode Filter = CL_FILTER_NEAREST;
+  /// CL_SAMPLER_PROPERTIES: as given to clCreateSamplerWithProperties,
+  /// 0-terminated; empty otherwise.
+  std::vector<cl_sampler_properties> Properties;
+  /// The CLK_* bits kernels get (pocl 3.1's dev_sampler_t).
+  uintptr_t deviceBits() const;
 };
 
 namespace iss {
@@ -462,6 +491,10 @@ void queueCallbacks(cl_event E, std::vector<DueCallback> Calls);
 size_t kernelLocalBytes(cl_kernel K);
 /// CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE of \p D.
 size_t preferredMultiple(cl_device_id D);
+
+/// The OpenCL C type of an image of type \p T ("image2d_array_t"), empty
+/// for what is not an image (Image.cpp).
+std::string imageTypeName(cl_mem_object_type T);
 
 /// Prints the POCL_ISS_STATS table at exit; called for each compiled kernel.
 void recordCompiledKernel(const std::shared_ptr<CompiledKernel> &K);

@@ -92,11 +92,6 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueSVMUnmap(cl_command_queue Queue,
   ISS_CHECK(Queue, CL_INVALID_COMMAND_QUEUE);
   ISS_REFUSE("SVM is not supported");
 }
-CL_API_ENTRY cl_sampler CL_API_CALL clCreateSamplerWithProperties(
-    cl_context Context, const cl_sampler_properties *, cl_int *Err) {
-  ISS_CHECK_RET(Context, Err, CL_INVALID_CONTEXT);
-  ISS_REFUSE_RET(Err, "no device in the context supports images");
-}
 CL_API_ENTRY cl_int CL_API_CALL clSetKernelArgSVMPointer(cl_kernel Kernel,
                                                          cl_uint,
                                                          const void *) {

@@ -234,6 +234,7 @@ using Mem = Handle<cl_mem, clReleaseMemObject>;
 using Program = Handle<cl_program, clReleaseProgram>;
 using Kernel = Handle<cl_kernel, clReleaseKernel>;
 using Event = Handle<cl_event, clReleaseEvent>;
+using Sampler = Handle<cl_sampler, clReleaseSampler>;
 
 //===-- Platforms ---------------------------------------------------------===//
 

@@ -140,45 +140,31 @@ CLT_TEST(infoSizes) {
   CLT_EXPECT(N == sizeof(size_t));
 }
 
-CLT_TEST(imagesUnsupported) {
-  if (!E.IsPoclIss)
-    CLT_SKIP("image support differs between implementations");
-  cl_image_format Fmt = {CL_RGBA, CL_UNORM_INT8};
-  cl_image_desc Desc = {};
-  Desc.image_type = CL_MEM_OBJECT_IMAGE2D;
-  Desc.image_width = 16;
-  Desc.image_height = 16;
-  cl_int Err;
-  CLT_EXPECT(
-      !clCreateImage(E.Ctx, CL_MEM_READ_ONLY, &Fmt, &Desc, nullptr, &Err));
-  CLT_EXPECT_ERR(CL_INVALID_OPERATION, Err);
-  CLT_EXPECT(!clCreateImage2D(E.Ctx, CL_MEM_READ_ONLY, &Fmt, 16, 16, 0, nullptr,
-                              &Err));
-  CLT_EXPECT_ERR(CL_INVALID_OPERATION, Err);
+/// Image entries given buffers, and image format queries given flags that
+/// are not a valid cl_mem_flags set (issue 12).
+CLT_TEST(imageEntriesRefuseBuffersAndBadFlags) {
   cl_uint N = 99;
-  CL_CHECK(clGetSupportedImageFormats(E.Ctx, CL_MEM_READ_ONLY,
-                                      CL_MEM_OBJECT_IMAGE2D, 0, nullptr, &N));
-  CLT_EXPECT(N == 0);
-  // Flags that are not a valid cl_mem_flags set (issue 12).
-  CLT_EXPECT_ERR(CL_INVALID_VALUE, clGetSupportedImageFormats(
-                                       E.Ctx, CL_MEM_READ_ONLY | (1ull << 40),
-                                       CL_MEM_OBJECT_IMAGE2D, 0, nullptr, &N));
-  CLT_EXPECT_ERR(
-      CL_INVALID_VALUE,
-      clGetSupportedImageFormats(E.Ctx, CL_MEM_READ_ONLY | CL_MEM_WRITE_ONLY,
-                                 CL_MEM_OBJECT_IMAGE2D, 0, nullptr, &N));
-  CLT_EXPECT(!clCreateSampler(E.Ctx, CL_FALSE, CL_ADDRESS_NONE,
-                              CL_FILTER_NEAREST, &Err));
-  CLT_EXPECT_ERR(CL_INVALID_OPERATION, Err);
+  if (E.IsPoclIss) { // pocl 3.1 does not check the flags here
+    CLT_EXPECT_ERR(
+        CL_INVALID_VALUE,
+        clGetSupportedImageFormats(E.Ctx, CL_MEM_READ_ONLY | (1ull << 40),
+                                   CL_MEM_OBJECT_IMAGE2D, 0, nullptr, &N));
+    CLT_EXPECT_ERR(
+        CL_INVALID_VALUE,
+        clGetSupportedImageFormats(E.Ctx, CL_MEM_READ_ONLY | CL_MEM_WRITE_ONLY,
+                                   CL_MEM_OBJECT_IMAGE2D, 0, nullptr, &N));
+  }
   Mem B = E.buffer(CL_MEM_READ_WRITE, 64);
   size_t Origin[3] = {0, 0, 0}, Region[3] = {1, 1, 1};
   char Data[64];
   CLT_EXPECT_ERR(CL_INVALID_MEM_OBJECT,
                  clEnqueueReadImage(E.Q, B, CL_TRUE, Origin, Region, 0, 0, Data,
                                     0, nullptr, nullptr));
-  CLT_EXPECT_ERR(
-      CL_INVALID_MEM_OBJECT,
-      clGetImageInfo(B, CL_IMAGE_WIDTH, sizeof(size_t), Data, nullptr));
+  // pocl 3.1 answers clGetImageInfo on a buffer (it checks no type).
+  if (E.IsPoclIss)
+    CLT_EXPECT_ERR(
+        CL_INVALID_MEM_OBJECT,
+        clGetImageInfo(B, CL_IMAGE_WIDTH, sizeof(size_t), Data, nullptr));
 }
 
 /// OpenCL 3.0's optional features the device does not have: their entries

@@ -128,7 +128,10 @@ CLT_TEST(poclIssDeviceValues) {
   CLT_EXPECT(
       E.deviceString(CL_DEVICE_OPENCL_C_VERSION).rfind("OpenCL C 1.2", 0) == 0);
   CLT_EXPECT(E.deviceString(CL_DEVICE_LATEST_CONFORMANCE_VERSION_PASSED) == "");
-  CLT_EXPECT(E.deviceValue<cl_bool>(CL_DEVICE_IMAGE_SUPPORT) == CL_FALSE);
+  CLT_EXPECT(E.deviceValue<cl_bool>(CL_DEVICE_IMAGE_SUPPORT) == CL_TRUE);
+  CLT_EXPECT(E.deviceValue<cl_uint>(CL_DEVICE_MAX_SAMPLERS) == 16);
+  CLT_EXPECT(E.deviceValue<cl_uint>(CL_DEVICE_MAX_READ_IMAGE_ARGS) == 128);
+  CLT_EXPECT(E.deviceValue<size_t>(CL_DEVICE_IMAGE_MAX_ARRAY_SIZE) == 2048);
   CLT_EXPECT(E.deviceValue<cl_uint>(CL_DEVICE_ADDRESS_BITS) == 64);
   CLT_EXPECT(E.deviceValue<cl_uint>(CL_DEVICE_MEM_BASE_ADDR_ALIGN) == 1024);
   CLT_EXPECT(E.deviceValue<size_t>(CL_DEVICE_MAX_WORK_GROUP_SIZE) == 4096);
@@ -350,7 +353,7 @@ CLT_TEST(optionalFeaturesConsistent) {
 }
 
 /// What pocl-iss itself supports of the optional features: those of pocl
-/// 3.1's CPU device, less images (not implemented yet).
+/// 3.1's CPU device.
 CLT_TEST(poclIssOptionalFeatures) {
   if (!E.IsPoclIss)
     CLT_SKIP("pocl-iss's own values");
@@ -359,7 +362,10 @@ CLT_TEST(poclIssOptionalFeatures) {
                                 "__opencl_c_atomic_scope_device",
                                 "__opencl_c_atomic_scope_all_devices",
                                 "__opencl_c_int64",
-                                "__opencl_c_fp64"};
+                                "__opencl_c_fp64",
+                                "__opencl_c_images",
+                                "__opencl_c_3d_image_writes",
+                                "__opencl_c_read_write_images"};
   CLT_EXPECT(names(deviceNameVersions(E, CL_DEVICE_OPENCL_C_FEATURES)) == Want);
   CLT_EXPECT(!E.deviceValue<cl_bool>(CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT));
   CLT_EXPECT(!E.deviceValue<cl_bool>(CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT));
