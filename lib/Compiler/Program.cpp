@@ -148,12 +148,53 @@ static void unnormalizeArrayLayers(Module &M) {
   }
 }
 
+/// A read from an image whose format has no alpha channel gives an alpha
+/// of 1 (OpenCL C 3.0, 8.3: CL_R reads as (r, 0, 0, 1), and so does its
+/// border colour). pocl 3.1's library gives 1 only to in-bounds float
+/// reads: 0 to integer reads and to the border colour. Of the formats the
+/// device supports only CL_R lacks alpha, so after every read_image* the
+/// last element becomes 1 when the image's order is CL_R.
+static void completeMissingAlpha(Module &M) {
+  const uint64_t ClR = 0x10B0; // CL_R
+  LLVMContext &Ctx = M.getContext();
+  Type *I8 = Type::getInt8Ty(Ctx), *I32 = Type::getInt32Ty(Ctx);
+  for (Function &F : M) {
+    auto *RetTy = dyn_cast<FixedVectorType>(F.getReturnType());
+    if (!F.isDeclaration() || !F.getName().contains("_cl_read_image") ||
+        !RetTy || RetTy->getNumElements() != 4 || F.arg_size() < 2)
+      continue;
+    Constant *One = RetTy->getElementType()->isFloatTy()
+                        ? ConstantFP::get(RetTy->getElementType(), 1.0)
+                        : ConstantInt::get(RetTy->getElementType(), 1);
+    SmallVector<CallInst *, 8> Calls;
+    for (User *U : F.users())
+      if (auto *CI = dyn_cast<CallInst>(U))
+        if (CI->getCalledFunction() == &F)
+          Calls.push_back(CI);
+    for (CallInst *CI : Calls) {
+      SmallVector<Use *, 4> Uses;
+      for (Use &U : CI->uses())
+        Uses.push_back(&U);
+      IRBuilder<> B(CI->getNextNode());
+      Value *OrderAt = B.CreateConstInBoundsGEP1_64(
+          I8, CI->getArgOperand(0), offsetof(iss_image, channel_order));
+      Value *IsR = B.CreateICmpEQ(B.CreateLoad(I32, OrderAt),
+                                  ConstantInt::get(I32, ClR));
+      Value *Alpha = B.CreateSelect(IsR, One, B.CreateExtractElement(CI, 3));
+      Value *New = B.CreateInsertElement(CI, Alpha, 3);
+      for (Use *U : Uses)
+        U->set(New);
+    }
+  }
+}
+
 /// Links the library, describes the kernels and refuses what cannot run.
 static BuildResult finishExecutable(std::unique_ptr<Module> M,
                                     BuildResult R) {
   rewritePrintf(*M);
   rewriteSamplerInitializers(*M);
   unnormalizeArrayLayers(*M);
+  completeMissingAlpha(*M);
   if (!linkKernelLibrary(*M, R.Log))
     return R;
   // What neither the program nor the library defines cannot run, unless
