@@ -381,8 +381,7 @@ static cl_mem createImage(const char *Func, cl_context C, cl_mem_flags Flags,
   size_t Packed = 0, Row = 0, Slice = 0;
   if (!mulSize(D.image_width, PB, Packed))
     return Fail(CL_INVALID_IMAGE_SIZE, "the row's size overflows");
-  bool AppPitches = HostPtr != nullptr || T == CL_MEM_OBJECT_IMAGE1D_BUFFER;
-  if (!AppPitches && (D.image_row_pitch || D.image_slice_pitch))
+  if (!HostPtr && (D.image_row_pitch || D.image_slice_pitch))
     return Fail(CL_INVALID_IMAGE_DESCRIPTOR, "pitches given without host_ptr");
   Row = D.image_row_pitch ? D.image_row_pitch : Packed;
   if (Row < Packed || Row % PB)

@@ -128,6 +128,22 @@ kernel void copyui(read_only image2d_t I, write_only image2d_t O) {
   write_imageui(O, P, read_imageui(I, P));
 }
 
+// Each work-item writes its pixel of a read_write image, and after a
+// barrier reads its right neighbour's (the last of the group its own),
+// also behind a branch on the id: the work-group passes must keep the
+// writes of the whole group before the reads.
+kernel void shiftThroughBarrier(read_write image2d_t I, global float4 *Out) {
+  int X = get_global_id(0), Y = get_global_id(1);
+  int L = get_local_id(0), N = get_local_size(0);
+  write_imagef(I, (int2)(X, Y), (float4)(X, Y, X * Y, 1.0f));
+  barrier(CLK_IMAGE_MEM_FENCE);
+  int From = L + 1 < N ? X + 1 : X;
+  float4 V = read_imagef(I, (int2)(From, Y));
+  if (X % 3 == 0)
+    V.w = -V.w;
+  Out[Y * get_global_size(0) + X] = V;
+}
+
 // CL_R images: the border and missing channels.
 kernel void readR(read_only image2d_t F, read_only image2d_t U,
                   read_only image2d_t I, sampler_t S, global float4 *OutF,
@@ -332,10 +348,31 @@ HostImage makeHostImage(cl_mem_object_type T, size_t W, size_t H, size_t D,
   return Im;
 }
 
-/// The image of \p Im (CL_RGBA, CL_FLOAT), written by clCreateImage's
-/// COPY_HOST_PTR.
-Mem deviceImage(const Env &E, const HostImage &Im) {
-  cl_image_format F = {CL_RGBA, CL_FLOAT};
+/// IEEE half bits of \p V, a normal half exactly (the texels below).
+uint16_t halfBits(float V) {
+  if (V == 0.0f)
+    return 0;
+  int Exp;
+  float M = std::frexp(V, &Exp); // V = M * 2^Exp, M in [0.5, 1)
+  return static_cast<uint16_t>(((Exp - 1 + 15) << 10) |
+                               (static_cast<uint32_t>(M * 2048.0f) & 0x3ff));
+}
+
+/// Rounds \p Im's texels to what \p Type holds exactly, so that the host
+/// reference samples the values the device stores.
+void quantize(HostImage &Im, cl_channel_type Type) {
+  for (float &T : Im.Texels)
+    if (Type == CL_UNORM_INT8)
+      T = std::nearbyint(T * 255.0f) / 255.0f;
+    else if (Type == CL_HALF_FLOAT)
+      T = std::nearbyint(T * 1024.0f) / 1024.0f;
+}
+
+/// The image of \p Im (CL_RGBA, of \p Type: CL_FLOAT, CL_UNORM_INT8 or
+/// CL_HALF_FLOAT), written by clCreateImage's COPY_HOST_PTR.
+Mem deviceImage(const Env &E, const HostImage &Im,
+                cl_channel_type Type = CL_FLOAT) {
+  cl_image_format F = {CL_RGBA, Type};
   cl_image_desc D = {};
   D.image_type = Im.Type;
   D.image_width = Im.W;
@@ -347,9 +384,23 @@ Mem deviceImage(const Env &E, const HostImage &Im) {
     D.image_array_size = Im.D;
   if (Im.Type == CL_MEM_OBJECT_IMAGE3D)
     D.image_depth = Im.D;
+  std::vector<unsigned char> Bytes;
+  const void *Host = Im.Texels.data();
+  if (Type == CL_UNORM_INT8) {
+    for (float T : Im.Texels)
+      Bytes.push_back(static_cast<unsigned char>(std::nearbyint(T * 255.0f)));
+    Host = Bytes.data();
+  } else if (Type == CL_HALF_FLOAT) {
+    for (float T : Im.Texels) {
+      uint16_t H = halfBits(T);
+      Bytes.push_back(static_cast<unsigned char>(H & 0xff));
+      Bytes.push_back(static_cast<unsigned char>(H >> 8));
+    }
+    Host = Bytes.data();
+  }
   cl_int Err;
   Mem M(clCreateImage(E.Ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, &F, &D,
-                      const_cast<float *>(Im.Texels.data()), &Err));
+                      const_cast<void *>(Host), &Err));
   CL_CHECK(Err);
   return M;
 }
@@ -369,10 +420,12 @@ std::vector<SamplerMode> allSamplers() {
 
 /// Samples \p Im at random coordinates with every sampler and compares
 /// with sampleRef.
-void checkSampling(const Env &E, const HostImage &Im, unsigned Seed) {
+void checkSampling(const Env &E, HostImage Im, unsigned Seed,
+                   cl_channel_type Type = CL_FLOAT) {
+  quantize(Im, Type);
   Program P = E.build(Source);
   Kernel K = E.kernel(P, kernelFor(Im.Type));
-  Mem Image = deviceImage(E, Im);
+  Mem Image = deviceImage(E, Im, Type);
   const size_t N = 96; // not a multiple of every vector width
   std::mt19937 Gen(Seed);
   for (const SamplerMode &M : allSamplers()) {
@@ -410,7 +463,10 @@ void checkSampling(const Env &E, const HostImage &Im, unsigned Seed) {
     }
     // Texels are in [0, 1]; linear filtering's weights may be computed
     // with less precision than the host's (OpenCL C 3.0, 8.2).
-    double Tol = M.Filter == CL_FILTER_LINEAR ? 2e-4 : 0.0;
+    // The library scales UNORM_INT8 by a rounded 1 / 255.
+    double Tol = M.Filter == CL_FILTER_LINEAR ? 2e-4
+                 : Type == CL_UNORM_INT8      ? 1e-6
+                                              : 0.0;
     expectNear(Got, Want, 0.0, Tol,
                std::string(kernelFor(Im.Type)) + " " + M.name());
   }
@@ -436,6 +492,21 @@ CLT_TEST(sample2DArray) {
 
 CLT_TEST(sample3D) {
   checkSampling(E, makeHostImage(CL_MEM_OBJECT_IMAGE3D, 5, 4, 3, 5), 15);
+}
+
+CLT_TEST(sample2DUnorm8) {
+  checkSampling(E, makeHostImage(CL_MEM_OBJECT_IMAGE2D, 9, 7, 1, 8), 16,
+                CL_UNORM_INT8);
+}
+
+CLT_TEST(sample3DHalf) {
+  checkSampling(E, makeHostImage(CL_MEM_OBJECT_IMAGE3D, 4, 5, 6, 9), 17,
+                CL_HALF_FLOAT);
+}
+
+CLT_TEST(sample1DArrayUnorm8) {
+  checkSampling(E, makeHostImage(CL_MEM_OBJECT_IMAGE1D_ARRAY, 10, 5, 1, 10), 18,
+                CL_UNORM_INT8);
 }
 
 /// Samplers declared in the program: a program-scope constant and a
@@ -873,4 +944,30 @@ CLT_TEST(missingAlphaIsOne) {
   expectEqual(GotF, WantF, "read_imagef of CL_R, border and inside");
   expectEqual(GotU, WantU, "read_imageui of CL_R");
   expectEqual(GotI, WantI, "read_imagei of CL_R, inside and border");
+}
+
+CLT_TEST(imageWritesBeforeBarrier) {
+  const size_t W = 24, H = 3, L[2] = {8, 1};
+  Program P = E.build(Source, "-cl-std=CL3.0");
+  Kernel K = E.kernel(P, "shiftThroughBarrier");
+  cl_image_format F = {CL_RGBA, CL_FLOAT};
+  cl_image_desc D = {};
+  D.image_type = CL_MEM_OBJECT_IMAGE2D;
+  D.image_width = W;
+  D.image_height = H;
+  cl_int Err;
+  Mem Image(clCreateImage(E.Ctx, CL_MEM_READ_WRITE, &F, &D, nullptr, &Err));
+  CL_CHECK(Err);
+  Mem Out = E.output<float>(4 * W * H);
+  setArgs(K, Image, Out);
+  size_t G[2] = {W, H};
+  E.run(K, 2, G, L);
+  std::vector<float> Got = E.read<float>(Out, 4 * W * H), Want;
+  for (size_t Y = 0; Y < H; ++Y)
+    for (size_t X = 0; X < W; ++X) {
+      size_t From = X % L[0] + 1 < L[0] ? X + 1 : X;
+      Want.insert(Want.end(), {float(From), float(Y), float(From * Y),
+                               X % 3 == 0 ? -1.0f : 1.0f});
+    }
+  expectEqual(Got, Want, "neighbours read after the barrier");
 }
