@@ -144,6 +144,13 @@ kernel void shiftThroughBarrier(read_write image2d_t I, global float4 *Out) {
   Out[Y * get_global_size(0) + X] = V;
 }
 
+// A 1D image buffer read and written by kernels: its buffer changes.
+kernel void bufferImage(read_only image1d_buffer_t In,
+                        write_only image1d_buffer_t Out) {
+  int X = get_global_id(0);
+  write_imageui(Out, X, read_imageui(In, X) * 2u + (uint4)(X));
+}
+
 // CL_R images: the border and missing channels.
 kernel void readR(read_only image2d_t F, read_only image2d_t U,
                   read_only image2d_t I, sampler_t S, global float4 *OutF,
@@ -970,4 +977,34 @@ CLT_TEST(imageWritesBeforeBarrier) {
                                X % 3 == 0 ? -1.0f : 1.0f});
     }
   expectEqual(Got, Want, "neighbours read after the barrier");
+}
+
+CLT_TEST(image1DBuffers) {
+  const size_t W = 37;
+  std::vector<cl_ushort> Init(4 * W);
+  for (size_t I = 0; I < Init.size(); ++I)
+    Init[I] = static_cast<cl_ushort>(I * 3 + 1);
+  Mem InBuf = E.buffer(CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
+                       Init.size() * 2, Init.data());
+  Mem OutBuf = E.buffer(CL_MEM_READ_WRITE, Init.size() * 2);
+  cl_image_format F = {CL_RGBA, CL_UNSIGNED_INT16};
+  cl_image_desc D = {};
+  D.image_type = CL_MEM_OBJECT_IMAGE1D_BUFFER;
+  D.image_width = W;
+  D.buffer = InBuf;
+  cl_int Err;
+  Mem In(clCreateImage(E.Ctx, CL_MEM_READ_ONLY, &F, &D, nullptr, &Err));
+  CL_CHECK(Err);
+  D.buffer = OutBuf;
+  Mem Out(clCreateImage(E.Ctx, CL_MEM_WRITE_ONLY, &F, &D, nullptr, &Err));
+  CL_CHECK(Err);
+  Program P = E.build(Source);
+  Kernel K = E.kernel(P, "bufferImage");
+  setArgs(K, In, Out);
+  E.run1(K, W);
+  std::vector<cl_ushort> Got = E.read<cl_ushort>(OutBuf, Init.size()),
+                         Want(Init.size());
+  for (size_t I = 0; I < Init.size(); ++I)
+    Want[I] = static_cast<cl_ushort>(Init[I] * 2 + I / 4);
+  expectEqual(Got, Want, "1D image buffers through a kernel");
 }

@@ -321,6 +321,38 @@ CLT_TEST(imageAndMemInfo) {
         clGetImageInfo(Buf, CL_IMAGE_WIDTH, sizeof(Dummy), &Dummy, nullptr));
 }
 
+CLT_TEST(createImageWithProperties) {
+  cl_image_desc D = desc(CL_MEM_OBJECT_IMAGE2D, 4, 4);
+  const cl_mem_properties Empty[] = {0};
+  cl_int Err;
+  Mem M(clCreateImageWithProperties(E.Ctx, Empty, CL_MEM_READ_WRITE, &RGBA8, &D,
+                                    nullptr, &Err));
+  CL_CHECK(Err);
+  size_t Size = 0;
+  CL_CHECK(clGetMemObjectInfo(M, CL_MEM_PROPERTIES, 0, nullptr, &Size));
+  CLT_EXPECT(Size == sizeof(cl_mem_properties));
+  M.reset(clCreateImageWithProperties(E.Ctx, nullptr, CL_MEM_READ_WRITE, &RGBA8,
+                                      &D, nullptr, &Err));
+  CL_CHECK(Err);
+  CL_CHECK(clGetMemObjectInfo(M, CL_MEM_PROPERTIES, 0, nullptr, &Size));
+  CLT_EXPECT(Size == 0);
+  const cl_mem_properties Unknown[] = {0x7777, 1, 0};
+  M.reset(clCreateImageWithProperties(E.Ctx, Unknown, CL_MEM_READ_WRITE, &RGBA8,
+                                      &D, nullptr, &Err));
+  CLT_EXPECT(!M.get());
+  CLT_EXPECT_ERR(CL_INVALID_PROPERTY, Err);
+  if (!E.IsPoclIss)
+    return;
+  // A 1D image buffer has no host pointer, so no pitches (pocl 3.1 takes
+  // them).
+  Mem Buf = E.buffer(CL_MEM_READ_WRITE, 256);
+  cl_image_desc B = desc(CL_MEM_OBJECT_IMAGE1D_BUFFER, 8);
+  B.buffer = Buf;
+  B.image_row_pitch = 32;
+  CLT_EXPECT_ERR(CL_INVALID_IMAGE_DESCRIPTOR,
+                 tryCreate(E, CL_MEM_READ_WRITE, &RGBA8, &B));
+}
+
 /// A 1D image buffer shares its buffer's bytes both ways and names it.
 CLT_TEST(image1DBuffer) {
   std::vector<unsigned char> Init = bytes(256, 1);
