@@ -1008,3 +1008,48 @@ CLT_TEST(image1DBuffers) {
     Want[I] = static_cast<cl_ushort>(Init[I] * 2 + I / 4);
   expectEqual(Got, Want, "1D image buffers through a kernel");
 }
+
+/// A program-scope sampler through clCompileProgram and clLinkProgram,
+/// reading a 2D array with normalized coordinates and REPEAT: x and y wrap,
+/// the layer is rint(1.2) = 1 and not normalized.
+CLT_TEST(samplerThroughCompileAndLink) {
+  const char *Src = R"CLC(
+constant sampler_t S = CLK_NORMALIZED_COORDS_TRUE | CLK_ADDRESS_REPEAT |
+                       CLK_FILTER_NEAREST;
+kernel void k(read_only image2d_array_t I, global float4 *Out) {
+  Out[0] = read_imagef(I, S, (float4)(1.25f, -0.75f, 1.2f, 0.0f));
+}
+)CLC";
+  cl_int Err;
+  Program P(clCreateProgramWithSource(E.Ctx, 1, &Src, nullptr, &Err));
+  CL_CHECK(Err);
+  CL_CHECK(clCompileProgram(P, 1, &E.Device, "", 0, nullptr, nullptr, nullptr,
+                            nullptr));
+  cl_program Compiled = P;
+  Program Linked(clLinkProgram(E.Ctx, 1, &E.Device, "", 1, &Compiled, nullptr,
+                               nullptr, &Err));
+  CL_CHECK(Err);
+  Kernel K = E.kernel(Linked, "k");
+  cl_image_format F = {CL_RGBA, CL_FLOAT};
+  cl_image_desc D = {};
+  D.image_type = CL_MEM_OBJECT_IMAGE2D_ARRAY;
+  D.image_width = 2;
+  D.image_height = 2;
+  D.image_array_size = 3;
+  std::vector<float> Pixels(4 * 12);
+  for (size_t I = 0; I < Pixels.size(); ++I)
+    Pixels[I] = float(I);
+  Mem Image(clCreateImage(E.Ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, &F,
+                          &D, Pixels.data(), &Err));
+  CL_CHECK(Err);
+  Mem Out = E.output<float>(4);
+  setArgs(K, Image, Out);
+  E.run1(K, 1);
+  // x: frac(1.25) * 2 = 0.5 -> 0; y: frac(-0.75) * 2 = 0.5 -> 0; layer 1:
+  // pixel (0, 0, 1), the fifth. pocl 3.1 scales the layer by the array
+  // size (3.6, clamped to 2) and reads the ninth.
+  float First = E.IsPoclIss ? 16.0f : 32.0f;
+  expectEqual(E.read<float>(Out, 4),
+              std::vector<float>{First, First + 1, First + 2, First + 3},
+              "read through a linked program's sampler");
+}
