@@ -14,7 +14,9 @@
 #include "pocl-iss/Env.h"
 #include "pocl-iss/StackGuard.h"
 
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Verifier.h"
 #include "llvm/Linker/Linker.h"
@@ -188,6 +190,49 @@ static void completeMissingAlpha(Module &M) {
   }
 }
 
+/// pocl 3.1's library reads and writes a pixel as one vector (a float4
+/// through a float4 pointer), which LLVM may compile to an aligned vector
+/// instruction; an image over the application's memory
+/// (CL_MEM_USE_HOST_PTR) need not be aligned to more than its channels,
+/// and such an image crashed the kernel (pocl 3.1 crashes the same way).
+/// In the library functions the image builtins reach, every vector load
+/// and store is given the alignment of its element, which costs nothing
+/// on x86 where the address is aligned.
+static void relaxImageAccessAlignment(Module &M) {
+  SmallVector<Function *, 32> Work;
+  SmallPtrSet<Function *, 32> Seen;
+  for (Function &F : M) {
+    StringRef N = F.getName();
+    if (!F.isDeclaration() &&
+        (N.contains("_cl_read_image") || N.contains("_cl_write_image")) &&
+        Seen.insert(&F).second)
+      Work.push_back(&F);
+  }
+  while (!Work.empty()) {
+    Function *F = Work.pop_back_val();
+    for (Instruction &I : instructions(*F)) {
+      if (auto *CB = dyn_cast<CallBase>(&I))
+        if (Function *Callee = CB->getCalledFunction())
+          if (!Callee->isDeclaration() && Seen.insert(Callee).second)
+            Work.push_back(Callee);
+      Type *T = nullptr;
+      if (auto *L = dyn_cast<LoadInst>(&I))
+        T = L->getType();
+      else if (auto *St = dyn_cast<StoreInst>(&I))
+        T = St->getValueOperand()->getType();
+      auto *VT = dyn_cast_or_null<FixedVectorType>(T);
+      if (!VT)
+        continue;
+      Align Elem(M.getDataLayout().getTypeStoreSize(VT->getElementType()));
+      if (auto *L = dyn_cast<LoadInst>(&I))
+        L->setAlignment(std::min(L->getAlign(), Elem));
+      else
+        cast<StoreInst>(&I)->setAlignment(
+            std::min(cast<StoreInst>(&I)->getAlign(), Elem));
+    }
+  }
+}
+
 /// Links the library, describes the kernels and refuses what cannot run.
 static BuildResult finishExecutable(std::unique_ptr<Module> M,
                                     BuildResult R) {
@@ -197,6 +242,7 @@ static BuildResult finishExecutable(std::unique_ptr<Module> M,
   completeMissingAlpha(*M);
   if (!linkKernelLibrary(*M, R.Log))
     return R;
+  relaxImageAccessAlignment(*M);
   // What neither the program nor the library defines cannot run, unless
   // the JIT finds it in the process (the library formats floats for printf
   // with the C library's snprintf).
