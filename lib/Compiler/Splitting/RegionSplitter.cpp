@@ -475,7 +475,8 @@ SplitPlanner makeSplitPlanner(const WorkItemModel &M, unsigned Dim,
                          : ""));
     // A split pays only where a range's copy is simpler than the whole
     // region's: a branch that becomes fixed, an access that becomes
-    // consecutive or uniform.
+    // consecutive or uniform, or one that is so only by the model's
+    // run-time checks (whose address the split alone recomputes).
     auto Gains = [&] {
       unsigned NumRanges = P->ranges().size();
       for (unsigned Br = 0; Br < R->Branches.size(); ++Br)
@@ -484,7 +485,8 @@ SplitPlanner makeSplitPlanner(const WorkItemModel &M, unsigned Dim,
             if (P->takenOnRange(Br, I) >= 0)
               return true;
       for (unsigned A = 0; A < R->Accesses.size(); ++A) {
-        if (P->classify(A, R->Domain) != AccessClass::Divergent)
+        if (!R->Accesses[A].Checked &&
+            P->classify(A, R->Domain) != AccessClass::Divergent)
           continue;
         for (unsigned I = 0; I < NumRanges; ++I)
           if (P->pieces()[P->ranges()[I].Piece].Full &&
