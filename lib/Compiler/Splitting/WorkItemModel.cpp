@@ -151,6 +151,14 @@ private:
   bool needInRange(Expr &E, const isl::pw_aff &V, const Scope &S, unsigned Bits,
                    bool NonNegative);
   bool applyChecks(ArrayRef<RangeCheck> Checks, isl::set Domain);
+  /// Whether one of \p Checks is on a value with an opaque parameter.
+  bool checksOpaque(ArrayRef<RangeCheck> Checks) const {
+    for (const RangeCheck &C : Checks)
+      for (const isl::id &Id : M.opaqueParams())
+        if (C.PA.involves_param(Id).is_true())
+          return true;
+    return false;
+  }
   unsigned uniformDims(Value *V) const;
   unsigned liveDims() const;
   unsigned uniformBase(Value *Base) const;
@@ -462,15 +470,10 @@ bool WorkItemModel::Builder::applyChecks(ArrayRef<RangeCheck> Checks,
     // The assumptions only grow: once assumed, always.
     if (Cached->Assumed)
       continue;
-    isl::set Simple = Assumed.subtract(Cached->Bad);
-    if (Simple.intersect(M.Context).is_empty().is_false()) {
-      Assumed = Simple.coalesce();
-      Cached->Assumed = true;
-      Changed = true;
-      continue;
-    }
-    // The same for the values the work-items have of the opaque
-    // parameters (see below): cheaper than the instances' exact condition.
+    // Where it depends on opaque parameters, of the values the work-items
+    // have of them (see below) first: whatever they are, it would hold
+    // only where they cannot reach the bounds (FloydWarshall's
+    // y * n + pass: for pass = 0 alone).
     if (Recomputable(Cached->BadOpaque)) {
       isl::set With = OpaqueAssumed.subtract(Cached->BadOpaque).coalesce();
       if (With.intersect(Assumed).intersect(M.Context).is_empty().is_false()) {
@@ -479,6 +482,21 @@ bool WorkItemModel::Builder::applyChecks(ArrayRef<RangeCheck> Checks,
         Changed = true;
         continue;
       }
+    }
+    // An assumption that leaves only parameters where the instances do not
+    // run is of no use: the check would fail wherever they do, and the
+    // region would always run unsplit (kmeans' l * n + id, l a loop
+    // counter): rather a value that is not affine.
+    isl::set Runs = Domain.params().intersect(M.Context);
+    auto Vacuous = [&](const isl::set &A) {
+      return !A.intersect(Runs).is_empty().is_false();
+    };
+    isl::set Simple = Assumed.subtract(Cached->Bad);
+    if (!Vacuous(Simple)) {
+      Assumed = Simple.coalesce();
+      Cached->Assumed = true;
+      Changed = true;
+      continue;
     }
     // The exact condition: where it overflows on these instances.
     isl::pw_aff LoPA(Domain, C.Lo), HiPA(Domain, C.Hi);
@@ -505,6 +523,8 @@ bool WorkItemModel::Builder::applyChecks(ArrayRef<RangeCheck> Checks,
         continue;
       }
     }
+    if (Vacuous(Without))
+      return false;
     Assumed = Without;
   }
   if (!Changed)
@@ -1754,7 +1774,7 @@ void WorkItemModel::Builder::collect(RegionModel &R) {
         A.Base = P->stripPointerCasts();
         A.BaseDims = uniformBase(A.Base);
         A.Offset = Off.coalesce();
-        A.Checked = !Checks.empty();
+        A.Checked = checksOpaque(Checks);
       } else if (SE.isSCEVable(Ptr->getType())) {
         const SCEV *PS = SE.getSCEVAtScope(SE.getSCEV(Ptr), S.LLVMLoop);
         const SCEV *Base = SE.getPointerBase(PS);
@@ -1767,7 +1787,7 @@ void WorkItemModel::Builder::collect(RegionModel &R) {
               A.Base = BU->getValue();
               A.BaseDims = uniformBase(A.Base);
               A.Offset = EO->PA.coalesce();
-              A.Checked = !EO->Checks.empty();
+              A.Checked = checksOpaque(EO->Checks);
             }
         }
       }
@@ -1988,6 +2008,9 @@ Value *ModelParam::materialize(IRBuilderBase &B,
     Instruction *C = I->clone();
     for (Use &Op : C->operands())
       Op.set(Copy(Op.get()));
+    // Recomputed for work-items and groups that may not run it (under a
+    // guard, say): no flag may make it poison there.
+    C->dropPoisonGeneratingFlags();
     B.Insert(C, I->getName());
     Done[X] = C;
     return C;
@@ -2138,7 +2161,7 @@ Value *WorkItemModel::emitAssumptionCheck(
     B.SetInsertPoint(Pre);
     return nullptr;
   }
-  Value *AllNext = B.CreateAnd(All, *Here);
+  Value *AllNext = B.CreateAnd(All, B.CreateFreeze(*Here));
   Value *Next = B.CreateAdd(Idx, B.getInt64(1), "", true, true);
   B.CreateCondBr(B.CreateICmpULT(Next, B.getInt64(N)), Loop, Done);
   Idx->addIncoming(Next, B.GetInsertBlock());

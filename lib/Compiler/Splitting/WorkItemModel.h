@@ -193,10 +193,11 @@ struct ModelAccess {
   bool IsStore = false;
   /// Bit d: the address is the same for work-items that differ in d only.
   unsigned UniformDims = 0;
-  /// The offset is exact under run-time checks (a zext or trunc of the
-  /// index, an addition without nsw): LLVM, which cannot assume them, does
-  /// not see the IR's address as affine, and only the split's address
-  /// (from Offset) is.
+  /// The offset is exact under run-time checks on values with opaque
+  /// parameters (the zext of `x + y * width` in unsigned int): LLVM, which
+  /// can version a loop for a wrap of the work-item id but not for one of
+  /// such a value, does not see the IR's address as affine; the split's
+  /// address (from Offset) is.
   bool Checked = false;
 };
 

@@ -4,10 +4,10 @@
 ; exact only where they do not wrap, which depends on u_yw: the model
 ; assumes it of the value each work-item has (an assumption per
 ; work-item), and as y * width is computed from the local ids and
-; work-group values alone, iss-wi-loops checks it before the split runs:
-; a loop over the group's rows (x does not change it) recomputes y * width
-; and tests the assumption. Where a row fails, the group runs the unsplit
-; loops. The split's addresses come from the model, as byte offsets from
+; work-group values alone, iss-wi-loops checks it once per work group,
+; after the entry: a loop over the group's rows (x does not change it)
+; recomputes y * width and tests the assumption. Where a row fails, the
+; group runs the unsplit loops. The split's addresses come from the model, as byte offsets from
 ; the buffers: consecutive along x for the loop vectorizer, which cannot
 ; see through the zext of the IR's. `vec` does not split.
 ;
@@ -26,19 +26,22 @@
 ; MODEL: load kernel.body 4 bytes at %in + [O_x, u_yw] -> { WI[x, y, z] -> [(4O_x + 4u_yw + 4x)] }
 ; MODEL: store kernel.body 4 bytes at %out + [O_x, u_yw] -> { WI[x, y, z] -> [(4O_x + 4u_yw + 4x)] }
 
-; The group's own assumptions, then the loop over its four rows.
+; Once per work group, after the entry: the group's own assumptions, then
+; the loop over its four rows; the regions branch on the result.
 ; CHECK-LABEL: define void @__iss_sub_rows_0(
-; CHECK: region0:
+; CHECK: br label %iss.assume
+; CHECK: iss.assume:
 ; CHECK: br label %iss.assume.loop
-; CHECK: region0.split:
+; CHECK: region0:
+; CHECK-NEXT: br i1 %iss.assumed, label %region0.split, label %codeRepl
 ; CHECK: codeRepl:
 ; CHECK-NEXT: call void @__iss_sub_rows_0.region0.plain(
 ; CHECK: wi.x.tiles.header:
 ; CHECK: %vup.addr = getelementptr inbounds i8, ptr %in.val,
 ; CHECK: %vc.addr = getelementptr inbounds i8, ptr %in.val,
 ; CHECK: iss.assume.loop:
-; CHECK-NEXT: %iss.assume.wi = phi i64 [ 0, %region0 ], [ [[NEXT:%.*]], %iss.assume.loop ]
-; CHECK-NEXT: %iss.assume.all = phi i1 [ true, %region0 ], [ [[ALL:%.*]], %iss.assume.loop ]
+; CHECK-NEXT: %iss.assume.wi = phi i64 [ 0, %iss.assume ], [ [[NEXT:%.*]], %iss.assume.loop ]
+; CHECK-NEXT: %iss.assume.all = phi i1 [ true, %iss.assume ], [ [[ALL:%.*]], %iss.assume.loop ]
 ; CHECK: [[ROW:%.*]] = urem i64 {{%.*}}, 4
 ; CHECK: %gy = add i64 %g0y, [[ROW]]
 ; CHECK: %yw = mul i32 %y, %width
@@ -47,7 +50,7 @@
 ; CHECK: br i1 {{%.*}}, label %iss.assume.loop, label %iss.assume.done
 ; CHECK: iss.assume.done:
 ; CHECK-NEXT: %iss.assumed = and i1 {{%.*}}, [[ALL]]
-; CHECK-NEXT: br i1 %iss.assumed, label %region0.split, label %codeRepl
+; CHECK-NEXT: br label %region0
 
 ; VEC-NOT: iss.assume
 
