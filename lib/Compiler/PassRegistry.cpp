@@ -40,6 +40,11 @@ void registerIssPasses(PassBuilder &PB) {
   PB.registerPipelineParsingCallback(
       [](StringRef Name, FunctionPassManager &FPM,
          ArrayRef<PassBuilder::PipelineElement>) {
+#define ISS_FUNCTION_PASS(NAME, CREATE)                                        \
+  if (Name == NAME) {                                                          \
+    FPM.addPass(CREATE);                                                       \
+    return true;                                                               \
+  }
 #define ISS_FUNCTION_ANALYSIS(NAME, CREATE, PRINTER)                           \
   if (Name == "print<" NAME ">") {                                             \
     FPM.addPass(PRINTER);                                                      \

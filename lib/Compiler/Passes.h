@@ -180,6 +180,17 @@ public:
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
 };
 
+/// iss-generic-intrinsics: the x86 vector intrinsics that pocl's kernel
+/// library calls (max, min, blendv, round, cvtt and cvt of SSE and AVX)
+/// become generic IR of the same value, lane for lane, which the Scalarizer
+/// splits and the loop vectorizer widens (GenericIntrinsics.cpp).
+class GenericIntrinsicsPass
+    : public llvm::PassInfoMixin<GenericIntrinsicsPass> {
+public:
+  llvm::PreservedAnalyses run(llvm::Function &F,
+                              llvm::FunctionAnalysisManager &);
+};
+
 /// The kernel \p C names, or null when \p M does not define it (the passes
 /// then leave \p M alone).
 llvm::Function *kernelToProcess(llvm::Module &M, const WorkGroupConfig &C);

@@ -225,10 +225,14 @@ static bool optimize(Module &M, const WorkGroupConfig &Config,
     // computes some builtins with short vectors and kernels use float4 and
     // friends: scalarizing the work-group function first lets the work-item
     // loop be vectorized across work-items (each component one lane vector);
-    // the SLP vectorizer regroups what the loop vectorizer leaves.
+    // the SLP vectorizer regroups what the loop vectorizer leaves. The
+    // library's x86 intrinsics first become generic IR: neither pass
+    // splits or widens them.
     ScalarizerPassOptions SO;
     SO.ScalarizeLoadStore = true;
     FunctionPassManager FPM;
+    FPM.addPass(GenericIntrinsicsPass());
+    FPM.addPass(InstCombinePass());
     FPM.addPass(ScalarizerPass(SO));
     for (Function &F : M)
       if (!F.isDeclaration() && F.getName().starts_with("__iss_sub_") &&

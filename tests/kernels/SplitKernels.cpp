@@ -19,6 +19,7 @@
 #include "ClTest.h"
 
 #include <algorithm>
+#include <array>
 
 using namespace clt;
 
@@ -160,6 +161,32 @@ __kernel void anyDim3(__global int *Out, __global const int *In, int N,
   int I = F == 0 ? (Z * N + Y) * N + X
                  : F == 1 ? (X * N + Z) * N + Y : (Y * N + X) * N + Z;
   Out[I] = In[I] * (F + 2) + X - Y + Z;
+}
+
+// Rows indexed in 32-bit unsigned arithmetic, as the AMD APP SDK writes
+// them: c = x + y * w wraps where y * w passes 2^32. The model assumes,
+// of each row's y * w, that nothing wraps, and checks it per work group
+// before the split runs; a row that wraps sends its group to the unsplit
+// loops.
+__kernel void uintRows(__global const float *In, __global float *Out, uint W,
+                       uint N) {
+  uint x = get_global_id(0), y = get_global_id(1);
+  uint c = x + y * W;
+  float v = -1.0f;
+  if (c < N)
+    v = In[c];
+  Out[(get_global_id(1) - get_global_offset(1)) * get_global_size(0) +
+      get_global_id(0) - get_global_offset(0)] = v;
+}
+
+// The SDK's border guard on the global size, with the same indices.
+__kernel void uintCross(__global const float *In, __global float *Out) {
+  uint x = get_global_id(0), y = get_global_id(1);
+  uint width = get_global_size(0), height = get_global_size(1);
+  uint c = x + y * width;
+  if (x >= 1 && x < width - 1 && y >= 1 && y < height - 1)
+    Out[c] = In[c - 1] + In[c + 1] + In[c - width] + In[c + width] -
+             4.0f * In[c];
 }
 )CLC";
 
@@ -441,5 +468,67 @@ CLT_TEST(bestOfThreeDimensions) {
                       std::to_string(L[0]) + "x" + std::to_string(L[1]) +
                       "x" + std::to_string(L[2]));
     }
+  }
+}
+
+CLT_TEST(uintRowsThatWrap) {
+  Program P = E.build(SplitSource);
+  Kernel K = E.kernel(P, "uintRows");
+  struct Case {
+    size_t GX, GY, LX, LY, OX, OY;
+    cl_uint W, N;
+  };
+  // W = 2^31 + 3: odd rows wrap past 2^32 (c >= N there), even ones do
+  // not; W = 2^30: rows from 4 on wrap.
+  for (Case C : {Case{64, 8, 16, 2, 0, 0, 64, 512},
+                 Case{64, 8, 32, 1, 3, 0, 0x80000003u, 1024},
+                 Case{48, 12, 16, 4, 0, 1, 0x40000000u, 4096},
+                 Case{40, 6, 8, 3, 5, 2, 40, 200},
+                 Case{256, 3, 64, 1, 0, 0, 0xFFFFFF00u, 100000}}) {
+    auto In = randomVector<float>(C.N, -10.f, 10.f, C.W % 1000);
+    Mem DIn = E.input(In), DOut = E.output<float>(C.GX * C.GY);
+    setArgs(K, DIn, DOut, C.W, C.N);
+    size_t Global[2] = {C.GX, C.GY}, Local[2] = {C.LX, C.LY},
+           Offset[2] = {C.OX, C.OY};
+    E.run(K, 2, Global, Local, Offset);
+    std::vector<float> Want(C.GX * C.GY);
+    for (size_t Y = C.OY; Y < C.OY + C.GY; ++Y)
+      for (size_t X = C.OX; X < C.OX + C.GX; ++X) {
+        cl_uint Cv = cl_uint(X) + cl_uint(Y) * C.W;
+        Want[(Y - C.OY) * C.GX + (X - C.OX)] =
+            Cv < C.N ? In[Cv] : -1.0f;
+      }
+    std::vector<float> Got = E.read<float>(DOut, C.GX * C.GY);
+    expectEqual(Got, Want,
+                "uintRows W=" + std::to_string(C.W) + " local " +
+                    std::to_string(C.LX) + "x" + std::to_string(C.LY));
+  }
+}
+
+CLT_TEST(uintCrossOnGlobalSize) {
+  Program P = E.build(SplitSource);
+  Kernel K = E.kernel(P, "uintCross");
+  for (auto [W, H, LX, LY] : {std::array<size_t, 4>{128, 32, 32, 4},
+                              std::array<size_t, 4>{64, 17, 16, 1},
+                              std::array<size_t, 4>{48, 48, 16, 16},
+                              std::array<size_t, 4>{24, 5, 8, 5}}) {
+    // Small integers: exact in any order.
+    auto Ints = randomVector<int>(W * H, -20, 20, unsigned(W + H));
+    std::vector<float> In(Ints.begin(), Ints.end());
+    std::vector<float> Init(W * H, 7.0f);
+    Mem DIn = E.input(In), DOut = E.output<float>(W * H);
+    E.write(DOut, Init);
+    setArgs(K, DIn, DOut);
+    size_t Global[2] = {W, H}, Local[2] = {LX, LY};
+    E.run(K, 2, Global, Local);
+    std::vector<float> Want = Init;
+    for (size_t Y = 1; Y + 1 < H; ++Y)
+      for (size_t X = 1; X + 1 < W; ++X) {
+        size_t Cv = X + Y * W;
+        Want[Cv] = In[Cv - 1] + In[Cv + 1] + In[Cv - W] + In[Cv + W] -
+                   4.0f * In[Cv];
+      }
+    expectEqual(E.read<float>(DOut, W * H), Want,
+                "uintCross " + std::to_string(W) + "x" + std::to_string(H));
   }
 }

@@ -14,6 +14,10 @@
 
 #include "ClTest.h"
 
+#include <algorithm>
+#include <cmath>
+#include <iterator>
+
 using namespace clt;
 
 static const char *VectorSource = R"CLC(
@@ -56,6 +60,24 @@ __kernel void conversions(__global const float4 *In, __global int4 *ToInt,
   ToInt[I] = convert_int4_rtz(V);
   Sat[I] = convert_uchar4_sat(V);
   Back[I] = convert_float4(convert_int4_rtn(V));
+}
+
+// Builtins of float4 that pocl's x86 library computes with SSE and AVX
+// intrinsics (max and min, blends, rounding, conversions, fabs through
+// long2), which iss-generic-intrinsics rewrites: NaNs, zeros of both
+// signs, infinities, halves and values out of int's range.
+__kernel void libraryFloat4(__global const float4 *A, __global const float4 *B,
+                            __global float4 *F, __global int4 *I) {
+  size_t K = get_global_id(0);
+  float4 X = A[K], Y = B[K];
+  F[6 * K] = fmax(X, Y);
+  F[6 * K + 1] = fmin(X, Y);
+  F[6 * K + 2] = fabs(X);
+  F[6 * K + 3] = rint(X);
+  F[6 * K + 4] = floor(X) + ceil(Y) + trunc(X - Y);
+  F[6 * K + 5] = hypot(X, Y);
+  I[2 * K] = convert_int4_sat(X);
+  I[2 * K + 1] = convert_int4_sat_rte(Y);
 }
 )CLC";
 
@@ -167,4 +189,77 @@ CLT_TEST(vectorConversions) {
   expectEqual(E.read<cl_uchar>(DS, 4 * N), WantS, "convert_uchar4_sat");
   expectEqual(E.read<float>(DB, 4 * N), WantB,
               "convert_float4(convert_int4_rtn)");
+}
+
+CLT_TEST(float4LibraryBuiltins) {
+  const size_t N = 256;
+  auto A = randomVector<float>(4 * N, -3e9f, 3e9f, 41);
+  auto B = randomVector<float>(4 * N, -100.f, 100.f, 42);
+  const float Inf = INFINITY, NaN = NAN;
+  const float Edge[][2] = {{NaN, 1.0f},   {2.0f, NaN},    {-0.0f, 0.0f},
+                           {0.0f, -0.0f}, {Inf, -Inf},    {-Inf, 3.0f},
+                           {2.5f, -2.5f}, {-3.5f, 3.5f},  {0.5f, -0.5f},
+                           {1.5f, 2.5f},  {3e9f, -3e9f},  {-2147483648.f, 2147483520.f},
+                           {1e-40f, -1e-40f}, {255.5f, 254.5f}, {-7.25f, 7.75f},
+                           {16777216.f, -16777217.f}};
+  for (size_t I = 0; I < std::size(Edge); ++I) {
+    A[I] = Edge[I][0];
+    B[I] = Edge[I][1];
+  }
+  // Two more vectors of halves: rint and the _rte conversion round them to
+  // even, floor, ceil and trunc each their way.
+  for (size_t I = 16; I < 24; ++I) {
+    A[I] = float(int(I) - 20) + 0.5f;
+    B[I] = -A[I];
+  }
+  Program P = E.build(VectorSource);
+  Kernel K = E.kernel(P, "libraryFloat4");
+  Mem DA = E.input(A), DB = E.input(B), DF = E.output<float>(24 * N),
+      DI = E.output<int>(8 * N);
+  setArgs(K, DA, DB, DF, DI);
+  E.run1(K, N, 64);
+  auto F = E.read<float>(DF, 24 * N);
+  auto Ints = E.read<int>(DI, 8 * N);
+  auto SatInt = [](double V) {
+    if (std::isnan(V))
+      return 0;
+    return int(std::clamp(V, -2147483648.0, 2147483647.0));
+  };
+  size_t Bad = 0;
+  std::string First;
+  auto Check = [&](bool Ok, const std::string &What) {
+    if (!Ok && Bad++ == 0)
+      First = What;
+  };
+  auto Same = [](float Got, double Want) {
+    // -0 and +0 are the same value for fmax and fmin (either may come).
+    return (std::isnan(Got) && std::isnan(Want)) || double(Got) == Want;
+  };
+  for (size_t L = 0; L < 4 * N; ++L) {
+    size_t V = L / 4, C = L % 4;
+    double X = A[L], Y = B[L];
+    auto At = [&](size_t Which) { return F[(6 * V + Which) * 4 + C]; };
+    std::string Where = " at " + std::to_string(L) + " (" + std::to_string(X) +
+                        ", " + std::to_string(Y) + ")";
+    // fmax and fmin return the other operand where one is a NaN.
+    Check(Same(At(0), std::fmax(X, Y)), "fmax" + Where);
+    Check(Same(At(1), std::fmin(X, Y)), "fmin" + Where);
+    Check(Same(At(2), std::fabs(X)) && !std::signbit(At(2)), "fabs" + Where);
+    Check(Same(At(3), std::nearbyint(X)), "rint" + Where);
+    Check(Same(At(4), double(float(float(std::floor(X)) + float(std::ceil(Y))) +
+                             float(std::trunc(float(X - Y))))),
+          "floor + ceil + trunc" + Where);
+    // hypot: 4 ulp in OpenCL 1.2; exact enough here to tell lanes apart.
+    double H = std::hypot(X, Y);
+    Check((std::isnan(At(5)) && std::isnan(H)) ||
+              (std::isinf(H) ? At(5) == H
+                             : std::fabs(At(5) - H) <= 4e-7 * std::fabs(H) + 1e-45),
+          "hypot" + Where);
+    Check(Ints[(2 * V) * 4 + C] == SatInt(std::trunc(X)), "convert_int4_sat" + Where);
+    Check(Ints[(2 * V + 1) * 4 + C] == SatInt(std::nearbyint(Y)),
+          "convert_int4_sat_rte" + Where);
+  }
+  if (Bad)
+    fail(__FILE__, __LINE__,
+         std::to_string(Bad) + " results differ, first: " + First);
 }

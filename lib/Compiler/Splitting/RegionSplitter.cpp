@@ -64,9 +64,13 @@ public:
     }
     // A piece whose branches diverge inside its tiles would need masks;
     // when each of its ranges is a tile at most (the tile a tail guard
-    // cuts), scalar code costs no more to run and much less to compile.
+    // cuts) beside pieces of uniform control that run the rest, scalar
+    // code costs no more to run and much less to compile. Alone (a
+    // data-dependent branch in every tile, local size w), it stays vector.
+    bool Hot = any_of(this->P->pieces(),
+                      [](const SplitPiece &SP) { return SP.UniformControl; });
     for (unsigned I = 0; I < Pieces.size(); ++I)
-      if (Narrow[I] && !this->P->pieces()[I].UniformControl)
+      if (Hot && Narrow[I] && !this->P->pieces()[I].UniformControl)
         Pieces[I].WholeTiles = false;
     LockStep.assign(RangePieces.size(), 0);
   }
@@ -475,7 +479,9 @@ SplitPlanner makeSplitPlanner(const WorkItemModel &M, unsigned Dim,
                          : ""));
     // A split pays only where a range's copy is simpler than the whole
     // region's: a branch that becomes fixed, an access that becomes
-    // consecutive or uniform.
+    // consecutive or uniform, or one that is so only by the model's
+    // run-time checks of opaque values (whose address the split alone
+    // recomputes).
     auto Gains = [&] {
       unsigned NumRanges = P->ranges().size();
       for (unsigned Br = 0; Br < R->Branches.size(); ++Br)
@@ -484,7 +490,8 @@ SplitPlanner makeSplitPlanner(const WorkItemModel &M, unsigned Dim,
             if (P->takenOnRange(Br, I) >= 0)
               return true;
       for (unsigned A = 0; A < R->Accesses.size(); ++A) {
-        if (P->classify(A, R->Domain) != AccessClass::Divergent)
+        if (!R->Accesses[A].Checked &&
+            P->classify(A, R->Domain) != AccessClass::Divergent)
           continue;
         for (unsigned I = 0; I < NumRanges; ++I)
           if (P->pieces()[P->ranges()[I].Piece].Full &&

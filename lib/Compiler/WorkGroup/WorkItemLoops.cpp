@@ -213,6 +213,9 @@ private:
   Nest buildNest(BasicBlock *Pre, BasicBlock *After, bool SkipFirst,
                  bool OuterOnly = false);
   bool emitSplitRegion(const Region &R, BasicBlock *Start, SplitPlan &Plan);
+  llvm::Value *
+  assumptionsHold(SplitPlan &Plan,
+                  function_ref<Value *(Value *)> MapKernelValue);
   LoopRec buildRangeLoop(BasicBlock *Pre, BasicBlock *After, Value *Begin,
                          Value *End, bool WholeTiles, Value *Ids[3],
                          BasicBlock *&Body, BasicBlock *&BodyEnd,
@@ -243,6 +246,10 @@ private:
   /// Building a tile function's regions: its work-items are the w lanes
   /// of a tile, whose loops are the vector ones.
   bool Lanes = false;
+  /// Whether the model's assumptions hold for this work group (once
+  /// checked: assumptionsHold), null where they cannot be checked.
+  bool AssumptionsChecked = false;
+  Value *Assumptions = nullptr;
   /// The split of each region, in the split modes; null otherwise.
   SplitPlanner PlanFor;
   Function *WG = nullptr;
@@ -559,6 +566,31 @@ Nest WorkGroupBuilder::buildNest(BasicBlock *Pre, BasicBlock *After,
   return N;
 }
 
+/// Whether the model's assumptions hold for the work group, checked once,
+/// in a block after the entry: they depend on the work-group values (and,
+/// per work-item ones, on the local ids) alone, and a region in a barrier
+/// loop would check them again at every iteration. Null when they cannot
+/// be checked: then no region is split.
+Value *WorkGroupBuilder::assumptionsHold(
+    SplitPlan &Plan, function_ref<Value *(Value *)> MapKernelValue) {
+  if (AssumptionsChecked)
+    return Assumptions;
+  AssumptionsChecked = true;
+  auto *Enter = cast<BranchInst>(WG->getEntryBlock().getTerminator());
+  BasicBlock *Next = Enter->getSuccessor(0);
+  BasicBlock *Check = BasicBlock::Create(Ctx, "iss.assume", WG, Next);
+  IRBuilder<> B(Check);
+  Assumptions = Plan.emitAssumptionCheck(B, MapKernelValue);
+  if (!Assumptions) {
+    Check->dropAllReferences();
+    Check->eraseFromParent();
+    return nullptr;
+  }
+  B.CreateBr(Next);
+  Enter->setSuccessor(0, Check);
+  return Assumptions;
+}
+
 /// A region split by \p Plan: the outer work-item loops as usual, and
 /// inside them, instead of one loop over the vectorized id, one loop per
 /// range of the plan, each with its own specialised copy of the region.
@@ -577,12 +609,9 @@ bool WorkGroupBuilder::emitSplitRegion(const Region &R, BasicBlock *Start,
     return GroupValues.lookup(V);
   };
   IRBuilder<> SB(Start);
-  Value *Holds = Plan.emitAssumptionCheck(SB, MapKernelValue);
-  if (!Holds) {
-    for (Instruction &I : make_early_inc_range(reverse(*Start)))
-      I.eraseFromParent();
+  Value *Holds = assumptionsHold(Plan, MapKernelValue);
+  if (!Holds)
     return false;
-  }
   BasicBlock *After = regionStart(R.Exits.front());
   BasicBlock *SplitStart = Start;
   if (!isa<ConstantInt>(Holds)) {

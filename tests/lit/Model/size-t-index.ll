@@ -2,9 +2,12 @@
 ; exact even where its 64-bit additions and multiplications could wrap:
 ; y * width + x, with y * width an opaque parameter (the same along x), is
 ; consecutive along x (BlackScholes, SobelFilter). Only the ring operations
-; down from the index are: a comparison of the same value still needs it
-; free of wrapping (its branch stays non-affine), and so does an index
-; truncated to int.
+; down from the index are: a comparison of the same value needs it free of
+; wrapping, and so does an index truncated to int. Those two are exact
+; where the opaque parameter's values keep them in range: y * w is
+; computed from the local ids, the arguments and the work-group values
+; alone, so the assumption is one per work-item (iss-wi-loops checks it
+; for each y of the group before it runs the split).
 ;
 ; __kernel void bs(__global float *out, __global const float *in, int w,
 ;                  ulong n) {
@@ -77,9 +80,15 @@ end:
   ret void
 }
 
+; The int range of the truncated index, for each value of y * w.
+; CHECK: assumed per work-item: [O_x, u_yw] -> {  : -2147483648 - O_x <= u_yw <= 2147483632 - O_x }
+; CHECK: branch kernel.body: affine
 ; CHECK: load kernel.body 4 bytes at %in + [O_x, u_yw] -> { WI[x, y, z] -> [(4O_x + 4u_yw + 4x)] }
 ; CHECK: store kernel.body 4 bytes at %out + [O_x, u_yw] -> { WI[x, y, z] -> [(4O_x + 4u_yw + 4x)] }
 ; CHECK: store then 4 bytes at %out + [O_x, u_yw] -> { WI[x, y, z] -> [(4 + 4O_x + 4u_yw + 4x)] }
-; CHECK: store end 4 bytes: non-affine
+; CHECK: store end 4 bytes at %out + [O_x, u_yw] -> { WI[x, y, z] -> [(4O_x + 4u_yw + 4x)] }
 ; CHECK: region entry.barrier, dimension x, width 16:
-; CHECK: branch kernel.body: uniform tiles { WI[x, y, z] : false }
+; The comparison with n is uniform on a tile only where n = 0, whatever
+; y * w is; every access is consecutive.
+; CHECK: branch kernel.body: uniform tiles [n] -> { WI[x, y, z = 0] : n = 0 and 0 <= x <= 15 and 0 <= y <= 15 }
+; CHECK: accesses: cons cons cons cons

@@ -60,9 +60,11 @@ end:
 declare float @llvm.fmuladd.f32(float, float, float)
 
 ; CHECK-LABEL: define void @__iss_sub_saxpy_0(
-; CHECK: region0:
+; CHECK: iss.assume:
 ; CHECK: %O_x = add i64 %{{.*}}, %global_offset_x
 ; CHECK-NEXT: %[[HOLDS:.*]] = icmp sle i64 %O_x, 2147483584
+; CHECK-NEXT: br label %region0
+; CHECK: region0:
 ; CHECK-NEXT: br i1 %[[HOLDS]], label %region0.split, label %[[COLD:.*]]
 ; The unsplit loop is a cold function of its own (below).
 ; CHECK: [[COLD]]:
