@@ -433,6 +433,20 @@ bool WorkItemModel::Builder::applyChecks(ArrayRef<RangeCheck> Checks,
       }
     return Any;
   };
+  bool Changed = false;
+  // The assumption per work-item that \p B, parameters where a value
+  // overflows, do not hold: taken where its opaque parameters can be
+  // recomputed and some parameters satisfy it.
+  auto AssumePerWorkItem = [&](const isl::set &B) {
+    if (!Recomputable(B))
+      return false;
+    isl::set With = OpaqueAssumed.subtract(B).coalesce();
+    if (!With.intersect(Assumed).intersect(M.Context).is_empty().is_false())
+      return false;
+    OpaqueAssumed = With;
+    Changed = true;
+    return true;
+  };
   // Where it overflows for some value of the opaque parameters: the
   // assumption must hold whatever they are.
   auto BadParams = [&](isl::set B) {
@@ -442,7 +456,6 @@ bool WorkItemModel::Builder::applyChecks(ArrayRef<RangeCheck> Checks,
         B = B.project_out_param(Id);
     return B;
   };
-  bool Changed = false;
   for (const RangeCheck &C : Checks) {
     // First the parameters where it overflows somewhere in the work-item
     // box: the simplest condition to check at run time, and the same for
@@ -474,14 +487,9 @@ bool WorkItemModel::Builder::applyChecks(ArrayRef<RangeCheck> Checks,
     // have of them (see below) first: whatever they are, it would hold
     // only where they cannot reach the bounds (FloydWarshall's
     // y * n + pass: for pass = 0 alone).
-    if (Recomputable(Cached->BadOpaque)) {
-      isl::set With = OpaqueAssumed.subtract(Cached->BadOpaque).coalesce();
-      if (With.intersect(Assumed).intersect(M.Context).is_empty().is_false()) {
-        OpaqueAssumed = With;
-        Cached->Assumed = true;
-        Changed = true;
-        continue;
-      }
+    if (AssumePerWorkItem(Cached->BadOpaque)) {
+      Cached->Assumed = true;
+      continue;
     }
     // An assumption that leaves only parameters where the instances do not
     // run is of no use: the check would fail wherever they do, and the
@@ -514,15 +522,8 @@ bool WorkItemModel::Builder::applyChecks(ArrayRef<RangeCheck> Checks,
     // values the work-items have, when each can be recomputed to check it
     // (whatever they are, the assumption would leave only the parameters
     // where the instances do not run, or none).
-    isl::set BadP = Bad.params();
-    if (Recomputable(BadP)) {
-      isl::set With =
-          OpaqueAssumed.subtract(BadP.gist(M.Context)).coalesce();
-      if (With.intersect(Assumed).intersect(M.Context).is_empty().is_false()) {
-        OpaqueAssumed = With;
-        continue;
-      }
-    }
+    if (AssumePerWorkItem(Bad.params().gist(M.Context)))
+      continue;
     if (Vacuous(Without))
       return false;
     Assumed = Without;
@@ -2020,7 +2021,8 @@ Value *ModelParam::materialize(IRBuilderBase &B,
 
 Value *
 WorkItemModel::paramValue(const ModelParam &P, IRBuilderBase &B,
-                          function_ref<Value *(Value *)> MapKernelValue) const {
+                          function_ref<Value *(Value *)> MapKernelValue,
+                          Value *const *LocalIds) const {
   Module *Mod = Kernel ? Kernel->getParent() : nullptr;
   auto Global = [&](unsigned G) -> Value * {
     GlobalVariable *GV =
@@ -2045,13 +2047,22 @@ WorkItemModel::paramValue(const ModelParam &P, IRBuilderBase &B,
     return Global(15);
   case ModelParam::Argument:
     return MapKernelValue(P.V);
+  case ModelParam::Opaque:
+    if (!LocalIds || !P.Recomputable)
+      return nullptr;
+    [[fallthrough]];
   case ModelParam::Derived: {
     bool Missing = false;
     Value *V = P.materialize(B, [&](Value *Leaf) -> Value * {
-      Value *To =
-          isa<llvm::Argument>(Leaf)
-              ? MapKernelValue(Leaf)
-              : MapKernelValue(cast<LoadInst>(Leaf)->getPointerOperand());
+      Value *From = isa<llvm::Argument>(Leaf)
+                        ? Leaf
+                        : cast<LoadInst>(Leaf)->getPointerOperand();
+      Value *To = nullptr;
+      for (unsigned D = 0; D < 3 && LocalIds; ++D)
+        if (From->getName() == WorkItemGlobals[D])
+          To = LocalIds[D];
+      if (!To)
+        To = MapKernelValue(From);
       if (!To) {
         Missing = true;
         return UndefValue::get(Leaf->getType());
@@ -2060,8 +2071,6 @@ WorkItemModel::paramValue(const ModelParam &P, IRBuilderBase &B,
     });
     return Missing ? nullptr : V;
   }
-  case ModelParam::Opaque:
-    return nullptr;
   }
   return nullptr;
 }
@@ -2072,15 +2081,28 @@ Value *WorkItemModel::emitAssumptionCheck(
   isl::set O = dropUnusedParams(OpaqueAssumed);
   if (A.is_null() || O.is_null())
     return nullptr;
-  Value *Holds = B.getTrue();
-  if (!A.is_equal(isl::set::universe(A.space())).is_true()) {
-    bool Missing = false;
-    IslExprEmitter E(B, [&](const isl::id &Id) -> Value * {
+  // Each parameter's value once per condition (IslExprEmitter asks for it
+  // at each use), for the local ids \p Ids where given.
+  bool Missing = false;
+  auto ParamsAt = [&](DenseMap<const ModelParam *, Value *> &Memo,
+                      Value *const *Ids) {
+    return [&, Ids](const isl::id &Id) -> Value * {
       const ModelParam *P = param(Id);
-      Value *V = P ? paramValue(*P, B, MapKernelValue) : nullptr;
+      Value *V = nullptr;
+      if (P) {
+        auto [It, New] = Memo.try_emplace(P, nullptr);
+        if (New)
+          It->second = paramValue(*P, B, MapKernelValue, Ids);
+        V = It->second;
+      }
       Missing |= !V;
       return V;
-    });
+    };
+  };
+  Value *Holds = B.getTrue();
+  if (!A.is_equal(isl::set::universe(A.space())).is_true()) {
+    DenseMap<const ModelParam *, Value *> Memo;
+    IslExprEmitter E(B, ParamsAt(Memo, nullptr));
     Expected<Value *> V = E.emitCondition(A, {}, Context);
     if (!V) {
       consumeError(V.takeError());
@@ -2123,32 +2145,8 @@ Value *WorkItemModel::emitAssumptionCheck(
                  ? B.CreateURem(B.CreateUDiv(Idx, B.getInt64(Stride[D])),
                                 B.getInt64(LocalSize[D]))
                  : B.getInt64(0);
-  bool Missing = false;
-  auto Leaf = [&](Value *L) -> Value * {
-    for (unsigned D = 0; D < 3; ++D)
-      if (isLocalIdLoad(L) &&
-          cast<LoadInst>(L)->getPointerOperand()->getName() ==
-              WorkItemGlobals[D])
-        return B.CreateZExtOrTrunc(Ids[D], L->getType());
-    Value *To = isa<llvm::Argument>(L)
-                    ? MapKernelValue(L)
-                    : MapKernelValue(cast<LoadInst>(L)->getPointerOperand());
-    if (!To) {
-      Missing = true;
-      return UndefValue::get(L->getType());
-    }
-    return B.CreateZExtOrTrunc(To, L->getType());
-  };
-  IslExprEmitter E(B, [&](const isl::id &Id) -> Value * {
-    const ModelParam *P = param(Id);
-    Value *V = nullptr;
-    if (P && P->K == ModelParam::Opaque)
-      V = P->Recomputable ? P->materialize(B, Leaf) : nullptr;
-    else if (P)
-      V = paramValue(*P, B, MapKernelValue);
-    Missing |= !V;
-    return V;
-  });
+  DenseMap<const ModelParam *, Value *> Memo;
+  IslExprEmitter E(B, ParamsAt(Memo, Ids));
   Expected<Value *> Here = E.emitCondition(O, {}, Context);
   if (!Here || Missing) {
     if (!Here)

@@ -268,11 +268,14 @@ public:
 
   /// The value of \p P at \p B in the work-group function: \p MapKernelValue
   /// maps a value of the kernel (an argument, a work-item global variable)
-  /// to its value there, as SplitPlan::emitBounds does. Null when one is
-  /// missing, and for opaque parameters, which never need one.
-  llvm::Value *paramValue(
-      const ModelParam &P, llvm::IRBuilderBase &B,
-      llvm::function_ref<llvm::Value *(llvm::Value *)> MapKernelValue) const;
+  /// to its value there, as SplitPlan::emitBounds does. A Recomputable
+  /// opaque parameter has one for given local ids \p LocalIds; without
+  /// them, or for other opaque parameters, null (as when a value is
+  /// missing).
+  llvm::Value *
+  paramValue(const ModelParam &P, llvm::IRBuilderBase &B,
+             llvm::function_ref<llvm::Value *(llvm::Value *)> MapKernelValue,
+             llvm::Value *const *LocalIds = nullptr) const;
   /// Whether the assumptions hold, an i1 at \p B (true when nothing is
   /// assumed); null when a parameter has no value. The split pass runs a
   /// region split only where it is true. With opaque assumptions, \p B
