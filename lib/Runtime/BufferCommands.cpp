@@ -16,7 +16,7 @@
 using namespace iss;
 
 /// The queue and buffer checks every buffer command starts with.
-static cl_int checkQueueMem(const char *Func, cl_command_queue Q, cl_mem M) {
+cl_int iss::checkQueueMem(const char *Func, cl_command_queue Q, cl_mem M) {
   if (!isValid(Q))
     return apiError(Func, CL_INVALID_COMMAND_QUEUE, "invalid queue");
   if (!isValid(M) || M->Type != CL_MEM_OBJECT_BUFFER)
@@ -27,11 +27,24 @@ static cl_int checkQueueMem(const char *Func, cl_command_queue Q, cl_mem M) {
   return CL_SUCCESS;
 }
 
-static bool hostCannotRead(cl_mem M) {
+bool iss::hostCannotRead(cl_mem M) {
   return M->Flags & (CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_NO_ACCESS);
 }
-static bool hostCannotWrite(cl_mem M) {
+bool iss::hostCannotWrite(cl_mem M) {
   return M->Flags & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS);
+}
+
+bool iss::validMapFlags(cl_map_flags Flags) {
+  const cl_map_flags Known =
+      CL_MAP_READ | CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION;
+  return !(Flags & ~Known) && !((Flags & CL_MAP_WRITE_INVALIDATE_REGION) &&
+                                (Flags & (CL_MAP_READ | CL_MAP_WRITE)));
+}
+
+bool iss::mapConflictsWithHostAccess(cl_mem M, cl_map_flags Flags) {
+  return ((Flags & CL_MAP_READ) && hostCannotRead(M)) ||
+         ((Flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION)) &&
+          hostCannotWrite(M));
 }
 
 static bool inBounds(cl_mem M, size_t Offset, size_t Size) {
@@ -339,16 +352,11 @@ CL_API_ENTRY void *CL_API_CALL clEnqueueMapBuffer(
     return setErrcode(Err, E), nullptr;
   if (cl_int E = checkWaitList(__func__, Q->Context.get(), NumWait, Wait))
     return setErrcode(Err, E), nullptr;
-  const cl_map_flags Known =
-      CL_MAP_READ | CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION;
-  if ((Flags & ~Known) || ((Flags & CL_MAP_WRITE_INVALIDATE_REGION) &&
-                           (Flags & (CL_MAP_READ | CL_MAP_WRITE))))
+  if (!validMapFlags(Flags))
     return ISS_ERR_RET(Err, CL_INVALID_VALUE, "invalid map flags");
   if (!inBounds(M, Offset, Size))
     return ISS_ERR_RET(Err, CL_INVALID_VALUE, "region out of bounds or size 0");
-  if (((Flags & CL_MAP_READ) && hostCannotRead(M)) ||
-      ((Flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION)) &&
-       hostCannotWrite(M)))
+  if (mapConflictsWithHostAccess(M, Flags))
     return ISS_ERR_RET(Err, CL_INVALID_OPERATION,
                        "map flags conflict with the host access flags");
   void *Ptr = M->Data + Offset;

@@ -724,14 +724,6 @@ static bool hostBox(cl_mem M, const void *Ptr, const size_t *Region,
   return End <= UINTPTR_MAX - reinterpret_cast<uintptr_t>(Ptr);
 }
 
-static bool hostCannotRead(cl_mem M) {
-  return M->Flags & (CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_NO_ACCESS);
-}
-static bool hostCannotWrite(cl_mem M) {
-  return M->Flags & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS);
-}
-
-/// The queue and image checks every image command starts with.
 static cl_int checkQueueImage(const char *Func, cl_command_queue Q, cl_mem M) {
   if (!isValid(Q))
     return apiError(Func, CL_INVALID_COMMAND_QUEUE, "invalid queue");
@@ -840,59 +832,56 @@ static bool bufferBox(cl_mem Buf, cl_mem Image, size_t Offset,
   return true;
 }
 
-static cl_int checkQueueBuffer(const char *Func, cl_command_queue Q, cl_mem M) {
-  if (!isValid(M) || M->Type != CL_MEM_OBJECT_BUFFER)
-    return apiError(Func, CL_INVALID_MEM_OBJECT, "not a buffer");
-  if (M->Context.get() != Q->Context.get())
-    return apiError(Func, CL_INVALID_CONTEXT,
-                    "buffer and queue are from different contexts");
-  return CL_SUCCESS;
+/// A copy between \p Image's box at \p Origin and \p Buffer from
+/// \p Offset, into the image for CL_COMMAND_COPY_BUFFER_TO_IMAGE; the
+/// source is checked first.
+static cl_int enqueueImageBufferCopy(const char *Func, cl_command_type Type,
+                                     cl_command_queue Q, cl_mem Image,
+                                     cl_mem Buffer, const size_t *Origin,
+                                     const size_t *Region, size_t Offset,
+                                     cl_uint NumWait, const cl_event *Wait,
+                                     cl_event *Event) {
+  bool ToImage = Type == CL_COMMAND_COPY_BUFFER_TO_IMAGE;
+  cl_int E = ToImage ? checkQueueMem(Func, Q, Buffer)
+                     : checkQueueImage(Func, Q, Image);
+  if (!E)
+    E = ToImage ? checkQueueImage(Func, Q, Image)
+                : checkQueueMem(Func, Q, Buffer);
+  if (!E)
+    E = checkWaitList(Func, Q->Context.get(), NumWait, Wait);
+  if (E)
+    return E;
+  Box I, B;
+  if (!imageBox(Image, Origin, Region, I) ||
+      !bufferBox(Buffer, Image, Offset, Region, B))
+    return apiError(Func, CL_INVALID_VALUE, "bad region or out of bounds");
+  Ref<_cl_mem> KeepImage(Image), KeepBuffer(Buffer);
+  return enqueueCommand(Q, Type, NumWait, Wait, Event, false,
+                        [KeepImage, KeepBuffer, I, B, ToImage] {
+                          if (ToImage)
+                            copyBox(KeepImage->Data, I, KeepBuffer->Data, B);
+                          else
+                            copyBox(KeepBuffer->Data, B, KeepImage->Data, I);
+                          return CL_SUCCESS;
+                        });
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyImageToBuffer(
     cl_command_queue Q, cl_mem Src, cl_mem Dst, const size_t *SrcOrigin,
     const size_t *Region, size_t DstOffset, cl_uint NumWait,
     const cl_event *Wait, cl_event *Event) {
-  if (cl_int E = checkQueueImage(__func__, Q, Src))
-    return E;
-  if (cl_int E = checkQueueBuffer(__func__, Q, Dst))
-    return E;
-  if (cl_int E = checkWaitList(__func__, Q->Context.get(), NumWait, Wait))
-    return E;
-  Box S, D;
-  if (!imageBox(Src, SrcOrigin, Region, S) ||
-      !bufferBox(Dst, Src, DstOffset, Region, D))
-    return ISS_ERR(CL_INVALID_VALUE, "bad region or out of bounds");
-  Ref<_cl_mem> KeepSrc(Src), KeepDst(Dst);
-  return enqueueCommand(Q, CL_COMMAND_COPY_IMAGE_TO_BUFFER, NumWait, Wait,
-                        Event, false, [KeepSrc, KeepDst, S, D] {
-                          copyBox(KeepDst->Data, D, KeepSrc->Data, S);
-                          return CL_SUCCESS;
-                        });
+  return enqueueImageBufferCopy(__func__, CL_COMMAND_COPY_IMAGE_TO_BUFFER, Q,
+                                Src, Dst, SrcOrigin, Region, DstOffset,
+                                NumWait, Wait, Event);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyBufferToImage(
     cl_command_queue Q, cl_mem Src, cl_mem Dst, size_t SrcOffset,
     const size_t *DstOrigin, const size_t *Region, cl_uint NumWait,
     const cl_event *Wait, cl_event *Event) {
-  if (!isValid(Q))
-    return ISS_ERR(CL_INVALID_COMMAND_QUEUE, "invalid queue");
-  if (cl_int E = checkQueueBuffer(__func__, Q, Src))
-    return E;
-  if (cl_int E = checkQueueImage(__func__, Q, Dst))
-    return E;
-  if (cl_int E = checkWaitList(__func__, Q->Context.get(), NumWait, Wait))
-    return E;
-  Box S, D;
-  if (!imageBox(Dst, DstOrigin, Region, D) ||
-      !bufferBox(Src, Dst, SrcOffset, Region, S))
-    return ISS_ERR(CL_INVALID_VALUE, "bad region or out of bounds");
-  Ref<_cl_mem> KeepSrc(Src), KeepDst(Dst);
-  return enqueueCommand(Q, CL_COMMAND_COPY_BUFFER_TO_IMAGE, NumWait, Wait,
-                        Event, false, [KeepSrc, KeepDst, S, D] {
-                          copyBox(KeepDst->Data, D, KeepSrc->Data, S);
-                          return CL_SUCCESS;
-                        });
+  return enqueueImageBufferCopy(__func__, CL_COMMAND_COPY_BUFFER_TO_IMAGE, Q,
+                                Dst, Src, DstOrigin, Region, SrcOffset,
+                                NumWait, Wait, Event);
 }
 
 /// IEEE half from float, rounding to nearest even (CL_HALF_FLOAT fills).
@@ -1024,10 +1013,7 @@ CL_API_ENTRY void *CL_API_CALL clEnqueueMapImage(
     return setErrcode(Err, E), nullptr;
   if (cl_int E = checkWaitList(__func__, Q->Context.get(), NumWait, Wait))
     return setErrcode(Err, E), nullptr;
-  const cl_map_flags Known =
-      CL_MAP_READ | CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION;
-  if ((Flags & ~Known) || ((Flags & CL_MAP_WRITE_INVALIDATE_REGION) &&
-                           (Flags & (CL_MAP_READ | CL_MAP_WRITE))))
+  if (!validMapFlags(Flags))
     return ISS_ERR_RET(Err, CL_INVALID_VALUE, "invalid map flags");
   Box B;
   if (!imageBox(M, Origin, Region, B))
@@ -1038,9 +1024,7 @@ CL_API_ENTRY void *CL_API_CALL clEnqueueMapImage(
   if (!RowPitch || (Slices && !SlicePitch))
     return ISS_ERR_RET(Err, CL_INVALID_VALUE,
                        "image_row_pitch (or image_slice_pitch) is NULL");
-  if (((Flags & CL_MAP_READ) && hostCannotRead(M)) ||
-      ((Flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION)) &&
-       hostCannotWrite(M)))
+  if (mapConflictsWithHostAccess(M, Flags))
     return ISS_ERR_RET(Err, CL_INVALID_OPERATION,
                        "map flags conflict with the host access flags");
   // The image's own bytes: no copy to make, none to write back.

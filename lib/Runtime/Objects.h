@@ -468,6 +468,17 @@ template <typename T> void deleteObject(T *Obj) {
 cl_int checkWaitList(const char *Func, cl_context Ctx, cl_uint Num,
                      const cl_event *List);
 
+// The checks buffer and image commands share (BufferCommands.cpp).
+/// The queue, and \p M a buffer of its context.
+cl_int checkQueueMem(const char *Func, cl_command_queue Q, cl_mem M);
+/// The host access flags forbid reading (writing) \p M.
+bool hostCannotRead(cl_mem M);
+bool hostCannotWrite(cl_mem M);
+/// Known map flags, CL_MAP_WRITE_INVALIDATE_REGION alone.
+bool validMapFlags(cl_map_flags Flags);
+/// Map flags that \p M's host access flags forbid.
+bool mapConflictsWithHostAccess(cl_mem M, cl_map_flags Flags);
+
 /// Sets an event's terminal or intermediate status, wakes waiters and the
 /// scheduler, and queues the callbacks that became due. \p When is the
 /// profiling time of the change (0: now).
