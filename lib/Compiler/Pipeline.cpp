@@ -163,9 +163,20 @@ static void tableHugeSwitches(Module &M, FunctionAnalysisManager &FAM) {
     }
 }
 
-/// Runs the work-group passes and O3 on \p M for \p Config.
+/// Milliseconds since \p Start.
+static double msSince(std::chrono::steady_clock::time_point Start) {
+  return std::chrono::duration<double, std::milli>(
+             std::chrono::steady_clock::now() - Start)
+      .count();
+}
+
+/// Runs the work-group passes and O3 on \p M for \p Config; \p FrontMs gets
+/// the time of the work-group passes (and the scalarization after them),
+/// \p O3Ms that of O3.
 static bool optimize(Module &M, const WorkGroupConfig &Config,
-                     TargetMachine &TM, std::string &Error) {
+                     TargetMachine &TM, double &FrontMs, double &O3Ms,
+                     std::string &Error) {
+  auto Start = std::chrono::steady_clock::now();
   bool Scalar = Config.IssMode == Mode::Scalar;
   PipelineTuningOptions PTO;
   PTO.LoopVectorization = !Scalar;
@@ -240,6 +251,7 @@ static bool optimize(Module &M, const WorkGroupConfig &Config,
         FPM.run(F, FAM);
   }
   tableHugeSwitches(M, FAM);
+  FrontMs = msSince(Start);
   Dump("workgroup");
 
   // Every read of a work-item global must have been replaced in the
@@ -257,8 +269,10 @@ static bool optimize(Module &M, const WorkGroupConfig &Config,
             return false;
           }
 
+  Start = std::chrono::steady_clock::now();
   ModulePassManager O3 = PB.buildPerModuleDefaultPipeline(OptimizationLevel::O3);
   O3.run(M, MAM);
+  O3Ms = msSince(Start);
   Dump("optimized");
 
   std::string VerifyErrors;
@@ -403,7 +417,8 @@ static bool compileKernel(const std::vector<uint8_t> &Binary,
   auto TM = makeTargetMachine(Error);
   if (!TM)
     return false;
-  if (!optimize(*M, Config, *TM, Error))
+  double FrontMs = 0, O3Ms = 0;
+  if (!optimize(*M, Config, *TM, FrontMs, O3Ms, Error))
     return false;
   if (NamedMDNode *NMD = M->getNamedMetadata("iss.subkernels"))
     for (MDNode *N : NMD->operands())
@@ -448,8 +463,13 @@ static bool compileKernel(const std::vector<uint8_t> &Binary,
       Out.PiecesSymbol = piecesSymbol(Config.Kernel, -1);
   }
   SmallVector<char, 0> Obj;
+  auto Start = std::chrono::steady_clock::now();
   if (!emitObject(*M, *TM, Obj, Error))
     return false;
+  debugLog(DbgLLVM,
+           "kernel %s: work-group passes %.1f ms, O3 %.1f ms, code "
+           "generation %.1f ms",
+           Config.Kernel.c_str(), FrontMs, O3Ms, msSince(Start));
   Out.Object.assign(Obj.begin(), Obj.end());
   return true;
 }
@@ -580,9 +600,7 @@ getCompiledKernel(const std::vector<uint8_t> &Binary, const std::string &Kernel,
       return nullptr;
     }
   }
-  double Ms = std::chrono::duration<double, std::milli>(
-                  std::chrono::steady_clock::now() - Start)
-                  .count();
+  double Ms = msSince(Start);
   debugLog(DbgLLVM, "kernel %s, local size %u,%u,%u, mode %s: %s in %.1f ms",
            Kernel.c_str(), Config.LocalSize[0], Config.LocalSize[1],
            Config.LocalSize[2], Result->Mode.c_str(),

@@ -23,6 +23,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
+#include <deque>
 #include <cmath>
 #include <limits>
 
@@ -32,7 +33,7 @@ static cl::opt<unsigned long> MaxCounterBoxOps(
     "iss-score-counter-ops",
     cl::desc("isl operations allowed for the box of one access's loop "
              "counters in the scores"),
-    cl::init(200000));
+    cl::init(100000));
 
 namespace iss {
 
@@ -373,11 +374,36 @@ std::vector<SubkernelScore> scoresOf(const WorkItemModel &M,
   // over the launch, times the extents of the access's loop counters over
   // all its instances (the same for every part and every dimension: one
   // product to compare and to emit).
+  //
+  // Accesses of one block share their instances, and often their parts
+  // (Convolution2D's input and mask: the same loops, the same interior):
+  // each box is computed once per set, and a quota that ran out, once.
+  struct KnownBox {
+    isl::set S;
+    std::vector<isl::pw_aff> Extents;
+    bool Exact;
+  };
+  std::deque<KnownBox> Boxes; // references stay valid
+  auto Memo = [&](const isl::set &S,
+                  function_ref<std::vector<isl::pw_aff>(bool &)> Compute)
+      -> const KnownBox & {
+    for (const KnownBox &K : Boxes)
+      if (isl_set_plain_is_equal(K.S.get(), S.get()) == isl_bool_true)
+        return K;
+    bool Exact = true;
+    std::vector<isl::pw_aff> E = Compute(Exact);
+    Boxes.push_back({S, std::move(E), Exact});
+    return Boxes.back();
+  };
   auto Box = [&](const isl::set &WorkItems, ArrayRef<isl::pw_aff> Counters,
                  SubkernelScore &Score, bool CountersExact) {
-    isl::set Global = globalView(WithoutOpaque(WorkItems), Local, GP);
-    Score.countPart(CountersExact && isBox(Global));
-    std::vector<isl::pw_aff> E = boxExtents(Global, Known);
+    const KnownBox &K = Memo(WorkItems, [&](bool &Exact) {
+      isl::set Global = globalView(WithoutOpaque(WorkItems), Local, GP);
+      Exact = isBox(Global);
+      return boxExtents(Global, Known);
+    });
+    Score.countPart(CountersExact && K.Exact);
+    std::vector<isl::pw_aff> E = K.Extents;
     E.insert(E.end(), Counters.begin(), Counters.end());
     return E;
   };
@@ -399,16 +425,21 @@ std::vector<SubkernelScore> scoresOf(const WorkItemModel &M,
         // Bounds of clamped loops take isl long to maximize: past a quota
         // the counters are left out of the access's products (a factor
         // common to all its parts and all dimensions).
-        IslQuota Q(M.ctx(), MaxCounterBoxOps);
-        isl::set All =
-            globalView(WithoutOpaque(Acc.Domain.reset_tuple_id()), Local, GP);
-        isl::set Loops = All.project_out(isl::dim::set, 0, 3);
-        Counters = boxExtents(Loops, Known);
-        CountersExact = isBox(All);
-        if (Q.exceeded()) {
-          Counters.clear();
-          CountersExact = false;
-        }
+        const KnownBox &K = Memo(Acc.Domain, [&](bool &Exact) {
+          IslQuota Q(M.ctx(), MaxCounterBoxOps);
+          isl::set All = globalView(
+              WithoutOpaque(Acc.Domain.reset_tuple_id()), Local, GP);
+          isl::set Loops = All.project_out(isl::dim::set, 0, 3);
+          std::vector<isl::pw_aff> E = boxExtents(Loops, Known);
+          Exact = isBox(All);
+          if (Q.exceeded()) {
+            E.clear();
+            Exact = false;
+          }
+          return E;
+        });
+        Counters = K.Extents;
+        CountersExact = K.Exact;
       }
       for (unsigned I = 0; I < Dims.size(); ++I) {
         isl::set Cons = SP[I]->consecutivePoints(A).intersect(Runs);
