@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # common.sh - what both README commands do first: install the Debian 12
 # packages pocl-iss builds and runs with (root, or sudo), then configure and
-# build into $BUILD (default build/). Sourced by setup-and-demo.sh and test.sh.
+# build into $BUILD (default build/; POCL_ISS_CMAKE_ARGS adds configure
+# options). Sourced by setup-and-demo.sh, test.sh and test-sanitizers.sh.
 # SPDX-License-Identifier: MIT
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -29,5 +30,6 @@ if [ "${#missing[@]}" -gt 0 ]; then
 fi
 
 BUILD=${BUILD:-build}
-cmake -S . -B "$BUILD" -DCMAKE_BUILD_TYPE=Release
+# shellcheck disable=SC2086 # extra configure options, word-split on purpose
+cmake -S . -B "$BUILD" -DCMAKE_BUILD_TYPE=Release ${POCL_ISS_CMAKE_ARGS:-}
 cmake --build "$BUILD" -j"$(nproc)"
