@@ -291,8 +291,10 @@ CL_API_ENTRY cl_int CL_API_CALL clGetDeviceInfo(cl_device_id Device,
   case CL_DEVICE_LINKER_AVAILABLE:
     return B(CL_TRUE);
   case CL_DEVICE_EXECUTION_CAPABILITIES:
-    return returnValue(Size, Value, SizeRet,
-                       cl_device_exec_capabilities(CL_EXEC_KERNEL));
+    // Native kernels run on the host, which is the device (as on pocl).
+    return returnValue(
+        Size, Value, SizeRet,
+        cl_device_exec_capabilities(CL_EXEC_KERNEL | CL_EXEC_NATIVE_KERNEL));
   case CL_DEVICE_QUEUE_ON_HOST_PROPERTIES: // CL_DEVICE_QUEUE_PROPERTIES
     return returnValue(
         Size, Value, SizeRet,

@@ -1,4 +1,4 @@
-//===- NDRange.cpp - clEnqueueNDRangeKernel and clEnqueueTask -------------===//
+//===- NDRange.cpp - Kernel launches: NDRange, task and native ------------===//
 // SPDX-License-Identifier: MIT
 //
 // Launching a kernel: the NDRange is validated against the device limits
@@ -7,7 +7,9 @@
 // work-group functions are compiled for the local size at enqueue, as pocl
 // does (DESIGN.md section 2), and cached in the program per kernel and local
 // size. The arguments are copied when enqueued, so later clSetKernelArg
-// calls do not change a command already in the queue.
+// calls do not change a command already in the queue. Native kernels
+// (clEnqueueNativeKernel) are host functions the scheduler thread calls
+// with a copy of their argument block.
 //
 //===----------------------------------------------------------------------===//
 
@@ -367,10 +369,53 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueNativeKernel(
     cl_command_queue Q, void(CL_CALLBACK *Fn)(void *), void *Args,
     size_t ArgsSize, cl_uint NumMems, const cl_mem *Mems, const void **Locs,
     cl_uint NumWait, const cl_event *Wait, cl_event *Event) {
-  (void)Fn, (void)Args, (void)ArgsSize, (void)NumMems, (void)Mems, (void)Locs;
-  (void)NumWait, (void)Wait, (void)Event;
+  // The checks in the order of OpenCL 3.0 (5.10) and pocl 3.1.
   if (!isValid(Q))
     return ISS_ERR(CL_INVALID_COMMAND_QUEUE, "invalid queue");
-  return ISS_ERR(CL_INVALID_OPERATION,
-                 "the device has no CL_EXEC_NATIVE_KERNEL capability");
+  if (!Fn)
+    return ISS_ERR(CL_INVALID_VALUE, "user_func is NULL");
+  if (!Args && (ArgsSize || NumMems))
+    return ISS_ERR(CL_INVALID_VALUE,
+                   "args is NULL but cb_args or num_mem_objects is not 0");
+  if (Args && !ArgsSize)
+    return ISS_ERR(CL_INVALID_VALUE, "args is not NULL but cb_args is 0");
+  if ((NumMems > 0) != (Mems != nullptr) || (NumMems > 0) != (Locs != nullptr))
+    return ISS_ERR(CL_INVALID_VALUE,
+                   "mem_list and args_mem_loc disagree with num_mem_objects");
+  if (cl_int E = checkWaitList(__func__, Q->Context.get(), NumWait, Wait))
+    return E;
+  // Every handle's location must lie inside the args block: it is where
+  // the copy gets the buffer's pointer, and a location outside would be a
+  // write outside the copy.
+  std::vector<size_t> Offsets(NumMems);
+  std::vector<Ref<_cl_mem>> Keep(NumMems);
+  for (cl_uint I = 0; I < NumMems; ++I) {
+    if (Mems[I] && (!isValid(Mems[I]) || Mems[I]->Type != CL_MEM_OBJECT_BUFFER))
+      return ISS_ERR(CL_INVALID_MEM_OBJECT, "an entry of mem_list is not a "
+                                            "buffer");
+    uintptr_t Loc = reinterpret_cast<uintptr_t>(Locs[I]);
+    uintptr_t Base = reinterpret_cast<uintptr_t>(Args);
+    if (Loc < Base || Loc - Base > ArgsSize ||
+        ArgsSize - (Loc - Base) < sizeof(void *))
+      return ISS_ERR(CL_INVALID_VALUE,
+                     "an args_mem_loc entry is not a pointer inside args");
+    Offsets[I] = Loc - Base;
+    Keep[I] = Ref<_cl_mem>(Mems[I]);
+  }
+  // The copy the function gets (OpenCL 3.0: the application may reuse
+  // args when the call returns); the pointers are stored when it runs, as
+  // the buffers' data pointers are final then.
+  std::vector<char> Copy(static_cast<const char *>(Args),
+                         static_cast<const char *>(Args) + ArgsSize);
+  return enqueueCommand(
+      Q, CL_COMMAND_NATIVE_KERNEL, NumWait, Wait, Event, false,
+      [Fn, Copy = std::move(Copy), Offsets = std::move(Offsets),
+       Keep = std::move(Keep)]() mutable {
+        for (size_t I = 0; I < Keep.size(); ++I) {
+          void *Ptr = Keep[I] ? Keep[I]->Data : nullptr;
+          std::memcpy(Copy.data() + Offsets[I], &Ptr, sizeof(void *));
+        }
+        Fn(Copy.empty() ? nullptr : Copy.data());
+        return CL_SUCCESS;
+      });
 }
