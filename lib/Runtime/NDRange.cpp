@@ -94,6 +94,8 @@ public:
     C->Mems = reinterpret_cast<Ref<_cl_mem> *>(Base + MemsAt);
     uintptr_t Args = reinterpret_cast<uintptr_t>(Base + ArgsAt);
     C->Args = reinterpret_cast<char *>(roundUp(Args, ArgAlign));
+    C->ArgBytes = Bytes;
+    std::fill_n(C->Slots, NumSlots, nullptr);
     C->Launch.Slots = C->Slots;
     C->Launch.NumSlots = NumSlots;
     C->Launch.Locals = C->Locals;
@@ -107,12 +109,44 @@ public:
   }
   void addMem(cl_mem M) { new (&Mems[NumMems++]) Ref<_cl_mem>(M); }
 
+  /// The same launch with the same argument snapshot (a command buffer's
+  /// recorded launch, enqueued again): slots into the snapshot point into
+  /// the copy's.
+  std::unique_ptr<Command> clone() const override {
+    std::unique_ptr<KernelCommand> C =
+        make(Launch.NumSlots, Launch.NumLocals, NumMems, ArgBytes);
+    if (!C)
+      return nullptr;
+    std::memcpy(C->Args, Args, ArgBytes);
+    for (size_t I = 0; I < Launch.NumSlots; ++I) {
+      auto *S = static_cast<char *>(Slots[I]);
+      C->Slots[I] =
+          S >= Args && S <= Args + ArgBytes ? C->Args + (S - Args) : Slots[I];
+    }
+    for (size_t I = 0; I < Launch.NumLocals; ++I)
+      C->addLocal(Locals[I].Slot, Locals[I].Offset);
+    for (size_t I = 0; I < NumMems; ++I)
+      C->addMem(Mems[I].get());
+    C->Pool = Pool;
+    C->Kernel = Kernel;
+    C->Compiled = Compiled;
+    C->Launch.Kernel = Launch.Kernel;
+    C->Launch.WorkDim = Launch.WorkDim;
+    C->Launch.MaxThreads = Launch.MaxThreads;
+    for (int I = 0; I < 3; ++I) {
+      C->Launch.NumGroups[I] = Launch.NumGroups[I];
+      C->Launch.GlobalOffset[I] = Launch.GlobalOffset[I];
+    }
+    return C;
+  }
+
   KernelLaunch Launch;
   WorkerPool *Pool = nullptr;
   Ref<_cl_kernel> Kernel;
   std::shared_ptr<CompiledKernel> Compiled;
   void **Slots = nullptr;
   char *Args = nullptr;
+  size_t ArgBytes = 0;
 
 private:
   KernelCommand() = default;
@@ -137,11 +171,12 @@ private:
 
 } // namespace
 
-static cl_int enqueueKernel(const char *Func, cl_command_queue Q, cl_kernel K,
-                            cl_uint Dims, const size_t *Offset,
-                            const size_t *Global, const size_t *LocalIn,
-                            cl_uint NumWait, const cl_event *Wait,
-                            cl_event *Event, cl_command_type Type) {
+/// clEnqueueNDRangeKernel, clEnqueueTask and clCommandNDRangeKernelKHR.
+cl_int iss::ndrangeCommand(const char *Func, const CommandTarget &T,
+                           cl_kernel K, cl_uint Dims, const size_t *Offset,
+                           const size_t *Global, const size_t *LocalIn,
+                           cl_command_type Type) {
+  cl_command_queue Q = T.Q;
   if (!isValid(Q))
     return apiError(Func, CL_INVALID_COMMAND_QUEUE, "invalid queue");
   if (!isValid(K))
@@ -213,7 +248,7 @@ static cl_int enqueueKernel(const char *Func, cl_command_queue Q, cl_kernel K,
   } else {
     pickLocalSize(Dims, G, D, preferredMultiple(D), L);
   }
-  if (cl_int E = checkWaitList(Func, Q->Context.get(), NumWait, Wait))
+  if (cl_int E = T.checkWaits(Func))
     return E;
 
   // The argument snapshot, in the command's own allocation. Every value is
@@ -345,15 +380,16 @@ static cl_int enqueueKernel(const char *Func, cl_command_queue Q, cl_kernel K,
   }
   debugLog(DbgDevice, "%s: %s global %zux%zux%zu local %zux%zux%zu", Func,
            K->Info.Name.c_str(), G[0], G[1], G[2], L[0], L[1], L[2]);
-  return submitCommand(Q, Type, NumWait, Wait, Event, false, std::move(C));
+  return T.submit(Type, std::move(C));
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clEnqueueNDRangeKernel(
     cl_command_queue Q, cl_kernel K, cl_uint Dims, const size_t *Offset,
     const size_t *Global, const size_t *Local, cl_uint NumWait,
     const cl_event *Wait, cl_event *Event) {
-  return enqueueKernel(__func__, Q, K, Dims, Offset, Global, Local, NumWait,
-                       Wait, Event, CL_COMMAND_NDRANGE_KERNEL);
+  return ndrangeCommand(__func__, CommandTarget::queue(Q, NumWait, Wait, Event),
+                        K, Dims, Offset, Global, Local,
+                        CL_COMMAND_NDRANGE_KERNEL);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clEnqueueTask(cl_command_queue Q, cl_kernel K,
@@ -361,8 +397,8 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueTask(cl_command_queue Q, cl_kernel K,
                                               const cl_event *Wait,
                                               cl_event *Event) {
   const size_t One[3] = {1, 1, 1};
-  return enqueueKernel(__func__, Q, K, 1, nullptr, One, One, NumWait, Wait,
-                       Event, CL_COMMAND_TASK);
+  return ndrangeCommand(__func__, CommandTarget::queue(Q, NumWait, Wait, Event),
+                        K, 1, nullptr, One, One, CL_COMMAND_TASK);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clEnqueueNativeKernel(

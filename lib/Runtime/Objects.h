@@ -35,7 +35,6 @@
 #include <string>
 #include <vector>
 
-
 namespace iss {
 
 class CommandScheduler;
@@ -52,7 +51,8 @@ enum class ObjKind : uint32_t {
   Kernel = 0x4953524b,
   Event = 0x49534556,
   Sampler = 0x49535341,
-  Dead = 0x49534458, ///< a released object's kept storage
+  CommandBuffer = 0x49534342, ///< cl_khr_command_buffer (Command.h)
+  Dead = 0x49534458,          ///< a released object's kept storage
 };
 
 /// The dispatch table every handle points at (ICD.cpp).
@@ -407,6 +407,7 @@ void destroyObject(_cl_program *);
 void destroyObject(_cl_kernel *);
 void destroyObject(_cl_event *);
 void destroyObject(_cl_sampler *);
+void destroyObject(_cl_command_buffer_khr *);
 
 template <typename T> void retainObject(T *Obj) {
   Obj->RefCount.fetch_add(1, std::memory_order_relaxed);
@@ -506,6 +507,10 @@ size_t preferredMultiple(cl_device_id D);
 /// The OpenCL C type of an image of type \p T ("image2d_array_t"), empty
 /// for what is not an image (Image.cpp).
 std::string imageTypeName(cl_mem_object_type T);
+
+/// The cl_khr_command_buffer entry named \p Name, or null
+/// (CommandBuffer.cpp).
+void *commandBufferFunction(const char *Name);
 
 /// Prints the POCL_ISS_STATS table at exit; called for each compiled kernel.
 void recordCompiledKernel(const std::shared_ptr<CompiledKernel> &K);
