@@ -113,12 +113,24 @@ cl_int iss::copyBufferCommand(const char *Func, const CommandTarget &T,
   if (SrcRoot == DstRoot && SrcAt < DstAt + Size && DstAt < SrcAt + Size)
     return apiError(Func, CL_MEM_COPY_OVERLAP,
                     "source and destination overlap");
-  Ref<_cl_mem> KeepSrc(Src), KeepDst(Dst);
-  return T.run(
-      CL_COMMAND_COPY_BUFFER, [KeepSrc, KeepDst, SrcOffset, DstOffset, Size] {
-        std::memcpy(KeepDst->Data + DstOffset, KeepSrc->Data + SrcOffset, Size);
-        return CL_SUCCESS;
-      });
+  Ref<_cl_mem> KeepSrc(Src), KeepDst(Dst), Content;
+  {
+    std::lock_guard<std::mutex> L(Src->M);
+    Content = Src->ContentSize;
+  }
+  return T.run(CL_COMMAND_COPY_BUFFER, [KeepSrc, KeepDst, Content, SrcOffset,
+                                        DstOffset, Size] {
+    size_t Bytes = Size;
+    if (Content) {
+      // cl_pocl_content_size: nothing past the content is copied.
+      uint64_t Limit;
+      std::memcpy(&Limit, Content->Data, sizeof(Limit));
+      Bytes =
+          Limit <= SrcOffset ? 0 : std::min<uint64_t>(Size, Limit - SrcOffset);
+    }
+    std::memcpy(KeepDst->Data + DstOffset, KeepSrc->Data + SrcOffset, Bytes);
+    return CL_SUCCESS;
+  });
 }
 
 CL_API_ENTRY cl_int CL_API_CALL

@@ -42,6 +42,8 @@ static void *extensionFunction(const char *Name) {
     return nullptr;
   if (std::strcmp(Name, "clIcdGetPlatformIDsKHR") == 0)
     return reinterpret_cast<void *>(&icdGetPlatformIDs);
+  if (std::strcmp(Name, "clSetContentSizeBufferPoCL") == 0)
+    return reinterpret_cast<void *>(&setContentSizeBuffer);
   return commandBufferFunction(Name);
 }
 

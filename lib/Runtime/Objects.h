@@ -293,6 +293,10 @@ struct _cl_mem : iss::ObjectBase {
   bool OwnsData = false;
   void *HostPtr = nullptr;  ///< CL_MEM_HOST_PTR
   iss::Ref<_cl_mem> Parent; ///< sub-buffers
+  /// cl_pocl_content_size: the buffer whose first 8 bytes say how many
+  /// bytes of this one are content (clSetContentSizeBufferPoCL); guarded by
+  /// M.
+  iss::Ref<_cl_mem> ContentSize;
   size_t Origin = 0;
   std::mutex M;
   std::atomic<cl_uint> MapCount{0};
@@ -507,6 +511,9 @@ size_t preferredMultiple(cl_device_id D);
 /// The OpenCL C type of an image of type \p T ("image2d_array_t"), empty
 /// for what is not an image (Image.cpp).
 std::string imageTypeName(cl_mem_object_type T);
+
+/// clSetContentSizeBufferPoCL (Buffer.cpp).
+cl_int CL_API_CALL setContentSizeBuffer(cl_mem M, cl_mem SizeBuffer);
 
 /// The cl_khr_command_buffer entry named \p Name, or null
 /// (CommandBuffer.cpp).
