@@ -169,20 +169,18 @@ static cl_int CL_API_CALL finalizeCommandBuffer(cl_command_buffer_khr B) {
   return CL_SUCCESS;
 }
 
-static cl_int CL_API_CALL retainCommandBuffer(cl_command_buffer_khr B) {
+/// clRetainCommandBufferKHR and clReleaseCommandBufferKHR. An enqueue in
+/// flight holds its own reference (PendingGuard).
+template <bool Retain>
+static cl_int CL_API_CALL changeRefCount(cl_command_buffer_khr B) {
   if (!isValid(B))
-    return apiError("clRetainCommandBufferKHR", CL_INVALID_COMMAND_BUFFER_KHR,
-                    "invalid command buffer");
-  retainObject(B);
-  return CL_SUCCESS;
-}
-
-static cl_int CL_API_CALL releaseCommandBuffer(cl_command_buffer_khr B) {
-  if (!isValid(B))
-    return apiError("clReleaseCommandBufferKHR", CL_INVALID_COMMAND_BUFFER_KHR,
-                    "invalid command buffer");
-  // An enqueue in flight holds its own reference (PendingGuard).
-  releaseObject(B);
+    return apiError(Retain ? "clRetainCommandBufferKHR"
+                           : "clReleaseCommandBufferKHR",
+                    CL_INVALID_COMMAND_BUFFER_KHR, "invalid command buffer");
+  if (Retain)
+    retainObject(B);
+  else
+    releaseObject(B);
   return CL_SUCCESS;
 }
 
@@ -420,8 +418,8 @@ void *iss::commandBufferFunction(const char *Name) {
 #define ISS_FN(Api, Impl) {#Api, reinterpret_cast<void *>(&Impl)}
       ISS_FN(clCreateCommandBufferKHR, createCommandBuffer),
       ISS_FN(clFinalizeCommandBufferKHR, finalizeCommandBuffer),
-      ISS_FN(clRetainCommandBufferKHR, retainCommandBuffer),
-      ISS_FN(clReleaseCommandBufferKHR, releaseCommandBuffer),
+      ISS_FN(clRetainCommandBufferKHR, changeRefCount<true>),
+      ISS_FN(clReleaseCommandBufferKHR, changeRefCount<false>),
       ISS_FN(clEnqueueCommandBufferKHR, enqueueCommandBuffer),
       ISS_FN(clGetCommandBufferInfoKHR, getCommandBufferInfo),
       ISS_FN(clCommandBarrierWithWaitListKHR, commandBarrier),

@@ -349,16 +349,8 @@ CLT_TEST(imageCommands) {
   if (!E.deviceValue<cl_bool>(CL_DEVICE_IMAGE_SUPPORT))
     CLT_SKIP("no images");
   const size_t W = 8, H = 4;
-  cl_image_format F = {CL_RGBA, CL_UNSIGNED_INT8};
-  cl_image_desc D = {};
-  D.image_type = CL_MEM_OBJECT_IMAGE2D;
-  D.image_width = W;
-  D.image_height = H;
-  cl_int Err;
-  Mem I1(clCreateImage(E.Ctx, CL_MEM_READ_WRITE, &F, &D, nullptr, &Err));
-  CL_CHECK(Err);
-  Mem I2(clCreateImage(E.Ctx, CL_MEM_READ_WRITE, &F, &D, nullptr, &Err));
-  CL_CHECK(Err);
+  Mem I1 = E.image2D({CL_RGBA, CL_UNSIGNED_INT8}, W, H);
+  Mem I2 = E.image2D({CL_RGBA, CL_UNSIGNED_INT8}, W, H);
   std::vector<unsigned char> Src(W * H * 4);
   for (size_t I = 0; I < Src.size(); ++I)
     Src[I] = static_cast<unsigned char>(I * 7);

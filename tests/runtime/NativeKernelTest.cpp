@@ -46,6 +46,18 @@ static void CL_CALLBACK noArgs(void *P) {
     std::abort(); // args NULL must reach the function as NULL
 }
 
+/// Enqueues countCall on \p Counter with \p M as its one memory object
+/// (the block's second pointer).
+static cl_int enqueueCount(const Env &E, cl_mem M, int &Counter) {
+  struct {
+    int *Counter;
+    void *Buf;
+  } Args = {&Counter, reinterpret_cast<void *>(1)};
+  const void *Locs[1] = {&Args.Buf};
+  return clEnqueueNativeKernel(E.Q, countCall, &Args, sizeof(Args), 1, &M, Locs,
+                               0, nullptr, nullptr);
+}
+
 /// Enqueues addVectors on \p A + \p B into \p C.
 static cl_int enqueueAdd(const Env &E, cl_mem A, cl_mem B, cl_mem C, int N,
                          int Bias, cl_uint NumWait = 0,
@@ -107,16 +119,8 @@ CLT_TEST(nullMemEntry) {
   // Debian's pocl 3.1 refuses it with CL_INVALID_MEM_OBJECT.
   if (!E.IsPoclIss)
     CLT_SKIP("pocl 3.1 refuses a NULL entry of mem_list");
-  struct {
-    int *Counter;
-    void *Null;
-  } Args = {nullptr, reinterpret_cast<void *>(1)};
   int Counter = 0;
-  Args.Counter = &Counter;
-  cl_mem Mems[1] = {nullptr};
-  const void *Locs[1] = {&Args.Null};
-  CL_CHECK(clEnqueueNativeKernel(E.Q, countCall, &Args, sizeof(Args), 1, Mems,
-                                 Locs, 0, nullptr, nullptr));
+  CL_CHECK(enqueueCount(E, nullptr, Counter));
   CL_CHECK(clFinish(E.Q));
   CLT_EXPECT(Counter == 1);
 }
@@ -275,23 +279,9 @@ CLT_TEST(imageRefused) {
     CLT_SKIP("pocl 3.1 takes an image in mem_list");
   if (!E.deviceValue<cl_bool>(CL_DEVICE_IMAGE_SUPPORT))
     CLT_SKIP("no images");
-  cl_int Err;
-  cl_image_format F = {CL_RGBA, CL_UNSIGNED_INT8};
-  cl_image_desc D = {};
-  D.image_type = CL_MEM_OBJECT_IMAGE2D;
-  D.image_width = D.image_height = 4;
-  Mem Img(clCreateImage(E.Ctx, CL_MEM_READ_WRITE, &F, &D, nullptr, &Err));
-  CL_CHECK(Err);
+  Mem Img = E.image2D({CL_RGBA, CL_UNSIGNED_INT8}, 4, 4);
   int Counter = 0;
-  struct {
-    int *Counter;
-    void *Buf;
-  } Args = {&Counter, nullptr};
-  const void *Locs[1] = {&Args.Buf};
-  cl_mem Mems[1] = {Img};
-  CLT_EXPECT_ERR(CL_INVALID_MEM_OBJECT,
-                 clEnqueueNativeKernel(E.Q, countCall, &Args, sizeof(Args), 1,
-                                       Mems, Locs, 0, nullptr, nullptr));
+  CLT_EXPECT_ERR(CL_INVALID_MEM_OBJECT, enqueueCount(E, Img, Counter));
 }
 
 /// A released buffer in mem_list is CL_INVALID_MEM_OBJECT. Debian's pocl
@@ -305,14 +295,7 @@ CLT_TEST(releasedBufferRefused) {
   CL_CHECK(Err);
   CL_CHECK(clReleaseMemObject(Gone));
   int Counter = 0;
-  struct {
-    int *Counter;
-    void *Buf;
-  } Args = {&Counter, nullptr};
-  const void *Locs[1] = {&Args.Buf};
-  CLT_EXPECT_ERR(CL_INVALID_MEM_OBJECT,
-                 clEnqueueNativeKernel(E.Q, countCall, &Args, sizeof(Args), 1,
-                                       &Gone, Locs, 0, nullptr, nullptr));
+  CLT_EXPECT_ERR(CL_INVALID_MEM_OBJECT, enqueueCount(E, Gone, Counter));
   CL_CHECK(clFinish(E.Q));
   CLT_EXPECT(Counter == 0);
 }
