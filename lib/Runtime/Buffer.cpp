@@ -249,3 +249,25 @@ CL_API_ENTRY cl_int CL_API_CALL clGetMemObjectInfo(cl_mem M, cl_mem_info Param,
     return ISS_ERR(CL_INVALID_VALUE, "unknown cl_mem_info");
   }
 }
+
+/// cl_pocl_content_size (pocl's extension, as pocl 3.1 checks it): copies
+/// from \p M (clEnqueueCopyBuffer) stop at the content size that the first
+/// 8 bytes of \p SizeBuffer hold when the copy is enqueued.
+cl_int CL_API_CALL iss::setContentSizeBuffer(cl_mem M, cl_mem SizeBuffer) {
+  const char *Func = "clSetContentSizeBufferPoCL";
+  if (!isValid(M) || M->Type != CL_MEM_OBJECT_BUFFER || !isValid(SizeBuffer) ||
+      SizeBuffer->Type != CL_MEM_OBJECT_BUFFER)
+    return apiError(Func, CL_INVALID_MEM_OBJECT, "not a buffer");
+  if (M->Context.get() != SizeBuffer->Context.get())
+    return apiError(Func, CL_INVALID_CONTEXT,
+                    "the buffers are from different contexts");
+  if (SizeBuffer->Size < sizeof(uint64_t))
+    return apiError(Func, CL_INVALID_BUFFER_SIZE,
+                    "the size buffer is smaller than 8 bytes");
+  if (SizeBuffer->Parent)
+    return apiError(Func, CL_INVALID_MEM_OBJECT,
+                    "the size buffer is a sub-buffer");
+  std::lock_guard<std::mutex> L(M->M);
+  M->ContentSize = Ref<_cl_mem>(SizeBuffer);
+  return CL_SUCCESS;
+}

@@ -96,29 +96,50 @@ static std::pair<cl_mem, size_t> rootOf(cl_mem M, size_t Offset) {
                    : std::make_pair(M, Offset);
 }
 
+/// clEnqueueCopyBuffer and clCommandCopyBufferKHR.
+cl_int iss::copyBufferCommand(const char *Func, const CommandTarget &T,
+                              cl_mem Src, cl_mem Dst, size_t SrcOffset,
+                              size_t DstOffset, size_t Size) {
+  if (cl_int E = checkQueueMem(Func, T.Q, Src))
+    return E;
+  if (cl_int E = checkQueueMem(Func, T.Q, Dst))
+    return E;
+  if (cl_int E = T.checkWaits(Func))
+    return E;
+  if (!inBounds(Src, SrcOffset, Size) || !inBounds(Dst, DstOffset, Size))
+    return apiError(Func, CL_INVALID_VALUE, "region out of bounds or size 0");
+  auto [SrcRoot, SrcAt] = rootOf(Src, SrcOffset);
+  auto [DstRoot, DstAt] = rootOf(Dst, DstOffset);
+  if (SrcRoot == DstRoot && SrcAt < DstAt + Size && DstAt < SrcAt + Size)
+    return apiError(Func, CL_MEM_COPY_OVERLAP,
+                    "source and destination overlap");
+  Ref<_cl_mem> KeepSrc(Src), KeepDst(Dst), Content;
+  {
+    std::lock_guard<std::mutex> L(Src->M);
+    Content = Src->ContentSize;
+  }
+  return T.run(CL_COMMAND_COPY_BUFFER, [KeepSrc, KeepDst, Content, SrcOffset,
+                                        DstOffset, Size] {
+    size_t Bytes = Size;
+    if (Content) {
+      // cl_pocl_content_size: nothing past the content is copied.
+      uint64_t Limit;
+      std::memcpy(&Limit, Content->Data, sizeof(Limit));
+      Bytes =
+          Limit <= SrcOffset ? 0 : std::min<uint64_t>(Size, Limit - SrcOffset);
+    }
+    std::memcpy(KeepDst->Data + DstOffset, KeepSrc->Data + SrcOffset, Bytes);
+    return CL_SUCCESS;
+  });
+}
+
 CL_API_ENTRY cl_int CL_API_CALL
 clEnqueueCopyBuffer(cl_command_queue Q, cl_mem Src, cl_mem Dst,
                     size_t SrcOffset, size_t DstOffset, size_t Size,
                     cl_uint NumWait, const cl_event *Wait, cl_event *Event) {
-  if (cl_int E = checkQueueMem(__func__, Q, Src))
-    return E;
-  if (cl_int E = checkQueueMem(__func__, Q, Dst))
-    return E;
-  if (cl_int E = checkWaitList(__func__, Q->Context.get(), NumWait, Wait))
-    return E;
-  if (!inBounds(Src, SrcOffset, Size) || !inBounds(Dst, DstOffset, Size))
-    return ISS_ERR(CL_INVALID_VALUE, "region out of bounds or size 0");
-  auto [SrcRoot, SrcAt] = rootOf(Src, SrcOffset);
-  auto [DstRoot, DstAt] = rootOf(Dst, DstOffset);
-  if (SrcRoot == DstRoot && SrcAt < DstAt + Size && DstAt < SrcAt + Size)
-    return ISS_ERR(CL_MEM_COPY_OVERLAP, "source and destination overlap");
-  Ref<_cl_mem> KeepSrc(Src), KeepDst(Dst);
-  return enqueueCommand(Q, CL_COMMAND_COPY_BUFFER, NumWait, Wait, Event, false,
-                        [KeepSrc, KeepDst, SrcOffset, DstOffset, Size] {
-                          std::memcpy(KeepDst->Data + DstOffset,
-                                      KeepSrc->Data + SrcOffset, Size);
-                          return CL_SUCCESS;
-                        });
+  return copyBufferCommand(__func__,
+                           CommandTarget::queue(Q, NumWait, Wait, Event), Src,
+                           Dst, SrcOffset, DstOffset, Size);
 }
 
 namespace {
@@ -275,73 +296,92 @@ static bool rectsOverlap(size_t SrcOff, size_t DstOff, const Rect &R,
   return false;
 }
 
-CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyBufferRect(
-    cl_command_queue Q, cl_mem Src, cl_mem Dst, const size_t *SrcOrigin,
-    const size_t *DstOrigin, const size_t *Region, size_t SrcRow,
-    size_t SrcSlice, size_t DstRow, size_t DstSlice, cl_uint NumWait,
-    const cl_event *Wait, cl_event *Event) {
-  if (cl_int E = checkQueueMem(__func__, Q, Src))
+/// clEnqueueCopyBufferRect and clCommandCopyBufferRectKHR.
+cl_int iss::copyBufferRectCommand(const char *Func, const CommandTarget &T,
+                                  cl_mem Src, cl_mem Dst,
+                                  const size_t *SrcOrigin,
+                                  const size_t *DstOrigin, const size_t *Region,
+                                  size_t SrcRow, size_t SrcSlice, size_t DstRow,
+                                  size_t DstSlice) {
+  if (cl_int E = checkQueueMem(Func, T.Q, Src))
     return E;
-  if (cl_int E = checkQueueMem(__func__, Q, Dst))
+  if (cl_int E = checkQueueMem(Func, T.Q, Dst))
     return E;
-  if (cl_int E = checkWaitList(__func__, Q->Context.get(), NumWait, Wait))
+  if (cl_int E = T.checkWaits(Func))
     return E;
   Rect S, D;
   if (!validRegion(Region) ||
       !makeBufferRect(Src, SrcOrigin, Region, SrcRow, SrcSlice, S) ||
       !makeBufferRect(Dst, DstOrigin, Region, DstRow, DstSlice, D))
-    return ISS_ERR(CL_INVALID_VALUE, "bad region, pitch or bounds");
+    return apiError(Func, CL_INVALID_VALUE, "bad region, pitch or bounds");
   auto [SrcRoot, SrcAt] = rootOf(Src, S.Begin);
   auto [DstRoot, DstAt] = rootOf(Dst, D.Begin);
   if (SrcRoot == DstRoot) {
     if (S.Row != D.Row || S.Slice != D.Slice)
-      return ISS_ERR(CL_INVALID_VALUE,
-                     "a copy within one buffer needs equal pitches");
+      return apiError(Func, CL_INVALID_VALUE,
+                      "a copy within one buffer needs equal pitches");
     if (rectsOverlap(SrcAt, DstAt, S, Region))
-      return ISS_ERR(CL_MEM_COPY_OVERLAP, "source and destination overlap");
+      return apiError(Func, CL_MEM_COPY_OVERLAP,
+                      "source and destination overlap");
   }
   Ref<_cl_mem> KeepSrc(Src), KeepDst(Dst);
   std::array<size_t, 3> Reg = {Region[0], Region[1], Region[2]};
-  return enqueueCommand(Q, CL_COMMAND_COPY_BUFFER_RECT, NumWait, Wait, Event,
-                        false, [KeepSrc, KeepDst, S, D, Reg] {
-                          copyRect(KeepDst->Data, D, KeepSrc->Data, S,
-                                   Reg.data());
-                          return CL_SUCCESS;
-                        });
+  return T.run(CL_COMMAND_COPY_BUFFER_RECT, [KeepSrc, KeepDst, S, D, Reg] {
+    copyRect(KeepDst->Data, D, KeepSrc->Data, S, Reg.data());
+    return CL_SUCCESS;
+  });
 }
 
-CL_API_ENTRY cl_int CL_API_CALL
-clEnqueueFillBuffer(cl_command_queue Q, cl_mem M, const void *Pattern,
-                    size_t PatternSize, size_t Offset, size_t Size,
-                    cl_uint NumWait, const cl_event *Wait, cl_event *Event) {
-  if (cl_int E = checkQueueMem(__func__, Q, M))
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyBufferRect(
+    cl_command_queue Q, cl_mem Src, cl_mem Dst, const size_t *SrcOrigin,
+    const size_t *DstOrigin, const size_t *Region, size_t SrcRow,
+    size_t SrcSlice, size_t DstRow, size_t DstSlice, cl_uint NumWait,
+    const cl_event *Wait, cl_event *Event) {
+  return copyBufferRectCommand(
+      __func__, CommandTarget::queue(Q, NumWait, Wait, Event), Src, Dst,
+      SrcOrigin, DstOrigin, Region, SrcRow, SrcSlice, DstRow, DstSlice);
+}
+
+/// clEnqueueFillBuffer and clCommandFillBufferKHR.
+cl_int iss::fillBufferCommand(const char *Func, const CommandTarget &T,
+                              cl_mem M, const void *Pattern, size_t PatternSize,
+                              size_t Offset, size_t Size) {
+  if (cl_int E = checkQueueMem(Func, T.Q, M))
     return E;
-  if (cl_int E = checkWaitList(__func__, Q->Context.get(), NumWait, Wait))
+  if (cl_int E = T.checkWaits(Func))
     return E;
   if (!Pattern || PatternSize == 0 || PatternSize > 128 ||
       (PatternSize & (PatternSize - 1)))
-    return ISS_ERR(CL_INVALID_VALUE,
-                   "pattern is NULL or its size is not 1, 2, 4, ..., 128");
+    return apiError(Func, CL_INVALID_VALUE,
+                    "pattern is NULL or its size is not 1, 2, 4, ..., 128");
   if (Offset % PatternSize || Size % PatternSize || !inBounds(M, Offset, Size))
-    return ISS_ERR(
-        CL_INVALID_VALUE,
+    return apiError(
+        Func, CL_INVALID_VALUE,
         "offset/size not multiples of the pattern, or out of bounds");
   Ref<_cl_mem> Keep(M);
   // The pattern is copied now: the application may reuse it at once.
   std::vector<unsigned char> Pat(static_cast<const unsigned char *>(Pattern),
                                  static_cast<const unsigned char *>(Pattern) +
                                      PatternSize);
-  return enqueueCommand(Q, CL_COMMAND_FILL_BUFFER, NumWait, Wait, Event, false,
-                        [Keep, Pat, Offset, Size] {
-                          char *P = Keep->Data + Offset;
-                          if (Pat.size() == 1) {
-                            std::memset(P, Pat[0], Size);
-                            return CL_SUCCESS;
-                          }
-                          for (size_t I = 0; I < Size; I += Pat.size())
-                            std::memcpy(P + I, Pat.data(), Pat.size());
-                          return CL_SUCCESS;
-                        });
+  return T.run(CL_COMMAND_FILL_BUFFER, [Keep, Pat, Offset, Size] {
+    char *P = Keep->Data + Offset;
+    if (Pat.size() == 1) {
+      std::memset(P, Pat[0], Size);
+      return CL_SUCCESS;
+    }
+    for (size_t I = 0; I < Size; I += Pat.size())
+      std::memcpy(P + I, Pat.data(), Pat.size());
+    return CL_SUCCESS;
+  });
+}
+
+CL_API_ENTRY cl_int CL_API_CALL
+clEnqueueFillBuffer(cl_command_queue Q, cl_mem M, const void *Pattern,
+                    size_t PatternSize, size_t Offset, size_t Size,
+                    cl_uint NumWait, const cl_event *Wait, cl_event *Event) {
+  return fillBufferCommand(__func__,
+                           CommandTarget::queue(Q, NumWait, Wait, Event), M,
+                           Pattern, PatternSize, Offset, Size);
 }
 
 CL_API_ENTRY void *CL_API_CALL clEnqueueMapBuffer(

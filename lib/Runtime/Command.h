@@ -9,6 +9,12 @@
 // makes glibc's allocator slow (every allocation reaches the arena's slow
 // path), and small launches cost little else.
 //
+// A command is built once its arguments are validated and then goes to a
+// CommandTarget: submitted to a queue (clEnqueue*), or recorded in a
+// command buffer (cl_khr_command_buffer, clCommand*KHR), which keeps it as a
+// template and submits a clone() of it each time it is enqueued
+// (CommandBuffer.cpp). Both paths build the same command objects.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef POCL_ISS_RUNTIME_COMMAND_H
@@ -31,6 +37,12 @@ public:
   /// CL_RUNNING to CL_COMPLETE or execute()'s error, with release() in
   /// between.
   void run() final;
+  /// A fresh copy that has not run, holding what this one holds (the
+  /// recorded commands of a command buffer); null when out of memory.
+  virtual std::unique_ptr<Command> clone() const = 0;
+  /// Submitted by a command buffer, whose dependencies are explicit: a
+  /// recorded barrier orders only the command buffer's commands.
+  bool InCommandBuffer = false;
 
 protected:
   /// What the command does; CL_SUCCESS or the (negative) error its event
@@ -53,6 +65,14 @@ private:
 template <typename F> class LambdaCommand final : public Command {
 public:
   explicit LambdaCommand(F Body) : Body(std::move(Body)) {}
+
+  std::unique_ptr<Command> clone() const override {
+    if constexpr (std::is_copy_constructible_v<F>)
+      if (Body)
+        return std::unique_ptr<Command>(new (std::nothrow)
+                                            LambdaCommand<F>(*Body));
+    return nullptr;
+  }
 
 private:
   cl_int execute() override {
@@ -89,6 +109,99 @@ cl_int enqueueCommand(cl_command_queue Q, cl_command_type Type, cl_uint NumWait,
                        std::move(C));
 }
 
+/// Where a validated command goes: a queue, with an event wait list and an
+/// event (clEnqueue*), or a command buffer in the recording state, with a
+/// sync-point wait list and a sync point (clCommand*KHR). Q is the queue
+/// the command is checked against: the command buffer's for a recording.
+struct CommandTarget {
+  cl_command_queue Q = nullptr;
+  cl_uint NumWait = 0;
+  const cl_event *Wait = nullptr;
+  cl_event *Event = nullptr;
+  bool Blocking = false;
+  cl_command_buffer_khr Buffer = nullptr; ///< recording when set
+  cl_uint NumSync = 0;
+  const cl_sync_point_khr *Sync = nullptr;
+  cl_sync_point_khr *SyncOut = nullptr;
+
+  static CommandTarget queue(cl_command_queue Q, cl_uint NumWait,
+                             const cl_event *Wait, cl_event *Event,
+                             bool Blocking = false) {
+    CommandTarget T;
+    T.Q = Q, T.NumWait = NumWait, T.Wait = Wait, T.Event = Event;
+    T.Blocking = Blocking;
+    return T;
+  }
+  /// checkWaitList for a queue (Q validated), the sync points for a
+  /// recording (CL_INVALID_SYNC_POINT_WAIT_LIST_KHR).
+  cl_int checkWaits(const char *Func) const;
+  /// Submits \p C, or records it.
+  cl_int submit(cl_command_type Type, std::unique_ptr<Command> C) const;
+  /// submit for a LambdaCommand running \p Body (enqueueCommand).
+  template <typename F> cl_int run(cl_command_type Type, F Body) const {
+    std::unique_ptr<Command> C(new (std::nothrow)
+                                   LambdaCommand<F>(std::move(Body)));
+    if (!C)
+      return apiError("enqueue", CL_OUT_OF_HOST_MEMORY, "allocating a command");
+    return submit(Type, std::move(C));
+  }
+};
+
+// The commands a queue and a command buffer share: checked against T.Q and
+// sent to T. \p Func names the API entry in logs.
+cl_int copyBufferCommand(const char *Func, const CommandTarget &T, cl_mem Src,
+                         cl_mem Dst, size_t SrcOffset, size_t DstOffset,
+                         size_t Size);
+cl_int copyBufferRectCommand(const char *Func, const CommandTarget &T,
+                             cl_mem Src, cl_mem Dst, const size_t *SrcOrigin,
+                             const size_t *DstOrigin, const size_t *Region,
+                             size_t SrcRow, size_t SrcSlice, size_t DstRow,
+                             size_t DstSlice);
+cl_int fillBufferCommand(const char *Func, const CommandTarget &T, cl_mem M,
+                         const void *Pattern, size_t PatternSize, size_t Offset,
+                         size_t Size);
+cl_int copyImageCommand(const char *Func, const CommandTarget &T, cl_mem Src,
+                        cl_mem Dst, const size_t *SrcOrigin,
+                        const size_t *DstOrigin, const size_t *Region);
+/// CL_COMMAND_COPY_IMAGE_TO_BUFFER or CL_COMMAND_COPY_BUFFER_TO_IMAGE.
+cl_int imageBufferCopyCommand(const char *Func, const CommandTarget &T,
+                              cl_command_type Type, cl_mem Image, cl_mem Buffer,
+                              const size_t *Origin, const size_t *Region,
+                              size_t Offset);
+cl_int fillImageCommand(const char *Func, const CommandTarget &T, cl_mem M,
+                        const void *Color, const size_t *Origin,
+                        const size_t *Region);
+cl_int ndrangeCommand(const char *Func, const CommandTarget &T, cl_kernel K,
+                      cl_uint Dims, const size_t *Offset, const size_t *Global,
+                      const size_t *Local, cl_command_type Type);
+
+} // namespace iss
+
+/// A command buffer (cl_khr_command_buffer 0.9.0, as pocl 3.1 has it): the
+/// recorded commands of one queue, each with the sync points it waits for.
+struct _cl_command_buffer_khr : iss::ObjectBase {
+  _cl_command_buffer_khr() : ObjectBase(iss::ObjKind::CommandBuffer) {}
+  iss::Ref<_cl_command_queue> Queue;
+  /// CL_COMMAND_BUFFER_PROPERTIES_ARRAY_KHR: as given, 0-terminated;
+  /// empty for NULL.
+  std::vector<cl_command_buffer_properties_khr> Properties;
+  cl_command_buffer_flags_khr Flags = 0;
+  std::mutex M;
+  bool Finalized = false;
+  /// Enqueued and not finished (CL_COMMAND_BUFFER_STATE_PENDING_KHR).
+  std::atomic<int> Pending{0};
+  struct Recorded {
+    cl_command_type Type;
+    std::unique_ptr<iss::Command> Template;
+    std::vector<cl_sync_point_khr> Waits; ///< sync points: index + 1
+  };
+  std::vector<Recorded> Commands;
+};
+
+namespace iss {
+inline bool isValid(cl_command_buffer_khr B) {
+  return isLiveObject(B, ObjKind::CommandBuffer);
+}
 } // namespace iss
 
 #endif // POCL_ISS_RUNTIME_COMMAND_H

@@ -59,6 +59,7 @@ static cl_device_id makeDevice() {
   D->HasFP64 = T.HasFP64;
   D->ExtensionList = T.Extensions;
   D->ExtensionList.push_back("cl_khr_icd");
+  D->ExtensionList.push_back("cl_khr_command_buffer");
   for (const std::string &E : D->ExtensionList)
     D->Extensions += (D->Extensions.empty() ? "" : " ") + E;
   D->Features = T.OpenCLCFeatures;
@@ -291,8 +292,10 @@ CL_API_ENTRY cl_int CL_API_CALL clGetDeviceInfo(cl_device_id Device,
   case CL_DEVICE_LINKER_AVAILABLE:
     return B(CL_TRUE);
   case CL_DEVICE_EXECUTION_CAPABILITIES:
-    return returnValue(Size, Value, SizeRet,
-                       cl_device_exec_capabilities(CL_EXEC_KERNEL));
+    // Native kernels run on the host, which is the device (as on pocl).
+    return returnValue(
+        Size, Value, SizeRet,
+        cl_device_exec_capabilities(CL_EXEC_KERNEL | CL_EXEC_NATIVE_KERNEL));
   case CL_DEVICE_QUEUE_ON_HOST_PROPERTIES: // CL_DEVICE_QUEUE_PROPERTIES
     return returnValue(
         Size, Value, SizeRet,
@@ -355,8 +358,26 @@ CL_API_ENTRY cl_int CL_API_CALL clGetDeviceInfo(cl_device_id Device,
   }
   case CL_DEVICE_OPENCL_C_FEATURES:
     return Versions(nameVersions(D->Features, V300));
-  case CL_DEVICE_EXTENSIONS_WITH_VERSION:
-    return Versions(nameVersions(D->ExtensionList, CL_MAKE_VERSION(1, 0, 0)));
+  case CL_DEVICE_EXTENSIONS_WITH_VERSION: {
+    std::vector<cl_name_version> All =
+        nameVersions(D->ExtensionList, CL_MAKE_VERSION(1, 0, 0));
+    // The provisional version pocl 3.1 implements, as it reports it.
+    for (cl_name_version &NV : All)
+      if (std::strcmp(NV.name, "cl_khr_command_buffer") == 0)
+        NV.version = CL_MAKE_VERSION(0, 9, 0);
+    return Versions(All);
+  }
+  case CL_DEVICE_COMMAND_BUFFER_CAPABILITIES_KHR:
+    // As pocl 3.1's CPU device: printf in recorded kernels, enqueues of a
+    // pending command buffer (CL_COMMAND_BUFFER_SIMULTANEOUS_USE_KHR) and
+    // out-of-order queues.
+    return returnValue(Size, Value, SizeRet,
+                       cl_device_command_buffer_capabilities_khr(
+                           CL_COMMAND_BUFFER_CAPABILITY_KERNEL_PRINTF_KHR |
+                           CL_COMMAND_BUFFER_CAPABILITY_SIMULTANEOUS_USE_KHR |
+                           CL_COMMAND_BUFFER_CAPABILITY_OUT_OF_ORDER_KHR));
+  case CL_DEVICE_COMMAND_BUFFER_REQUIRED_QUEUE_PROPERTIES_KHR:
+    return returnValue(Size, Value, SizeRet, cl_command_queue_properties(0));
   case CL_DEVICE_ILS_WITH_VERSION:
   case CL_DEVICE_BUILT_IN_KERNELS_WITH_VERSION:
     return Versions({});

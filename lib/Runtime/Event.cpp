@@ -145,7 +145,10 @@ cl_int submitCommand(cl_command_queue Q, cl_command_type Type, cl_uint NumWait,
   // Markers and barriers order an out-of-order queue (OpenCL 1.2, 5.10):
   // without a wait list they wait for everything enqueued before them, and
   // barriers (clEnqueueWaitForEvents's too) hold back what comes after.
-  bool Sync = Type == CL_COMMAND_MARKER || Type == CL_COMMAND_BARRIER;
+  // A command buffer's commands carry their dependencies in their wait
+  // lists (CommandBuffer.cpp).
+  bool Sync = (Type == CL_COMMAND_MARKER || Type == CL_COMMAND_BARRIER) &&
+              !C->InCommandBuffer;
   C->WaitsForPrevious = Sync && NumWait == 0;
   C->BlocksFollowing = Type == CL_COMMAND_BARRIER;
   if (EventOut)

@@ -38,9 +38,13 @@ static cl_int CL_API_CALL platformInfo(cl_platform_id P, cl_platform_info I,
 }
 
 static void *extensionFunction(const char *Name) {
-  if (Name && std::strcmp(Name, "clIcdGetPlatformIDsKHR") == 0)
+  if (!Name)
+    return nullptr;
+  if (std::strcmp(Name, "clIcdGetPlatformIDsKHR") == 0)
     return reinterpret_cast<void *>(&icdGetPlatformIDs);
-  return nullptr;
+  if (std::strcmp(Name, "clSetContentSizeBufferPoCL") == 0)
+    return reinterpret_cast<void *>(&setContentSizeBuffer);
+  return commandBufferFunction(Name);
 }
 
 static void *CL_API_CALL getExtensionFunctionAddress(const char *Name) {

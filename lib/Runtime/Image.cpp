@@ -787,36 +787,46 @@ static bool sameFormat(cl_mem A, cl_mem B) {
              B->ImageFormat.image_channel_data_type;
 }
 
-CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyImage(
-    cl_command_queue Q, cl_mem Src, cl_mem Dst, const size_t *SrcOrigin,
-    const size_t *DstOrigin, const size_t *Region, cl_uint NumWait,
-    const cl_event *Wait, cl_event *Event) {
-  if (cl_int E = checkQueueImage(__func__, Q, Src))
+/// clEnqueueCopyImage and clCommandCopyImageKHR.
+cl_int iss::copyImageCommand(const char *Func, const CommandTarget &T,
+                             cl_mem Src, cl_mem Dst, const size_t *SrcOrigin,
+                             const size_t *DstOrigin, const size_t *Region) {
+  if (cl_int E = checkQueueImage(Func, T.Q, Src))
     return E;
-  if (cl_int E = checkQueueImage(__func__, Q, Dst))
+  if (cl_int E = checkQueueImage(Func, T.Q, Dst))
     return E;
-  if (cl_int E = checkWaitList(__func__, Q->Context.get(), NumWait, Wait))
+  if (cl_int E = T.checkWaits(Func))
     return E;
   if (!sameFormat(Src, Dst))
-    return ISS_ERR(CL_IMAGE_FORMAT_MISMATCH, "the images' formats differ");
+    return apiError(Func, CL_IMAGE_FORMAT_MISMATCH,
+                    "the images' formats differ");
   Box S, D;
   if (!imageBox(Src, SrcOrigin, Region, S) ||
       !imageBox(Dst, DstOrigin, Region, D))
-    return ISS_ERR(CL_INVALID_VALUE, "bad region or out of bounds");
+    return apiError(Func, CL_INVALID_VALUE, "bad region or out of bounds");
   if (Src == Dst) {
     bool Disjoint = false;
     for (int I = 0; I < 3; ++I)
       Disjoint |= SrcOrigin[I] + Region[I] <= DstOrigin[I] ||
                   DstOrigin[I] + Region[I] <= SrcOrigin[I];
     if (!Disjoint)
-      return ISS_ERR(CL_MEM_COPY_OVERLAP, "source and destination overlap");
+      return apiError(Func, CL_MEM_COPY_OVERLAP,
+                      "source and destination overlap");
   }
   Ref<_cl_mem> KeepSrc(Src), KeepDst(Dst);
-  return enqueueCommand(Q, CL_COMMAND_COPY_IMAGE, NumWait, Wait, Event, false,
-                        [KeepSrc, KeepDst, S, D] {
-                          copyBox(KeepDst->Data, D, KeepSrc->Data, S);
-                          return CL_SUCCESS;
-                        });
+  return T.run(CL_COMMAND_COPY_IMAGE, [KeepSrc, KeepDst, S, D] {
+    copyBox(KeepDst->Data, D, KeepSrc->Data, S);
+    return CL_SUCCESS;
+  });
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyImage(
+    cl_command_queue Q, cl_mem Src, cl_mem Dst, const size_t *SrcOrigin,
+    const size_t *DstOrigin, const size_t *Region, cl_uint NumWait,
+    const cl_event *Wait, cl_event *Event) {
+  return copyImageCommand(__func__,
+                          CommandTarget::queue(Q, NumWait, Wait, Event), Src,
+                          Dst, SrcOrigin, DstOrigin, Region);
 }
 
 /// A buffer's side of an image-buffer copy: the region packed from \p
@@ -835,20 +845,18 @@ static bool bufferBox(cl_mem Buf, cl_mem Image, size_t Offset,
 /// A copy between \p Image's box at \p Origin and \p Buffer from
 /// \p Offset, into the image for CL_COMMAND_COPY_BUFFER_TO_IMAGE; the
 /// source is checked first.
-static cl_int enqueueImageBufferCopy(const char *Func, cl_command_type Type,
-                                     cl_command_queue Q, cl_mem Image,
-                                     cl_mem Buffer, const size_t *Origin,
-                                     const size_t *Region, size_t Offset,
-                                     cl_uint NumWait, const cl_event *Wait,
-                                     cl_event *Event) {
+cl_int iss::imageBufferCopyCommand(const char *Func, const CommandTarget &T,
+                                   cl_command_type Type, cl_mem Image,
+                                   cl_mem Buffer, const size_t *Origin,
+                                   const size_t *Region, size_t Offset) {
   bool ToImage = Type == CL_COMMAND_COPY_BUFFER_TO_IMAGE;
-  cl_int E = ToImage ? checkQueueMem(Func, Q, Buffer)
-                     : checkQueueImage(Func, Q, Image);
+  cl_int E = ToImage ? checkQueueMem(Func, T.Q, Buffer)
+                     : checkQueueImage(Func, T.Q, Image);
   if (!E)
-    E = ToImage ? checkQueueImage(Func, Q, Image)
-                : checkQueueMem(Func, Q, Buffer);
+    E = ToImage ? checkQueueImage(Func, T.Q, Image)
+                : checkQueueMem(Func, T.Q, Buffer);
   if (!E)
-    E = checkWaitList(Func, Q->Context.get(), NumWait, Wait);
+    E = T.checkWaits(Func);
   if (E)
     return E;
   Box I, B;
@@ -856,32 +864,31 @@ static cl_int enqueueImageBufferCopy(const char *Func, cl_command_type Type,
       !bufferBox(Buffer, Image, Offset, Region, B))
     return apiError(Func, CL_INVALID_VALUE, "bad region or out of bounds");
   Ref<_cl_mem> KeepImage(Image), KeepBuffer(Buffer);
-  return enqueueCommand(Q, Type, NumWait, Wait, Event, false,
-                        [KeepImage, KeepBuffer, I, B, ToImage] {
-                          if (ToImage)
-                            copyBox(KeepImage->Data, I, KeepBuffer->Data, B);
-                          else
-                            copyBox(KeepBuffer->Data, B, KeepImage->Data, I);
-                          return CL_SUCCESS;
-                        });
+  return T.run(Type, [KeepImage, KeepBuffer, I, B, ToImage] {
+    if (ToImage)
+      copyBox(KeepImage->Data, I, KeepBuffer->Data, B);
+    else
+      copyBox(KeepBuffer->Data, B, KeepImage->Data, I);
+    return CL_SUCCESS;
+  });
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyImageToBuffer(
     cl_command_queue Q, cl_mem Src, cl_mem Dst, const size_t *SrcOrigin,
     const size_t *Region, size_t DstOffset, cl_uint NumWait,
     const cl_event *Wait, cl_event *Event) {
-  return enqueueImageBufferCopy(__func__, CL_COMMAND_COPY_IMAGE_TO_BUFFER, Q,
-                                Src, Dst, SrcOrigin, Region, DstOffset,
-                                NumWait, Wait, Event);
+  return imageBufferCopyCommand(
+      __func__, CommandTarget::queue(Q, NumWait, Wait, Event),
+      CL_COMMAND_COPY_IMAGE_TO_BUFFER, Src, Dst, SrcOrigin, Region, DstOffset);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyBufferToImage(
     cl_command_queue Q, cl_mem Src, cl_mem Dst, size_t SrcOffset,
     const size_t *DstOrigin, const size_t *Region, cl_uint NumWait,
     const cl_event *Wait, cl_event *Event) {
-  return enqueueImageBufferCopy(__func__, CL_COMMAND_COPY_BUFFER_TO_IMAGE, Q,
-                                Dst, Src, DstOrigin, Region, SrcOffset,
-                                NumWait, Wait, Event);
+  return imageBufferCopyCommand(
+      __func__, CommandTarget::queue(Q, NumWait, Wait, Event),
+      CL_COMMAND_COPY_BUFFER_TO_IMAGE, Dst, Src, DstOrigin, Region, SrcOffset);
 }
 
 /// IEEE half from float, rounding to nearest even (CL_HALF_FLOAT fills).
@@ -978,30 +985,38 @@ static std::vector<unsigned char> fillPixel(cl_mem M, const void *Color) {
   return Pixel;
 }
 
+/// clEnqueueFillImage and clCommandFillImageKHR.
+cl_int iss::fillImageCommand(const char *Func, const CommandTarget &T, cl_mem M,
+                             const void *Color, const size_t *Origin,
+                             const size_t *Region) {
+  if (cl_int E = checkQueueImage(Func, T.Q, M))
+    return E;
+  if (cl_int E = T.checkWaits(Func))
+    return E;
+  Box B;
+  if (!Color || !imageBox(M, Origin, Region, B))
+    return apiError(Func, CL_INVALID_VALUE,
+                    "fill_color is NULL, or bad region or bounds");
+  Ref<_cl_mem> Keep(M);
+  std::vector<unsigned char> Pixel = fillPixel(M, Color);
+  return T.run(CL_COMMAND_FILL_IMAGE, [Keep, B, Pixel] {
+    for (size_t Z = 0; Z < B.Region[2]; ++Z)
+      for (size_t Y = 0; Y < B.Region[1]; ++Y) {
+        char *Row = Keep->Data + B.Begin + Z * B.ZStride + Y * B.YStride;
+        for (size_t X = 0; X < B.RowBytes; X += Pixel.size())
+          std::memcpy(Row + X, Pixel.data(), Pixel.size());
+      }
+    return CL_SUCCESS;
+  });
+}
+
 CL_API_ENTRY cl_int CL_API_CALL
 clEnqueueFillImage(cl_command_queue Q, cl_mem M, const void *Color,
                    const size_t *Origin, const size_t *Region, cl_uint NumWait,
                    const cl_event *Wait, cl_event *Event) {
-  if (cl_int E = checkQueueImage(__func__, Q, M))
-    return E;
-  if (cl_int E = checkWaitList(__func__, Q->Context.get(), NumWait, Wait))
-    return E;
-  Box B;
-  if (!Color || !imageBox(M, Origin, Region, B))
-    return ISS_ERR(CL_INVALID_VALUE,
-                   "fill_color is NULL, or bad region or bounds");
-  Ref<_cl_mem> Keep(M);
-  std::vector<unsigned char> Pixel = fillPixel(M, Color);
-  return enqueueCommand(
-      Q, CL_COMMAND_FILL_IMAGE, NumWait, Wait, Event, false, [Keep, B, Pixel] {
-        for (size_t Z = 0; Z < B.Region[2]; ++Z)
-          for (size_t Y = 0; Y < B.Region[1]; ++Y) {
-            char *Row = Keep->Data + B.Begin + Z * B.ZStride + Y * B.YStride;
-            for (size_t X = 0; X < B.RowBytes; X += Pixel.size())
-              std::memcpy(Row + X, Pixel.data(), Pixel.size());
-          }
-        return CL_SUCCESS;
-      });
+  return fillImageCommand(__func__,
+                          CommandTarget::queue(Q, NumWait, Wait, Event), M,
+                          Color, Origin, Region);
 }
 
 CL_API_ENTRY void *CL_API_CALL clEnqueueMapImage(

@@ -1,4 +1,4 @@
-//===- NDRange.cpp - clEnqueueNDRangeKernel and clEnqueueTask -------------===//
+//===- NDRange.cpp - Kernel launches: NDRange, task and native ------------===//
 // SPDX-License-Identifier: MIT
 //
 // Launching a kernel: the NDRange is validated against the device limits
@@ -7,7 +7,9 @@
 // work-group functions are compiled for the local size at enqueue, as pocl
 // does (DESIGN.md section 2), and cached in the program per kernel and local
 // size. The arguments are copied when enqueued, so later clSetKernelArg
-// calls do not change a command already in the queue.
+// calls do not change a command already in the queue. Native kernels
+// (clEnqueueNativeKernel) are host functions the scheduler thread calls
+// with a copy of their argument block.
 //
 //===----------------------------------------------------------------------===//
 
@@ -92,6 +94,8 @@ public:
     C->Mems = reinterpret_cast<Ref<_cl_mem> *>(Base + MemsAt);
     uintptr_t Args = reinterpret_cast<uintptr_t>(Base + ArgsAt);
     C->Args = reinterpret_cast<char *>(roundUp(Args, ArgAlign));
+    C->ArgBytes = Bytes;
+    std::fill_n(C->Slots, NumSlots, nullptr);
     C->Launch.Slots = C->Slots;
     C->Launch.NumSlots = NumSlots;
     C->Launch.Locals = C->Locals;
@@ -105,12 +109,44 @@ public:
   }
   void addMem(cl_mem M) { new (&Mems[NumMems++]) Ref<_cl_mem>(M); }
 
+  /// The same launch with the same argument snapshot (a command buffer's
+  /// recorded launch, enqueued again): slots into the snapshot point into
+  /// the copy's.
+  std::unique_ptr<Command> clone() const override {
+    std::unique_ptr<KernelCommand> C =
+        make(Launch.NumSlots, Launch.NumLocals, NumMems, ArgBytes);
+    if (!C)
+      return nullptr;
+    std::memcpy(C->Args, Args, ArgBytes);
+    for (size_t I = 0; I < Launch.NumSlots; ++I) {
+      auto *S = static_cast<char *>(Slots[I]);
+      C->Slots[I] =
+          S >= Args && S <= Args + ArgBytes ? C->Args + (S - Args) : Slots[I];
+    }
+    for (size_t I = 0; I < Launch.NumLocals; ++I)
+      C->addLocal(Locals[I].Slot, Locals[I].Offset);
+    for (size_t I = 0; I < NumMems; ++I)
+      C->addMem(Mems[I].get());
+    C->Pool = Pool;
+    C->Kernel = Kernel;
+    C->Compiled = Compiled;
+    C->Launch.Kernel = Launch.Kernel;
+    C->Launch.WorkDim = Launch.WorkDim;
+    C->Launch.MaxThreads = Launch.MaxThreads;
+    for (int I = 0; I < 3; ++I) {
+      C->Launch.NumGroups[I] = Launch.NumGroups[I];
+      C->Launch.GlobalOffset[I] = Launch.GlobalOffset[I];
+    }
+    return C;
+  }
+
   KernelLaunch Launch;
   WorkerPool *Pool = nullptr;
   Ref<_cl_kernel> Kernel;
   std::shared_ptr<CompiledKernel> Compiled;
   void **Slots = nullptr;
   char *Args = nullptr;
+  size_t ArgBytes = 0;
 
 private:
   KernelCommand() = default;
@@ -135,11 +171,12 @@ private:
 
 } // namespace
 
-static cl_int enqueueKernel(const char *Func, cl_command_queue Q, cl_kernel K,
-                            cl_uint Dims, const size_t *Offset,
-                            const size_t *Global, const size_t *LocalIn,
-                            cl_uint NumWait, const cl_event *Wait,
-                            cl_event *Event, cl_command_type Type) {
+/// clEnqueueNDRangeKernel, clEnqueueTask and clCommandNDRangeKernelKHR.
+cl_int iss::ndrangeCommand(const char *Func, const CommandTarget &T,
+                           cl_kernel K, cl_uint Dims, const size_t *Offset,
+                           const size_t *Global, const size_t *LocalIn,
+                           cl_command_type Type) {
+  cl_command_queue Q = T.Q;
   if (!isValid(Q))
     return apiError(Func, CL_INVALID_COMMAND_QUEUE, "invalid queue");
   if (!isValid(K))
@@ -211,7 +248,7 @@ static cl_int enqueueKernel(const char *Func, cl_command_queue Q, cl_kernel K,
   } else {
     pickLocalSize(Dims, G, D, preferredMultiple(D), L);
   }
-  if (cl_int E = checkWaitList(Func, Q->Context.get(), NumWait, Wait))
+  if (cl_int E = T.checkWaits(Func))
     return E;
 
   // The argument snapshot, in the command's own allocation. Every value is
@@ -343,15 +380,16 @@ static cl_int enqueueKernel(const char *Func, cl_command_queue Q, cl_kernel K,
   }
   debugLog(DbgDevice, "%s: %s global %zux%zux%zu local %zux%zux%zu", Func,
            K->Info.Name.c_str(), G[0], G[1], G[2], L[0], L[1], L[2]);
-  return submitCommand(Q, Type, NumWait, Wait, Event, false, std::move(C));
+  return T.submit(Type, std::move(C));
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clEnqueueNDRangeKernel(
     cl_command_queue Q, cl_kernel K, cl_uint Dims, const size_t *Offset,
     const size_t *Global, const size_t *Local, cl_uint NumWait,
     const cl_event *Wait, cl_event *Event) {
-  return enqueueKernel(__func__, Q, K, Dims, Offset, Global, Local, NumWait,
-                       Wait, Event, CL_COMMAND_NDRANGE_KERNEL);
+  return ndrangeCommand(__func__, CommandTarget::queue(Q, NumWait, Wait, Event),
+                        K, Dims, Offset, Global, Local,
+                        CL_COMMAND_NDRANGE_KERNEL);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clEnqueueTask(cl_command_queue Q, cl_kernel K,
@@ -359,18 +397,61 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueTask(cl_command_queue Q, cl_kernel K,
                                               const cl_event *Wait,
                                               cl_event *Event) {
   const size_t One[3] = {1, 1, 1};
-  return enqueueKernel(__func__, Q, K, 1, nullptr, One, One, NumWait, Wait,
-                       Event, CL_COMMAND_TASK);
+  return ndrangeCommand(__func__, CommandTarget::queue(Q, NumWait, Wait, Event),
+                        K, 1, nullptr, One, One, CL_COMMAND_TASK);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clEnqueueNativeKernel(
     cl_command_queue Q, void(CL_CALLBACK *Fn)(void *), void *Args,
     size_t ArgsSize, cl_uint NumMems, const cl_mem *Mems, const void **Locs,
     cl_uint NumWait, const cl_event *Wait, cl_event *Event) {
-  (void)Fn, (void)Args, (void)ArgsSize, (void)NumMems, (void)Mems, (void)Locs;
-  (void)NumWait, (void)Wait, (void)Event;
+  // The checks in the order of OpenCL 3.0 (5.10) and pocl 3.1.
   if (!isValid(Q))
     return ISS_ERR(CL_INVALID_COMMAND_QUEUE, "invalid queue");
-  return ISS_ERR(CL_INVALID_OPERATION,
-                 "the device has no CL_EXEC_NATIVE_KERNEL capability");
+  if (!Fn)
+    return ISS_ERR(CL_INVALID_VALUE, "user_func is NULL");
+  if (!Args && (ArgsSize || NumMems))
+    return ISS_ERR(CL_INVALID_VALUE,
+                   "args is NULL but cb_args or num_mem_objects is not 0");
+  if (Args && !ArgsSize)
+    return ISS_ERR(CL_INVALID_VALUE, "args is not NULL but cb_args is 0");
+  if ((NumMems > 0) != (Mems != nullptr) || (NumMems > 0) != (Locs != nullptr))
+    return ISS_ERR(CL_INVALID_VALUE,
+                   "mem_list and args_mem_loc disagree with num_mem_objects");
+  if (cl_int E = checkWaitList(__func__, Q->Context.get(), NumWait, Wait))
+    return E;
+  // Every handle's location must lie inside the args block: it is where
+  // the copy gets the buffer's pointer, and a location outside would be a
+  // write outside the copy.
+  std::vector<size_t> Offsets(NumMems);
+  std::vector<Ref<_cl_mem>> Keep(NumMems);
+  for (cl_uint I = 0; I < NumMems; ++I) {
+    if (Mems[I] && (!isValid(Mems[I]) || Mems[I]->Type != CL_MEM_OBJECT_BUFFER))
+      return ISS_ERR(CL_INVALID_MEM_OBJECT, "an entry of mem_list is not a "
+                                            "buffer");
+    uintptr_t Loc = reinterpret_cast<uintptr_t>(Locs[I]);
+    uintptr_t Base = reinterpret_cast<uintptr_t>(Args);
+    if (Loc < Base || Loc - Base > ArgsSize ||
+        ArgsSize - (Loc - Base) < sizeof(void *))
+      return ISS_ERR(CL_INVALID_VALUE,
+                     "an args_mem_loc entry is not a pointer inside args");
+    Offsets[I] = Loc - Base;
+    Keep[I] = Ref<_cl_mem>(Mems[I]);
+  }
+  // The copy the function gets (OpenCL 3.0: the application may reuse
+  // args when the call returns); the pointers are stored when it runs, as
+  // the buffers' data pointers are final then.
+  std::vector<char> Copy(static_cast<const char *>(Args),
+                         static_cast<const char *>(Args) + ArgsSize);
+  return enqueueCommand(
+      Q, CL_COMMAND_NATIVE_KERNEL, NumWait, Wait, Event, false,
+      [Fn, Copy = std::move(Copy), Offsets = std::move(Offsets),
+       Keep = std::move(Keep)]() mutable {
+        for (size_t I = 0; I < Keep.size(); ++I) {
+          void *Ptr = Keep[I] ? Keep[I]->Data : nullptr;
+          std::memcpy(Copy.data() + Offsets[I], &Ptr, sizeof(void *));
+        }
+        Fn(Copy.empty() ? nullptr : Copy.data());
+        return CL_SUCCESS;
+      });
 }

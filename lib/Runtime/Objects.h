@@ -35,7 +35,6 @@
 #include <string>
 #include <vector>
 
-
 namespace iss {
 
 class CommandScheduler;
@@ -52,7 +51,8 @@ enum class ObjKind : uint32_t {
   Kernel = 0x4953524b,
   Event = 0x49534556,
   Sampler = 0x49535341,
-  Dead = 0x49534458, ///< a released object's kept storage
+  CommandBuffer = 0x49534342, ///< cl_khr_command_buffer (Command.h)
+  Dead = 0x49534458,          ///< a released object's kept storage
 };
 
 /// The dispatch table every handle points at (ICD.cpp).
@@ -293,6 +293,10 @@ struct _cl_mem : iss::ObjectBase {
   bool OwnsData = false;
   void *HostPtr = nullptr;  ///< CL_MEM_HOST_PTR
   iss::Ref<_cl_mem> Parent; ///< sub-buffers
+  /// cl_pocl_content_size: the buffer whose first 8 bytes say how many
+  /// bytes of this one are content (clSetContentSizeBufferPoCL); guarded by
+  /// M.
+  iss::Ref<_cl_mem> ContentSize;
   size_t Origin = 0;
   std::mutex M;
   std::atomic<cl_uint> MapCount{0};
@@ -407,6 +411,7 @@ void destroyObject(_cl_program *);
 void destroyObject(_cl_kernel *);
 void destroyObject(_cl_event *);
 void destroyObject(_cl_sampler *);
+void destroyObject(_cl_command_buffer_khr *);
 
 template <typename T> void retainObject(T *Obj) {
   Obj->RefCount.fetch_add(1, std::memory_order_relaxed);
@@ -506,6 +511,13 @@ size_t preferredMultiple(cl_device_id D);
 /// The OpenCL C type of an image of type \p T ("image2d_array_t"), empty
 /// for what is not an image (Image.cpp).
 std::string imageTypeName(cl_mem_object_type T);
+
+/// clSetContentSizeBufferPoCL (Buffer.cpp).
+cl_int CL_API_CALL setContentSizeBuffer(cl_mem M, cl_mem SizeBuffer);
+
+/// The cl_khr_command_buffer entry named \p Name, or null
+/// (CommandBuffer.cpp).
+void *commandBufferFunction(const char *Name);
 
 /// Prints the POCL_ISS_STATS table at exit; called for each compiled kernel.
 void recordCompiledKernel(const std::shared_ptr<CompiledKernel> &K);

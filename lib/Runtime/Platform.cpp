@@ -48,11 +48,15 @@ cl_int getPlatformInfo(cl_platform_id Platform, cl_platform_info Param,
     return returnString(Size, Value, SizeRet, settings().PlatformName);
   case CL_PLATFORM_VENDOR:
     return returnString(Size, Value, SizeRet, "The pocl-iss project");
+  // As pocl 3.1: pocl's content-size extension is the platform's
+  // (clSetContentSizeBufferPoCL, Buffer.cpp).
   case CL_PLATFORM_EXTENSIONS:
-    return returnString(Size, Value, SizeRet, "cl_khr_icd");
+    return returnString(Size, Value, SizeRet,
+                        "cl_khr_icd cl_pocl_content_size");
   case CL_PLATFORM_EXTENSIONS_WITH_VERSION:
     return returnArray(Size, Value, SizeRet,
-                       nameVersions({"cl_khr_icd"}, CL_MAKE_VERSION(1, 0, 0)));
+                       nameVersions({"cl_khr_icd", "cl_pocl_content_size"},
+                                    CL_MAKE_VERSION(1, 0, 0)));
   case CL_PLATFORM_ICD_SUFFIX_KHR:
     return returnString(Size, Value, SizeRet, "POCL_ISS");
   case CL_PLATFORM_HOST_TIMER_RESOLUTION:

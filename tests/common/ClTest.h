@@ -31,8 +31,8 @@
 #include <CL/cl.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cctype>
+#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -395,6 +395,18 @@ struct Env {
              const void *Host = nullptr) const {
     cl_int Err;
     Mem M(clCreateBuffer(Ctx, Flags, Size, const_cast<void *>(Host), &Err));
+    CL_CHECK(Err);
+    return M;
+  }
+  /// An uninitialized 2D image of \p W x \p H pixels.
+  Mem image2D(const cl_image_format &F, size_t W, size_t H,
+              cl_mem_flags Flags = CL_MEM_READ_WRITE) const {
+    cl_image_desc D = {};
+    D.image_type = CL_MEM_OBJECT_IMAGE2D;
+    D.image_width = W;
+    D.image_height = H;
+    cl_int Err;
+    Mem M(clCreateImage(Ctx, Flags, &F, &D, nullptr, &Err));
     CL_CHECK(Err);
     return M;
   }

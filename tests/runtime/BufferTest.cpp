@@ -621,3 +621,53 @@ CLT_TEST(imageWithProperties) {
   CL_CHECK(clGetMemObjectInfo(Null, CL_MEM_PROPERTIES, 0, nullptr, &N));
   CLT_EXPECT(N == 0);
 }
+
+/// pocl's cl_pocl_content_size (a platform extension of pocl 3.1): copies
+/// from a buffer stop at the content size its size buffer holds.
+CLT_TEST(poclContentSize) {
+  using SetFn = cl_int(CL_API_CALL *)(cl_mem, cl_mem);
+  auto Set = reinterpret_cast<SetFn>(clGetExtensionFunctionAddressForPlatform(
+      E.Platform, "clSetContentSizeBufferPoCL"));
+  size_t N = 0;
+  CL_CHECK(
+      clGetPlatformInfo(E.Platform, CL_PLATFORM_EXTENSIONS, 0, nullptr, &N));
+  std::string Ext(N, '\0');
+  CL_CHECK(clGetPlatformInfo(E.Platform, CL_PLATFORM_EXTENSIONS, N, &Ext[0],
+                             nullptr));
+  if (Ext.find("cl_pocl_content_size") == std::string::npos)
+    CLT_SKIP("no cl_pocl_content_size");
+  CLT_EXPECT(Set != nullptr);
+  std::vector<char> Src(1024, 1), Dst(1024, 2);
+  Mem S = E.input(Src), D = E.buffer(CL_MEM_READ_WRITE, 1024),
+      Size = E.buffer(CL_MEM_READ_WRITE, 16);
+  E.write(D, Dst);
+  E.write(Size, std::vector<cl_ulong>{128, 0});
+  CL_CHECK(Set(S, Size));
+  // Wholly past the content: nothing copied; across its end: up to it.
+  CL_CHECK(clEnqueueCopyBuffer(E.Q, S, D, 200, 200, 100, 0, nullptr, nullptr));
+  expectEqual(E.read<char>(D, 1024), Dst, "past the content");
+  CL_CHECK(clEnqueueCopyBuffer(E.Q, S, D, 100, 100, 100, 0, nullptr, nullptr));
+  std::fill(Dst.begin() + 100, Dst.begin() + 128, 1);
+  expectEqual(E.read<char>(D, 1024), Dst, "up to the content size");
+  // A new content size counts for the copies after it.
+  E.write(Size, std::vector<cl_ulong>{1024, 0});
+  CL_CHECK(clEnqueueCopyBuffer(E.Q, S, D, 0, 0, 1024, 0, nullptr, nullptr));
+  expectEqual(E.read<char>(D, 1024), Src, "content size 1024");
+  // Errors, as pocl 3.1 checks them.
+  Mem Small = E.buffer(CL_MEM_READ_WRITE, 4);
+  CLT_EXPECT_ERR(CL_INVALID_BUFFER_SIZE, Set(S, Small));
+  CLT_EXPECT_ERR(CL_INVALID_MEM_OBJECT, Set(nullptr, Size));
+  CLT_EXPECT_ERR(CL_INVALID_MEM_OBJECT, Set(S, nullptr));
+  cl_uint AlignBits = E.deviceValue<cl_uint>(CL_DEVICE_MEM_BASE_ADDR_ALIGN);
+  cl_buffer_region R = {AlignBits / 8, 64};
+  cl_int Err;
+  Mem Sub(clCreateSubBuffer(S, CL_MEM_READ_ONLY, CL_BUFFER_CREATE_TYPE_REGION,
+                            &R, &Err));
+  CL_CHECK(Err);
+  CLT_EXPECT_ERR(CL_INVALID_MEM_OBJECT, Set(D, Sub));
+  Context Other(clCreateContext(nullptr, 1, &E.Device, nullptr, nullptr, &Err));
+  CL_CHECK(Err);
+  Mem Foreign(clCreateBuffer(Other, CL_MEM_READ_WRITE, 16, nullptr, &Err));
+  CL_CHECK(Err);
+  CLT_EXPECT_ERR(CL_INVALID_CONTEXT, Set(D, Foreign));
+}

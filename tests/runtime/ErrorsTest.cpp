@@ -178,9 +178,6 @@ CLT_TEST(optionalFeaturesUnsupported) {
   CLT_EXPECT_ERR(CL_INVALID_OPERATION, Err);
   CLT_EXPECT(!clCreatePipe(E.Ctx, CL_MEM_READ_WRITE, 4, 4, nullptr, &Err));
   CLT_EXPECT_ERR(CL_INVALID_OPERATION, Err);
-  CLT_EXPECT_ERR(CL_INVALID_OPERATION,
-                 clEnqueueNativeKernel(E.Q, nullptr, nullptr, 0, 0, nullptr,
-                                       nullptr, 0, nullptr, nullptr));
   CLT_EXPECT(clGetExtensionFunctionAddressForPlatform(
                  E.Platform, "clNoSuchFunction") == nullptr);
 }
