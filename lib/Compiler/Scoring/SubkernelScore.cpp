@@ -383,8 +383,10 @@ std::vector<SubkernelScore> scoresOf(const WorkItemModel &M,
     std::vector<isl::pw_aff> Extents;
     bool Exact;
   };
-  std::deque<KnownBox> Boxes; // references stay valid
-  auto Memo = [&](const isl::set &S,
+  // Parts' boxes and loop counters' boxes apart: the same set means
+  // different things to each. Deques: references stay valid.
+  std::deque<KnownBox> PartBoxes, CounterBoxes;
+  auto Memo = [](std::deque<KnownBox> &Boxes, const isl::set &S,
                   function_ref<std::vector<isl::pw_aff>(bool &)> Compute)
       -> const KnownBox & {
     for (const KnownBox &K : Boxes)
@@ -397,7 +399,7 @@ std::vector<SubkernelScore> scoresOf(const WorkItemModel &M,
   };
   auto Box = [&](const isl::set &WorkItems, ArrayRef<isl::pw_aff> Counters,
                  SubkernelScore &Score, bool CountersExact) {
-    const KnownBox &K = Memo(WorkItems, [&](bool &Exact) {
+    const KnownBox &K = Memo(PartBoxes, WorkItems, [&](bool &Exact) {
       isl::set Global = globalView(WithoutOpaque(WorkItems), Local, GP);
       Exact = isBox(Global);
       return boxExtents(Global, Known);
@@ -425,7 +427,7 @@ std::vector<SubkernelScore> scoresOf(const WorkItemModel &M,
         // Bounds of clamped loops take isl long to maximize: past a quota
         // the counters are left out of the access's products (a factor
         // common to all its parts and all dimensions).
-        const KnownBox &K = Memo(Acc.Domain, [&](bool &Exact) {
+        const KnownBox &K = Memo(CounterBoxes, Acc.Domain, [&](bool &Exact) {
           IslQuota Q(M.ctx(), MaxCounterBoxOps);
           isl::set All = globalView(
               WithoutOpaque(Acc.Domain.reset_tuple_id()), Local, GP);
