@@ -22,6 +22,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace iss {
 
@@ -99,6 +100,15 @@ isl::set setDimName(isl::set S, unsigned Pos, const std::string &Name);
 
 /// The coefficient of set dimension \p Pos in \p A, and its constant.
 isl::val coefficient(const isl::aff &A, unsigned Pos);
+/// The coefficient of dimension \p Pos of kind \p Type (isl::dim::param,
+/// isl::dim::in or isl::dim::div) in \p A.
+isl::val coefficient(const isl::aff &A, isl::dim Type, unsigned Pos);
+/// The expression whose floor is the local dimension \p Pos of \p A (over
+/// the same local space); null when isl does not know it.
+isl::aff divExpression(const isl::aff &A, unsigned Pos);
+/// The constraints of \p BS, each as an affine expression over its local
+/// space and whether it is an equality (A = 0) or an inequality (A >= 0).
+std::vector<std::pair<isl::aff, bool>> constraintsOf(const isl::basic_set &BS);
 
 /// isl's text for an object (isl_*_to_str), "<null>" for a null one.
 std::string islStr(const isl::set &S);

@@ -10,6 +10,7 @@
 #include "pocl-iss/IslHelpers.h"
 
 #include "isl/ast.h"
+#include "isl/constraint.h"
 #include "isl/ctx.h"
 #include "isl/options.h"
 
@@ -122,6 +123,35 @@ isl::set setDimName(isl::set S, unsigned Pos, const std::string &Name) {
 
 isl::val coefficient(const isl::aff &A, unsigned Pos) {
   return isl::manage(isl_aff_get_coefficient_val(A.get(), isl_dim_in, Pos));
+}
+
+isl::val coefficient(const isl::aff &A, isl::dim Type, unsigned Pos) {
+  return isl::manage(isl_aff_get_coefficient_val(
+      A.get(), static_cast<isl_dim_type>(Type), Pos));
+}
+
+isl::aff divExpression(const isl::aff &A, unsigned Pos) {
+  isl_aff *D = isl_aff_get_div(A.get(), Pos);
+  if (!D || isl_aff_is_nan(D) != isl_bool_false) {
+    isl_aff_free(D);
+    return isl::aff();
+  }
+  return isl::manage(D);
+}
+
+std::vector<std::pair<isl::aff, bool>> constraintsOf(const isl::basic_set &BS) {
+  std::vector<std::pair<isl::aff, bool>> Out;
+  isl_basic_set_foreach_constraint(
+      BS.get(),
+      [](isl_constraint *C, void *User) {
+        auto &Out = *static_cast<std::vector<std::pair<isl::aff, bool>> *>(User);
+        bool Eq = isl_constraint_is_equality(C) == isl_bool_true;
+        Out.push_back({isl::manage(isl_constraint_get_aff(C)), Eq});
+        isl_constraint_free(C);
+        return isl_stat_ok;
+      },
+      &Out);
+  return Out;
 }
 
 template <typename T, char *(*ToStr)(T *)> static std::string toStr(T *Obj) {

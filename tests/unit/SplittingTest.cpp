@@ -30,6 +30,7 @@
 
 #include <gtest/gtest.h>
 
+#include <optional>
 #include <string>
 
 using namespace iss;
@@ -354,6 +355,81 @@ TEST_F(SplittingTest, ConditionOnParameters) {
     ASSERT_TRUE(CI);
     EXPECT_EQ(CI->isOne(), O <= 2147483616L) << O;
   }
+}
+
+/// The value of \p V folded by the IRBuilder, or a failure.
+static std::optional<long> folded(Expected<Value *> V) {
+  if (!V) {
+    ADD_FAILURE() << toString(V.takeError());
+    return std::nullopt;
+  }
+  auto *CI = dyn_cast<ConstantInt>(*V);
+  if (!CI) {
+    ADD_FAILURE() << "not folded";
+    return std::nullopt;
+  }
+  // A condition (i1) is 0 or 1.
+  return CI->getBitWidth() == 1 ? long(CI->getZExtValue()) : CI->getSExtValue();
+}
+
+TEST_F(SplittingTest, EmitterDivisionsInEveryPiece) {
+  // One expression on both pieces, with floors of floors (the single
+  // expression route must keep the local dimensions, not drop them), and a
+  // two-piece bound whose domains are modulo conditions, as the ranges of
+  // a tail guard have them.
+  isl::pw_aff Same = pwAff("[n] -> { [y] -> [(16 * floor((n - floor(y / 3)) "
+                           "/ 16) + 1)] : y >= 0; [y] -> [(16 * floor((n - "
+                           "floor(y / 3)) / 16) + 1)] : y < 0 }");
+  isl::pw_aff Mod = pwAff("[n, m] -> { [y] -> [(n - (n mod 16))] : (n + y) "
+                          "mod 3 = 0 and m >= 2n; [y] -> [(2m - y)] : (n + "
+                          "y) mod 3 > 0 or m < 2n }");
+  for (long N = -20; N <= 20; ++N)
+    for (long Mv = -9; Mv <= 9; Mv += 3)
+      for (long Y = -7; Y <= 7; ++Y) {
+        LLVMContext C;
+        Module M("m", C);
+        Function *F =
+            Function::Create(FunctionType::get(Type::getVoidTy(C), false),
+                             GlobalValue::ExternalLinkage, "f", M);
+        IRBuilder<> B(BasicBlock::Create(C, "entry", F));
+        IslExprEmitter E(B, [&](const isl::id &Id) -> Value * {
+          return B.getInt64(Id.get_name() == "n" ? N : Mv);
+        });
+        Value *Dims[1] = {B.getInt64(Y)};
+        long FloorY3 = floorDiv(Y, 3);
+        EXPECT_EQ(folded(E.emit(Same, Dims)),
+                  16 * floorDiv(N - FloorY3, 16) + 1)
+            << "n = " << N << ", y = " << Y;
+        long NMod3 = ((N + Y) % 3 + 3) % 3;
+        long Want = NMod3 == 0 && Mv >= 2 * N ? N - ((N % 16) + 16) % 16
+                                              : 2 * Mv - Y;
+        EXPECT_EQ(folded(E.emit(Mod, Dims)), Want)
+            << "n = " << N << ", m = " << Mv << ", y = " << Y;
+      }
+}
+
+TEST_F(SplittingTest, EmitterConditionsWithLocalDimensions) {
+  // A union of basic sets with existentially quantified (floor) variables
+  // and an equality, checked against isl point by point.
+  isl::set S = set("[n] -> { [y] : exists (e : n = 4e + 1 and y <= e) or "
+                   "(y >= n and (y - 2n) mod 5 = 3) }");
+  for (long N = -12; N <= 12; ++N)
+    for (long Y = -12; Y <= 12; ++Y) {
+      LLVMContext C;
+      Module M("m", C);
+      Function *F =
+          Function::Create(FunctionType::get(Type::getVoidTy(C), false),
+                           GlobalValue::ExternalLinkage, "f", M);
+      IRBuilder<> B(BasicBlock::Create(C, "entry", F));
+      IslExprEmitter E(B,
+                       [&](const isl::id &) -> Value * { return B.getInt64(N); });
+      Value *Dims[1] = {B.getInt64(Y)};
+      isl::set P(S.ctx(), "[n] -> { [" + std::to_string(Y) + "] : n = " +
+                              std::to_string(N) + " }");
+      EXPECT_EQ(folded(E.emitCondition(S, Dims)),
+                long(P.is_subset(S).is_true()))
+          << "n = " << N << ", y = " << Y;
+    }
 }
 
 TEST_F(SplittingTest, LaneFreeConditionOfAClampedWindow) {

@@ -1,8 +1,9 @@
 //===- IslExprEmitter.cpp - isl expressions as LLVM IR --------------------===//
 // SPDX-License-Identifier: MIT
 //
-// IslExprEmitter (see IslExprEmitter.h): isl's AST builder writes the
-// expression, this file walks it.
+// IslExprEmitter (see IslExprEmitter.h): quasi-affine pieces are written
+// directly; otherwise isl's AST builder writes the expression and this
+// file walks it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -59,8 +60,10 @@ Expected<Value *> IslExprEmitter::emit(const isl::pw_aff &PA,
   // One affine expression on all its pieces (an offset on the instances of
   // a range, which are a union): its value wherever it is defined.
   if (isl::aff Same = oneExpression(PA); !Same.is_null())
-    if (Value *V = emitAffine(Same, DimValues))
+    if (Value *V = emitQuasiAffine(Same, DimValues))
       return V;
+  if (Value *V = emitPieces(PA, DimValues))
+    return V;
   isl::ast_expr E = toAst(PA, Context, Names);
   if (E.is_null())
     return fail("isl could not build it");
@@ -76,6 +79,8 @@ Expected<Value *> IslExprEmitter::emitCondition(const isl::set &S,
   unsigned N = islDim(S, isl::dim::set);
   if (N != DimValues.size())
     return fail("a value for each set dimension is needed");
+  if (Value *V = emitSet(S, DimValues))
+    return V;
   isl::set P = S;
   if (N) {
     isl::id_list Ids(Ctx, N);
@@ -114,46 +119,154 @@ isl::aff IslExprEmitter::oneExpression(const isl::pw_aff &PA) {
   return One ? Same : isl::aff();
 }
 
-Value *IslExprEmitter::emitAffine(const isl::aff &A,
-                                  ArrayRef<Value *> DimValues) {
-  if (A.is_null() || islDim(A.space(), isl::dim::div) != 0 ||
-      !A.get_denominator_val().is_one())
-    return nullptr;
-  std::optional<int64_t> Constant = toInt64(A.get_constant_val());
-  if (!Constant)
-    return nullptr;
-  SmallVector<std::pair<Value *, int64_t>, 8> Terms;
-  auto Coefficient = [&](isl_dim_type T, unsigned I) {
-    return isl::manage(isl_aff_get_coefficient_val(A.get(), T, I));
+/// The terms of the integer N with \p A = N / \p Den, Den > 0: the
+/// coefficients and values of A times its denominator (parameters, set
+/// dimensions, and local dimensions, the floors of such expressions), and
+/// its constant. False when a number is out of the range of i64, a set
+/// dimension has no value or isl does not know a local dimension.
+bool IslExprEmitter::numeratorTerms(const isl::aff &A,
+                                    ArrayRef<Value *> DimValues, Terms &Out,
+                                    int64_t &Constant, int64_t &Den) {
+  if (A.is_null())
+    return false;
+  std::optional<int64_t> D = toInt64(A.get_denominator_val());
+  if (!D || *D <= 0)
+    return false;
+  Den = *D;
+  isl::aff N = A.scale(isl::val(A.ctx(), *D));
+  std::optional<int64_t> C = toInt64(N.get_constant_val());
+  if (!C)
+    return false;
+  Constant = *C;
+  auto Add = [&](isl::dim Type, unsigned I,
+                 function_ref<Value *()> ValueOfDim) {
+    isl::val K = coefficient(N, Type, I);
+    if (K.is_zero().is_true())
+      return true;
+    std::optional<int64_t> K64 = toInt64(K);
+    Value *V = K64 ? ValueOfDim() : nullptr;
+    if (V)
+      Out.push_back({V, *K64});
+    return V != nullptr;
   };
-  auto Add = [&](isl_dim_type T, unsigned I, Value *V) {
-    std::optional<int64_t> K = toInt64(Coefficient(T, I));
-    if (!K)
+  isl_aff *Raw = N.get();
+  isl::space Space = N.space();
+  for (unsigned I = 0, E = islDim(Space, isl::dim::param); I < E; ++I)
+    if (!Add(isl::dim::param, I, [&] {
+          return idValue(isl::manage(
+              isl_space_get_dim_id(Space.get(), isl_dim_param, I)));
+        }))
       return false;
-    if (*K)
-      Terms.push_back({V, *K});
-    return true;
-  };
-  for (unsigned I = 0, N = islDim(A.space(), isl::dim::param); I < N; ++I) {
-    if (Coefficient(isl_dim_param, I).is_zero().is_true())
-      continue;
-    Value *V =
-        idValue(isl::manage(
-            isl_space_get_dim_id(A.space().get(), isl_dim_param, I)));
-    if (!V || !Add(isl_dim_param, I, V))
-      return nullptr;
-  }
+  if (isl_aff_dim(Raw, isl_dim_in) != int(DimValues.size()))
+    return false;
   for (unsigned I = 0; I < DimValues.size(); ++I)
-    if (!Add(isl_dim_in, I, toI64(DimValues[I])))
-      return nullptr;
+    if (!Add(isl::dim::in, I, [&] { return toI64(DimValues[I]); }))
+      return false;
+  for (unsigned I = 0, E = isl_aff_dim(Raw, isl_dim_div); I < E; ++I)
+    if (!Add(isl::dim::div, I, [&]() -> Value * {
+          int64_t InnerDen;
+          Value *Inner =
+              emitNumerator(divExpression(N, I), DimValues, InnerDen);
+          return Inner ? floorDiv(Inner, B.getInt64(InnerDen)) : nullptr;
+        }))
+      return false;
+  return true;
+}
+
+/// The sum of \p T's terms, each times \p Sign, those of that sign alone,
+/// plus \p Constant.
+Value *IslExprEmitter::sum(const Terms &T, int Sign, int64_t Constant) {
   Value *R = nullptr;
-  for (auto [V, K] : Terms) {
-    Value *T = K == 1 ? V : B.CreateMul(V, B.getInt64(K));
-    R = R ? B.CreateAdd(R, T) : T;
+  for (auto [V, K] : T) {
+    if ((K > 0) != (Sign > 0))
+      continue;
+    int64_t M = Sign > 0 ? K : -K;
+    Value *Term = M == 1 ? V : B.CreateMul(V, B.getInt64(M));
+    R = R ? B.CreateAdd(R, Term) : Term;
   }
   if (!R)
-    return B.getInt64(*Constant);
-  return *Constant ? B.CreateAdd(R, B.getInt64(*Constant)) : R;
+    return B.getInt64(Constant);
+  return Constant ? B.CreateAdd(R, B.getInt64(Constant)) : R;
+}
+
+Value *IslExprEmitter::emitNumerator(const isl::aff &A,
+                                     ArrayRef<Value *> DimValues,
+                                     int64_t &Den) {
+  Terms T;
+  int64_t Constant;
+  if (!numeratorTerms(A, DimValues, T, Constant, Den))
+    return nullptr;
+  // Positive terms first, the others subtracted: no negation.
+  Value *Pos = sum(T, 1, Constant);
+  bool AnyNeg = any_of(T, [](auto &KV) { return KV.second < 0; });
+  return AnyNeg ? B.CreateSub(Pos, sum(T, -1, 0)) : Pos;
+}
+
+Value *IslExprEmitter::emitConstraint(const isl::aff &A, bool IsEq,
+                                      ArrayRef<Value *> DimValues) {
+  Terms T;
+  int64_t Constant, Den;
+  if (!numeratorTerms(A, DimValues, T, Constant, Den))
+    return nullptr;
+  // Den * A >= 0 (= 0) as (positive terms) >= (negative terms), the
+  // constant on the side where it is positive: the comparison isl's AST
+  // would write, with no negation.
+  Value *L = sum(T, 1, Constant > 0 ? Constant : 0);
+  Value *R = sum(T, -1, Constant < 0 ? -Constant : 0);
+  if (IsEq)
+    return isa<llvm::Constant>(L) ? B.CreateICmpEQ(R, L) : B.CreateICmpEQ(L, R);
+  return isa<llvm::Constant>(L) ? B.CreateICmpSLE(R, L)
+                                  : B.CreateICmpSGE(L, R);
+}
+
+Value *IslExprEmitter::emitQuasiAffine(const isl::aff &A,
+                                       ArrayRef<Value *> DimValues) {
+  int64_t Den;
+  Value *N = emitNumerator(A, DimValues, Den);
+  return N && Den == 1 ? N : nullptr;
+}
+
+Value *IslExprEmitter::emitSet(const isl::set &S,
+                               ArrayRef<Value *> DimValues) {
+  Value *Any = nullptr;
+  bool Ok = true;
+  S.foreach_basic_set([&](isl::basic_set BS) {
+    Value *All = nullptr;
+    for (auto &[A, IsEq] : constraintsOf(BS)) {
+      Value *C = emitConstraint(A, IsEq, DimValues);
+      if (!C) {
+        Ok = false;
+        return isl::stat::error();
+      }
+      All = All ? B.CreateAnd(All, C) : C;
+    }
+    All = All ? All : B.getTrue();
+    Any = Any ? B.CreateOr(Any, All) : All;
+    return isl::stat::ok();
+  });
+  if (!Ok)
+    return nullptr;
+  return Any ? Any : B.getFalse();
+}
+
+Value *IslExprEmitter::emitPieces(const isl::pw_aff &PA,
+                                  ArrayRef<Value *> DimValues) {
+  SmallVector<std::pair<isl::set, isl::aff>, 4> Pieces;
+  PA.foreach_piece([&](isl::set S, isl::aff A) {
+    Pieces.push_back({S, A});
+    return isl::stat::ok();
+  });
+  // The pieces are disjoint: the last one's value where no other's
+  // domain holds (outside every domain the expression is undefined).
+  Value *R = nullptr;
+  for (unsigned I = Pieces.size(); I-- > 0;) {
+    Value *V = emitQuasiAffine(Pieces[I].second, DimValues);
+    Value *In = R ? emitSet(Pieces[I].first, DimValues) : B.getTrue();
+    if (!V || !In)
+      return nullptr;
+    R = R ? B.CreateSelect(In, V, R) : V;
+  }
+  return R;
 }
 
 Value *IslExprEmitter::toI64(Value *V) {
@@ -170,6 +283,20 @@ Value *IslExprEmitter::idValue(const isl::id &Id) {
   }
   Value *V = ValueOf(Id);
   return V ? toI64(V) : nullptr;
+}
+
+Value *IslExprEmitter::floorDiv(Value *N, Value *D) {
+  if (auto *C = dyn_cast<ConstantInt>(D); C && C->getValue().isPowerOf2())
+    return B.CreateAShr(N, C->getValue().logBase2());
+  // Rounding down: one less than the truncated quotient when the remainder
+  // is not zero and its sign differs from the divisor's.
+  Value *Q = B.CreateSDiv(N, D);
+  Value *R = B.CreateSRem(N, D);
+  Value *Zero = B.getInt64(0);
+  Value *Adjust = B.CreateAnd(
+      B.CreateICmpNE(R, Zero),
+      B.CreateICmpNE(B.CreateICmpSLT(R, Zero), B.CreateICmpSLT(D, Zero)));
+  return B.CreateSub(Q, B.CreateZExt(Adjust, B.getInt64Ty()));
 }
 
 Expected<Value *> IslExprEmitter::emit(const isl::ast_expr &E) {
@@ -219,17 +346,8 @@ Expected<Value *> IslExprEmitter::emit(const isl::ast_expr &E) {
     return B.CreateSDiv(Args[0], Args[1]); // exact, or both non-negative
   if (Is(isl::ast_expr_op_pdiv_r()) || Is(isl::ast_expr_op_zdiv_r()))
     return B.CreateSRem(Args[0], Args[1]); // non-negative, or tested for 0
-  if (Is(isl::ast_expr_op_fdiv_q())) {
-    // Rounding down: one less than the truncated quotient when the
-    // remainder is not zero and its sign differs from the divisor's.
-    Value *Q = B.CreateSDiv(Args[0], Args[1]);
-    Value *R = B.CreateSRem(Args[0], Args[1]);
-    Value *Zero = B.getInt64(0);
-    Value *Adjust = B.CreateAnd(B.CreateICmpNE(R, Zero),
-                                B.CreateICmpNE(B.CreateICmpSLT(R, Zero),
-                                               B.CreateICmpSLT(Args[1], Zero)));
-    return B.CreateSub(Q, B.CreateZExt(Adjust, B.getInt64Ty()));
-  }
+  if (Is(isl::ast_expr_op_fdiv_q()))
+    return floorDiv(Args[0], Args[1]);
   if (Is(isl::ast_expr_op_cond()) || Is(isl::ast_expr_op_select()))
     return B.CreateSelect(Args[0], Args[1], Args[2]);
   if (Is(isl::ast_expr_op_and()) || Is(isl::ast_expr_op_and_then()))

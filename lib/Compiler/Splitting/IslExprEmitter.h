@@ -9,9 +9,13 @@
 // paper, section 3.1, where Polly's code generator does the same for its
 // AST).
 //
-// The expression goes through isl's AST builder (isl_ast_build_expr_from_
-// pw_aff), which turns pieces into selects and min/max, and floor
-// divisions into fdiv_q/pdiv_q; each AST operation becomes i64 arithmetic.
+// A quasi-affine piece (sums of products and floors of such sums) is
+// written directly, a piecewise expression as a chain of selects over its
+// pieces, a set as the constraints of its basic sets. What cannot be (a
+// local dimension isl does not know, a number out of the range of i64)
+// goes through isl's AST builder (isl_ast_build_expr_from_pw_aff), which
+// turns pieces into selects and min/max, and floor divisions into
+// fdiv_q/pdiv_q; each AST operation becomes i64 arithmetic.
 // The expression's set dimensions (the outer work-item ids of a range
 // bound) take the values the caller gives; each isl parameter takes the
 // value of a callback, usually from WorkItemModel::param(Id):
@@ -30,6 +34,7 @@
 #include "pocl-iss/IslHelpers.h"
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/Error.h"
 
@@ -73,10 +78,33 @@ public:
 
 private:
   llvm::Value *idValue(const isl::id &Id);
-  /// \p A as sums of products without isl's AST builder (the common case:
-  /// one affine piece, no division); null when it is not one.
-  llvm::Value *emitAffine(const isl::aff &A,
+  // Without isl's AST builder, which can take hundreds of milliseconds on
+  // a few pieces with divisions: each returns null when a number is out
+  // of the range of i64 or a local dimension is unknown (the caller then
+  // asks the AST builder).
+  using Terms = llvm::SmallVector<std::pair<llvm::Value *, int64_t>, 8>;
+  bool numeratorTerms(const isl::aff &A,
+                      llvm::ArrayRef<llvm::Value *> DimValues, Terms &Out,
+                      int64_t &Constant, int64_t &Den);
+  llvm::Value *sum(const Terms &T, int Sign, int64_t Constant);
+  /// \p A's numerator: \p A = it / \p Den.
+  llvm::Value *emitNumerator(const isl::aff &A,
+                             llvm::ArrayRef<llvm::Value *> DimValues,
+                             int64_t &Den);
+  /// \p A as sums of products and floor divisions, if it is integral.
+  llvm::Value *emitQuasiAffine(const isl::aff &A,
+                               llvm::ArrayRef<llvm::Value *> DimValues);
+  /// Whether \p A = 0 (\p IsEq) or \p A >= 0 at the point.
+  llvm::Value *emitConstraint(const isl::aff &A, bool IsEq,
+                              llvm::ArrayRef<llvm::Value *> DimValues);
+  /// Whether the point lies in \p S: its basic sets' constraints.
+  llvm::Value *emitSet(const isl::set &S,
+                       llvm::ArrayRef<llvm::Value *> DimValues);
+  /// \p PA as a chain of selects over its pieces.
+  llvm::Value *emitPieces(const isl::pw_aff &PA,
                           llvm::ArrayRef<llvm::Value *> DimValues);
+  /// floor(\p N / \p D).
+  llvm::Value *floorDiv(llvm::Value *N, llvm::Value *D);
   llvm::Value *toI64(llvm::Value *V);
 
   llvm::IRBuilderBase &B;
