@@ -35,11 +35,24 @@
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/Debug.h"
 #include "llvm/Transforms/Utils/Local.h"
 
 using namespace llvm;
 
 #define DEBUG_TYPE "iss-split"
+
+// Whether a loop's exits agree across a range is a projection of pairs of
+// instances; on clamped windows whose sizes are arguments (a 9x1 mask in
+// groups of 64) isl took minutes on it. Past the bound the loop keeps its
+// work-item loop outside (no horizontal parallelization), which is always
+// correct.
+static cl::opt<unsigned long> MaxLockStepOps(
+    "iss-lockstep-max-ops",
+    cl::desc("isl operations allowed for deciding whether one kernel loop "
+             "runs in lock-step across a range"),
+    cl::init(1000000));
 
 namespace iss {
 
@@ -275,6 +288,7 @@ unsigned ModelSplitPlan::makeLoopsUniform(
     };
     SmallVector<Exit, 2> Exits;
     bool Ok = true;
+    IslQuota Q(M.ctx(), MaxLockStepOps);
     for (unsigned Br : R.exitBranches(ML)) {
       auto *BI = dyn_cast_or_null<BranchInst>(VMap.lookup(R.Branches[Br].Term));
       const ModelBlock *MB = R.block(R.Branches[Br].Term->getParent());
@@ -286,7 +300,10 @@ unsigned ModelSplitPlan::makeLoopsUniform(
       if (!Ok)
         break;
     }
-    if (!Ok || Exits.empty())
+    if (Q.exceeded())
+      LLVM_DEBUG(dbgs() << "iss-split: loop " << ML.L->getHeader()->getName()
+                        << " not made lock-step: " << Q.error() << "\n");
+    if (!Ok || Exits.empty() || Q.exceeded())
       continue;
     SmallVector<Value *, 2> Conds;
     for (const Exit &E : Exits) {
