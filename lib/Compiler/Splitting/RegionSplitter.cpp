@@ -36,7 +36,6 @@
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/CommandLine.h"
-#include "llvm/Support/Debug.h"
 #include "llvm/Transforms/Utils/Local.h"
 
 using namespace llvm;
@@ -300,9 +299,17 @@ unsigned ModelSplitPlan::makeLoopsUniform(
       if (!Ok)
         break;
     }
-    if (Q.exceeded())
-      LLVM_DEBUG(dbgs() << "iss-split: loop " << ML.L->getHeader()->getName()
-                        << " not made lock-step: " << Q.error() << "\n");
+    if (Q.exceeded()) {
+      OptimizationRemarkEmitter ORE(KernelDT.getRoot()->getParent());
+      ORE.emit([&] {
+        return OptimizationRemarkMissed(DEBUG_TYPE, "NotLockStep",
+                                        ML.L->getHeader()->getTerminator())
+               << "loop at " << ML.L->getHeader()->getName()
+               << " keeps the work-item loop outside: " << Q.error()
+               << " deciding whether it runs in lock-step "
+                  "(-iss-lockstep-max-ops)";
+      });
+    }
     if (!Ok || Exits.empty() || Q.exceeded())
       continue;
     SmallVector<Value *, 2> Conds;
