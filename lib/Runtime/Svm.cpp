@@ -126,16 +126,16 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueSVMFree(
   if (cl_int E = T.checkWaits(__func__))
     return E;
   // The list is copied: the application may reuse its array at once. The
-  // queue stays valid while the command runs (its event holds it).
+  // queue, and with it its context, stays valid while the command runs (its
+  // event holds it).
   std::vector<void *> List(Ptrs, Ptrs + Num);
-  Ref<_cl_context> Ctx = Q->Context;
-  return T.run(CL_COMMAND_SVM_FREE, [Q, List, Fn, Data, Ctx]() mutable {
+  return T.run(CL_COMMAND_SVM_FREE, [Q, List, Fn, Data]() mutable {
     if (Fn)
       Fn(Q, cl_uint(List.size()), List.data(), Data);
     else
       for (void *P : List)
         if (P)
-          freeSvm("clEnqueueSVMFree", Ctx.get(), P);
+          freeSvm("clEnqueueSVMFree", Q->Context.get(), P);
     return CL_SUCCESS;
   });
 }
