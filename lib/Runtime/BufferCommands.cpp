@@ -47,10 +47,16 @@ bool iss::mapConflictsWithHostAccess(cl_mem M, cl_map_flags Flags) {
           hostCannotWrite(M));
 }
 
-bool iss::validMigrationFlags(cl_mem_migration_flags Flags) {
-  return !(Flags & ~cl_mem_migration_flags(
-                       CL_MIGRATE_MEM_OBJECT_HOST |
-                       CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED));
+cl_int iss::checkMigration(const char *Func, cl_command_queue Q, cl_uint Num,
+                           const void *List, cl_mem_migration_flags Flags) {
+  if (!isValid(Q))
+    return apiError(Func, CL_INVALID_COMMAND_QUEUE, "invalid queue");
+  if (Num == 0 || !List)
+    return apiError(Func, CL_INVALID_VALUE, "nothing to migrate");
+  if (Flags & ~cl_mem_migration_flags(CL_MIGRATE_MEM_OBJECT_HOST |
+                                      CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED))
+    return apiError(Func, CL_INVALID_VALUE, "invalid migration flags");
+  return CL_SUCCESS;
 }
 
 void FillPattern::fill(char *Dst, size_t Size) const {
@@ -447,12 +453,8 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueMigrateMemObjects(
     cl_command_queue Q, cl_uint NumMems, const cl_mem *Mems,
     cl_mem_migration_flags Flags, cl_uint NumWait, const cl_event *Wait,
     cl_event *Event) {
-  if (!isValid(Q))
-    return ISS_ERR(CL_INVALID_COMMAND_QUEUE, "invalid queue");
-  if (NumMems == 0 || !Mems)
-    return ISS_ERR(CL_INVALID_VALUE, "no memory objects");
-  if (!validMigrationFlags(Flags))
-    return ISS_ERR(CL_INVALID_VALUE, "invalid migration flags");
+  if (cl_int E = checkMigration(__func__, Q, NumMems, Mems, Flags))
+    return E;
   for (cl_uint I = 0; I < NumMems; ++I) {
     if (!isValid(Mems[I]))
       return ISS_ERR(CL_INVALID_MEM_OBJECT, "invalid memory object");

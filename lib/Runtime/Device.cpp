@@ -9,9 +9,9 @@
 // has it (coarse- and fine-grained buffers with atomics, Svm.cpp), and none
 // of the other optional 2.x features (no generic address space, pipes,
 // device-side enqueue, sub-groups or non-uniform work-groups); every 3.0
-// query answers what we actually have. POCL_DEVICES naming no device of ours hides it
-// (CL_DEVICE_NOT_FOUND). Its threads (command scheduler, worker pool) start
-// on first use.
+// query answers what we actually have. POCL_DEVICES naming no device of ours
+// hides it (CL_DEVICE_NOT_FOUND). Its threads (command scheduler, worker pool)
+// start on first use.
 //
 // Sub-devices partition the compute units, which are the worker pool's
 // threads, equally or by counts, as pocl 3.1's pthread device does (no
@@ -329,11 +329,11 @@ CL_API_ENTRY cl_int CL_API_CALL clGetDeviceInfo(cl_device_id Device,
   case CL_DEVICE_SVM_CAPABILITIES:
     // As pocl 3.1's CPU device: host memory is coherent, and the library's
     // atomics are the host's (Svm.cpp).
-    return returnValue(Size, Value, SizeRet,
-                       cl_device_svm_capabilities(
-                           CL_DEVICE_SVM_COARSE_GRAIN_BUFFER |
-                           CL_DEVICE_SVM_FINE_GRAIN_BUFFER |
-                           CL_DEVICE_SVM_ATOMICS));
+    return returnValue(
+        Size, Value, SizeRet,
+        cl_device_svm_capabilities(CL_DEVICE_SVM_COARSE_GRAIN_BUFFER |
+                                   CL_DEVICE_SVM_FINE_GRAIN_BUFFER |
+                                   CL_DEVICE_SVM_ATOMICS));
   case CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE:
   case CL_DEVICE_GLOBAL_VARIABLE_PREFERRED_TOTAL_SIZE:
     return SZ(0);

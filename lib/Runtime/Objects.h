@@ -515,8 +515,10 @@ bool hostCannotRead(cl_mem M);
 bool hostCannotWrite(cl_mem M);
 /// Known map flags, CL_MAP_WRITE_INVALIDATE_REGION alone.
 bool validMapFlags(cl_map_flags Flags);
-/// Known cl_mem_migration_flags.
-bool validMigrationFlags(cl_mem_migration_flags Flags);
+/// The checks clEnqueueMigrateMemObjects and clEnqueueSVMMigrateMem start
+/// with: the queue, a non-empty \p List of \p Num entries, known flags.
+cl_int checkMigration(const char *Func, cl_command_queue Q, cl_uint Num,
+                      const void *List, cl_mem_migration_flags Flags);
 /// Whether [A, A + Size) and [B, B + Size) share a byte.
 inline bool rangesOverlap(uintptr_t A, uintptr_t B, size_t Size) {
   return A < B ? B - A < Size : A - B < Size;

@@ -27,8 +27,7 @@
 
 using namespace iss;
 
-std::optional<_cl_context::SvmRange>
-_cl_context::findSvm(const void *P) const {
+std::optional<_cl_context::SvmRange> _cl_context::findSvm(const void *P) const {
   const uintptr_t At = reinterpret_cast<uintptr_t>(P);
   std::lock_guard<std::mutex> L(SvmM);
   auto It = Svm.upper_bound(At);
@@ -183,12 +182,9 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueSVMMemFill(
   });
 }
 
-CL_API_ENTRY cl_int CL_API_CALL clEnqueueSVMMap(cl_command_queue Q,
-                                                cl_bool Blocking,
-                                                cl_map_flags Flags, void *Ptr,
-                                                size_t Size, cl_uint NumWait,
-                                                const cl_event *Wait,
-                                                cl_event *Event) {
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueSVMMap(
+    cl_command_queue Q, cl_bool Blocking, cl_map_flags Flags, void *Ptr,
+    size_t Size, cl_uint NumWait, const cl_event *Wait, cl_event *Event) {
   if (!isValid(Q))
     return ISS_ERR(CL_INVALID_COMMAND_QUEUE, "invalid queue");
   if (!Ptr || Size == 0)
@@ -216,16 +212,12 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueSVMUnmap(cl_command_queue Q, void *Ptr,
   return T.run(CL_COMMAND_SVM_UNMAP, nullptr);
 }
 
-CL_API_ENTRY cl_int CL_API_CALL clEnqueueSVMMigrateMem(
-    cl_command_queue Q, cl_uint Num, const void **Ptrs, const size_t *Sizes,
-    cl_mem_migration_flags Flags, cl_uint NumWait, const cl_event *Wait,
-    cl_event *Event) {
-  if (!isValid(Q))
-    return ISS_ERR(CL_INVALID_COMMAND_QUEUE, "invalid queue");
-  if (Num == 0 || !Ptrs)
-    return ISS_ERR(CL_INVALID_VALUE, "no SVM pointers");
-  if (!validMigrationFlags(Flags))
-    return ISS_ERR(CL_INVALID_VALUE, "invalid migration flags");
+CL_API_ENTRY cl_int CL_API_CALL
+clEnqueueSVMMigrateMem(cl_command_queue Q, cl_uint Num, const void **Ptrs,
+                       const size_t *Sizes, cl_mem_migration_flags Flags,
+                       cl_uint NumWait, const cl_event *Wait, cl_event *Event) {
+  if (cl_int E = checkMigration(__func__, Q, Num, Ptrs, Flags))
+    return E;
   for (cl_uint I = 0; I < Num; ++I) {
     if (!Ptrs[I])
       return ISS_ERR(CL_INVALID_VALUE, "an SVM pointer is NULL");

@@ -63,8 +63,8 @@ static cl_command_type commandType(cl_event Ev) {
 
 static cl_uint contextRefs(cl_context C) {
   cl_uint N = 0;
-  CL_CHECK(clGetContextInfo(C, CL_CONTEXT_REFERENCE_COUNT, sizeof(N), &N,
-                            nullptr));
+  CL_CHECK(
+      clGetContextInfo(C, CL_CONTEXT_REFERENCE_COUNT, sizeof(N), &N, nullptr));
   return N;
 }
 
@@ -155,9 +155,9 @@ CLT_TEST(allocFailures) {
 CLT_TEST(allocUnknownFlags) {
   if (!E.IsPoclIss)
     CLT_SKIP("pocl 3.1 takes unknown clSVMAlloc flags");
-  for (cl_svm_mem_flags F : {cl_svm_mem_flags(CL_MEM_USE_HOST_PTR),
-                             cl_svm_mem_flags(CL_MEM_HOST_READ_ONLY),
-                             cl_svm_mem_flags(1) << 40}) {
+  for (cl_svm_mem_flags F :
+       {cl_svm_mem_flags(CL_MEM_USE_HOST_PTR),
+        cl_svm_mem_flags(CL_MEM_HOST_READ_ONLY), cl_svm_mem_flags(1) << 40}) {
     void *P = clSVMAlloc(E.Ctx, F, 64, 0);
     if (P)
       clSVMFree(E.Ctx, P);
@@ -225,7 +225,8 @@ CLT_TEST(memcpyWithEvents) {
   std::vector<int> Out(N / 2, 0);
   CL_CHECK(clEnqueueSVMMemcpy(E.Q, CL_TRUE, Out.data(), B.get<int>() + N / 4,
                               Out.size() * sizeof(int), 0, nullptr, nullptr));
-  expectEqual(Out, std::vector<int>(Src.begin() + N / 4, Src.begin() + 3 * N / 4),
+  expectEqual(Out,
+              std::vector<int>(Src.begin() + N / 4, Src.begin() + 3 * N / 4),
               "Out");
   // Within one allocation, adjacent ranges do not overlap.
   CL_CHECK(clEnqueueSVMMemcpy(E.Q, CL_TRUE, A.get<int>(), A.get<int>() + 10,
@@ -242,34 +243,29 @@ CLT_TEST(memcpyErrors) {
                                                       16, 0, nullptr, nullptr));
   CLT_EXPECT_ERR(CL_INVALID_VALUE, clEnqueueSVMMemcpy(E.Q, CL_TRUE, P, nullptr,
                                                       16, 0, nullptr, nullptr));
-  CLT_EXPECT_ERR(CL_MEM_COPY_OVERLAP,
-                 clEnqueueSVMMemcpy(E.Q, CL_TRUE, P, P, 16, 0, nullptr,
-                                    nullptr));
-  CLT_EXPECT_ERR(CL_MEM_COPY_OVERLAP,
-                 clEnqueueSVMMemcpy(E.Q, CL_TRUE, P + 8, P, 16, 0, nullptr,
-                                    nullptr));
-  CLT_EXPECT_ERR(CL_MEM_COPY_OVERLAP,
-                 clEnqueueSVMMemcpy(E.Q, CL_FALSE, P, P + 15, 16, 0, nullptr,
-                                    nullptr));
+  CLT_EXPECT_ERR(CL_MEM_COPY_OVERLAP, clEnqueueSVMMemcpy(E.Q, CL_TRUE, P, P, 16,
+                                                         0, nullptr, nullptr));
+  CLT_EXPECT_ERR(
+      CL_MEM_COPY_OVERLAP,
+      clEnqueueSVMMemcpy(E.Q, CL_TRUE, P + 8, P, 16, 0, nullptr, nullptr));
+  CLT_EXPECT_ERR(
+      CL_MEM_COPY_OVERLAP,
+      clEnqueueSVMMemcpy(E.Q, CL_FALSE, P, P + 15, 16, 0, nullptr, nullptr));
   CLT_EXPECT_ERR(CL_MEM_COPY_OVERLAP,
                  clEnqueueSVMMemcpy(E.Q, CL_FALSE, Host + 1, Host, 2, 0,
                                     nullptr, nullptr));
-  CLT_EXPECT_ERR(CL_INVALID_COMMAND_QUEUE,
-                 clEnqueueSVMMemcpy(nullptr, CL_TRUE, Host, P, 16, 0, nullptr,
-                                    nullptr));
-  CLT_EXPECT_ERR(CL_INVALID_EVENT_WAIT_LIST,
-                 clEnqueueSVMMemcpy(E.Q, CL_TRUE, Host, P, 16, 1, nullptr,
-                                    nullptr));
+  CLT_EXPECT_ERR(
+      CL_INVALID_COMMAND_QUEUE,
+      clEnqueueSVMMemcpy(nullptr, CL_TRUE, Host, P, 16, 0, nullptr, nullptr));
+  CLT_EXPECT_ERR(
+      CL_INVALID_EVENT_WAIT_LIST,
+      clEnqueueSVMMemcpy(E.Q, CL_TRUE, Host, P, 16, 1, nullptr, nullptr));
   cl_event Null = nullptr;
-  CLT_EXPECT_ERR(CL_INVALID_EVENT_WAIT_LIST,
-                 clEnqueueSVMMemcpy(E.Q, CL_TRUE, Host, P, 16, 1, &Null,
-                                    nullptr));
+  CLT_EXPECT_ERR(
+      CL_INVALID_EVENT_WAIT_LIST,
+      clEnqueueSVMMemcpy(E.Q, CL_TRUE, Host, P, 16, 1, &Null, nullptr));
   // An event of another context.
-  cl_int Err;
-  Context Other(clCreateContext(nullptr, 1, &E.Device, nullptr, nullptr, &Err));
-  CL_CHECK(Err);
-  Event Foreign(clCreateUserEvent(Other, &Err));
-  CL_CHECK(Err);
+  Event Foreign = foreignUserEvent(E);
   cl_event F = Foreign;
   CLT_EXPECT_ERR(CL_INVALID_CONTEXT, clEnqueueSVMMemcpy(E.Q, CL_FALSE, Host, P,
                                                         16, 1, &F, nullptr));
@@ -286,8 +282,8 @@ CLT_TEST(emptyCopyAndFill) {
   CL_CHECK(clEnqueueSVMMemcpy(E.Q, CL_TRUE, A.get(), &Host, 0, 0, nullptr,
                               Ev.out()));
   CLT_EXPECT(eventStatus(Ev) == CL_COMPLETE);
-  CL_CHECK(clEnqueueSVMMemFill(E.Q, A.get(), &Pattern, 4, 0, 0, nullptr,
-                               nullptr));
+  CL_CHECK(
+      clEnqueueSVMMemFill(E.Q, A.get(), &Pattern, 4, 0, 0, nullptr, nullptr));
   CL_CHECK(clFinish(E.Q));
 }
 
@@ -302,9 +298,9 @@ CLT_TEST(blockingCopyAfterFailedEvent) {
   CLT_EXPECT_ERR(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST,
                  clEnqueueSVMMemcpy(E.Q, CL_TRUE, Host, A.get(), sizeof(Host),
                                     1, &G, nullptr));
-  CLT_EXPECT_ERR(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST,
-                 clEnqueueSVMMap(E.Q, CL_TRUE, CL_MAP_READ, A.get(), 64, 1, &G,
-                                 nullptr));
+  CLT_EXPECT_ERR(
+      CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST,
+      clEnqueueSVMMap(E.Q, CL_TRUE, CL_MAP_READ, A.get(), 64, 1, &G, nullptr));
 }
 
 /// Every pattern size, into the middle of an allocation: the bytes around
@@ -344,11 +340,11 @@ CLT_TEST(fillErrors) {
   // svm_ptr not aligned to the pattern, size not a multiple of it.
   CLT_EXPECT_ERR(CL_INVALID_VALUE, clEnqueueSVMMemFill(E.Q, P + 2, Pat, 4, 64,
                                                        0, nullptr, nullptr));
-  CLT_EXPECT_ERR(CL_INVALID_VALUE, clEnqueueSVMMemFill(E.Q, P, Pat, 8, 60, 0,
-                                                       nullptr, nullptr));
-  CLT_EXPECT_ERR(CL_INVALID_COMMAND_QUEUE,
-                 clEnqueueSVMMemFill(nullptr, P, Pat, 4, 64, 0, nullptr,
-                                     nullptr));
+  CLT_EXPECT_ERR(CL_INVALID_VALUE,
+                 clEnqueueSVMMemFill(E.Q, P, Pat, 8, 60, 0, nullptr, nullptr));
+  CLT_EXPECT_ERR(
+      CL_INVALID_COMMAND_QUEUE,
+      clEnqueueSVMMemFill(nullptr, P, Pat, 4, 64, 0, nullptr, nullptr));
   CLT_EXPECT_ERR(CL_INVALID_EVENT_WAIT_LIST,
                  clEnqueueSVMMemFill(E.Q, P, Pat, 4, 64, 1, nullptr, nullptr));
   // pocl 3.1 dereferences a NULL pattern.
@@ -394,9 +390,8 @@ CLT_TEST(mapUnmapAroundKernel) {
   CL_CHECK(clEnqueueNDRangeKernel(E.Q, K, 1, nullptr, &Global, nullptr, 1,
                                   &After, Run.out()));
   cl_event R = Run;
-  CL_CHECK(
-      clEnqueueSVMMap(E.Q, CL_TRUE, CL_MAP_READ, B.get(), N * sizeof(float), 1,
-                      &R, nullptr));
+  CL_CHECK(clEnqueueSVMMap(E.Q, CL_TRUE, CL_MAP_READ, B.get(),
+                           N * sizeof(float), 1, &R, nullptr));
   CLT_EXPECT(commandType(Unmap) == CL_COMMAND_SVM_UNMAP);
   std::vector<float> Want(N);
   for (size_t I = 0; I < N; ++I)
@@ -429,9 +424,9 @@ CLT_TEST(mapErrors) {
                  clEnqueueSVMUnmap(E.Q, A.get(), 1, nullptr, nullptr));
   // pocl 3.1 does not check the map flags.
   if (E.IsPoclIss) {
-    CLT_EXPECT_ERR(CL_INVALID_VALUE,
-                   clEnqueueSVMMap(E.Q, CL_TRUE, 0x80, A.get(), 64, 0, nullptr,
-                                   nullptr));
+    CLT_EXPECT_ERR(
+        CL_INVALID_VALUE,
+        clEnqueueSVMMap(E.Q, CL_TRUE, 0x80, A.get(), 64, 0, nullptr, nullptr));
     CLT_EXPECT_ERR(CL_INVALID_VALUE,
                    clEnqueueSVMMap(E.Q, CL_TRUE,
                                    CL_MAP_READ | CL_MAP_WRITE_INVALIDATE_REGION,
@@ -487,8 +482,8 @@ CLT_TEST(fineGrainWithoutMaps) {
   SvmAlloc C(E.Ctx, sizeof(int),
              CL_MEM_SVM_FINE_GRAIN_BUFFER | CL_MEM_SVM_ATOMICS);
   *C.get<int>() = 100;
-  Program PA = E.build(
-      "__kernel void count(__global int *c) { atomic_inc(c); }");
+  Program PA =
+      E.build("__kernel void count(__global int *c) { atomic_inc(c); }");
   Kernel KA = E.kernel(PA, "count");
   CL_CHECK(clSetKernelArgSVMPointer(KA, 0, C.get()));
   size_t Global = 4096, Local = 64;
@@ -586,9 +581,8 @@ CLT_TEST(enqueueSvmFreeCallback) {
   Event U = userEvent(E);
   cl_event G = U;
   Event Ev;
-  CL_CHECK(clEnqueueSVMFree(E.Q, 2, Ptrs, freeCallback, &Rec, 1, &G,
-                            Ev.out()));
-  Ptrs[0] = Ptrs[1] = nullptr; // the list was copied at enqueue
+  CL_CHECK(clEnqueueSVMFree(E.Q, 2, Ptrs, freeCallback, &Rec, 1, &G, Ev.out()));
+  Ptrs[0] = Ptrs[1] = nullptr;       // the list was copied at enqueue
   cl_uint Held = contextRefs(E.Ctx); // the allocations' references included
   settle();
   CLT_EXPECT(Rec.Calls.load() == 0);
@@ -625,20 +619,20 @@ CLT_TEST(enqueueSvmFree) {
 
 CLT_TEST(enqueueSvmFreeErrors) {
   void *Ptrs[1] = {nullptr};
-  CLT_EXPECT_ERR(CL_INVALID_VALUE, clEnqueueSVMFree(E.Q, 0, Ptrs, nullptr,
-                                                    nullptr, 0, nullptr,
-                                                    nullptr));
-  CLT_EXPECT_ERR(CL_INVALID_VALUE, clEnqueueSVMFree(E.Q, 1, nullptr, nullptr,
-                                                    nullptr, 0, nullptr,
-                                                    nullptr));
+  CLT_EXPECT_ERR(
+      CL_INVALID_VALUE,
+      clEnqueueSVMFree(E.Q, 0, Ptrs, nullptr, nullptr, 0, nullptr, nullptr));
+  CLT_EXPECT_ERR(
+      CL_INVALID_VALUE,
+      clEnqueueSVMFree(E.Q, 1, nullptr, nullptr, nullptr, 0, nullptr, nullptr));
   CLT_EXPECT_ERR(CL_INVALID_COMMAND_QUEUE,
                  clEnqueueSVMFree(nullptr, 1, Ptrs, nullptr, nullptr, 0,
                                   nullptr, nullptr));
   SvmAlloc A(E.Ctx, 64);
   void *Real[1] = {A.get()};
-  CLT_EXPECT_ERR(CL_INVALID_EVENT_WAIT_LIST,
-                 clEnqueueSVMFree(E.Q, 1, Real, nullptr, nullptr, 1, nullptr,
-                                  nullptr));
+  CLT_EXPECT_ERR(
+      CL_INVALID_EVENT_WAIT_LIST,
+      clEnqueueSVMFree(E.Q, 1, Real, nullptr, nullptr, 1, nullptr, nullptr));
   // OpenCL 3.0: an empty list (0 and NULL) is no error; pocl 3.1 refuses it.
   if (E.IsPoclIss) {
     Event Ev;
@@ -668,43 +662,42 @@ CLT_TEST(migrate) {
       clEnqueueSVMMigrateMem(E.Q, 2, Ptrs, nullptr, 0, 0, nullptr, nullptr));
   // Migrating keeps the contents.
   std::memset(A.get(), 0x11, 1024);
-  CL_CHECK(clEnqueueSVMMigrateMem(E.Q, 1, Ptrs, nullptr,
-                                  CL_MIGRATE_MEM_OBJECT_HOST, 0, nullptr,
-                                  nullptr));
+  CL_CHECK(clEnqueueSVMMigrateMem(
+      E.Q, 1, Ptrs, nullptr, CL_MIGRATE_MEM_OBJECT_HOST, 0, nullptr, nullptr));
   CL_CHECK(clFinish(E.Q));
   CLT_EXPECT(A.get<unsigned char>()[1023] == 0x11);
 
-  CLT_EXPECT_ERR(CL_INVALID_VALUE, clEnqueueSVMMigrateMem(E.Q, 0, Ptrs, Sizes,
-                                                          0, 0, nullptr,
-                                                          nullptr));
-  CLT_EXPECT_ERR(CL_INVALID_VALUE, clEnqueueSVMMigrateMem(E.Q, 2, nullptr,
-                                                          Sizes, 0, 0, nullptr,
-                                                          nullptr));
-  CLT_EXPECT_ERR(CL_INVALID_VALUE, clEnqueueSVMMigrateMem(E.Q, 2, Ptrs, Sizes,
-                                                          0x100, 0, nullptr,
-                                                          nullptr));
+  CLT_EXPECT_ERR(
+      CL_INVALID_VALUE,
+      clEnqueueSVMMigrateMem(E.Q, 0, Ptrs, Sizes, 0, 0, nullptr, nullptr));
+  CLT_EXPECT_ERR(
+      CL_INVALID_VALUE,
+      clEnqueueSVMMigrateMem(E.Q, 2, nullptr, Sizes, 0, 0, nullptr, nullptr));
+  CLT_EXPECT_ERR(
+      CL_INVALID_VALUE,
+      clEnqueueSVMMigrateMem(E.Q, 2, Ptrs, Sizes, 0x100, 0, nullptr, nullptr));
   const void *WithNull[2] = {A.get(), nullptr};
-  CLT_EXPECT_ERR(CL_INVALID_VALUE, clEnqueueSVMMigrateMem(E.Q, 2, WithNull,
-                                                          nullptr, 0, 0,
-                                                          nullptr, nullptr));
-  CLT_EXPECT_ERR(CL_INVALID_COMMAND_QUEUE,
-                 clEnqueueSVMMigrateMem(nullptr, 2, Ptrs, Sizes, 0, 0, nullptr,
-                                        nullptr));
-  CLT_EXPECT_ERR(CL_INVALID_EVENT_WAIT_LIST,
-                 clEnqueueSVMMigrateMem(E.Q, 2, Ptrs, Sizes, 0, 1, nullptr,
-                                        nullptr));
+  CLT_EXPECT_ERR(CL_INVALID_VALUE,
+                 clEnqueueSVMMigrateMem(E.Q, 2, WithNull, nullptr, 0, 0,
+                                        nullptr, nullptr));
+  CLT_EXPECT_ERR(
+      CL_INVALID_COMMAND_QUEUE,
+      clEnqueueSVMMigrateMem(nullptr, 2, Ptrs, Sizes, 0, 0, nullptr, nullptr));
+  CLT_EXPECT_ERR(
+      CL_INVALID_EVENT_WAIT_LIST,
+      clEnqueueSVMMigrateMem(E.Q, 2, Ptrs, Sizes, 0, 1, nullptr, nullptr));
   // A range must lie in one allocation; pocl 3.1 does not check.
   if (E.IsPoclIss) {
     const size_t TooLong[2] = {925, 0};
-    CLT_EXPECT_ERR(CL_INVALID_VALUE, clEnqueueSVMMigrateMem(E.Q, 2, Ptrs,
-                                                            TooLong, 0, 0,
-                                                            nullptr, nullptr));
+    CLT_EXPECT_ERR(
+        CL_INVALID_VALUE,
+        clEnqueueSVMMigrateMem(E.Q, 2, Ptrs, TooLong, 0, 0, nullptr, nullptr));
     char Host[16];
     const void *NotSvm[1] = {Host};
     const size_t Sixteen[1] = {16};
-    CLT_EXPECT_ERR(CL_INVALID_VALUE, clEnqueueSVMMigrateMem(E.Q, 1, NotSvm,
-                                                            Sixteen, 0, 0,
-                                                            nullptr, nullptr));
+    CLT_EXPECT_ERR(CL_INVALID_VALUE,
+                   clEnqueueSVMMigrateMem(E.Q, 1, NotSvm, Sixteen, 0, 0,
+                                          nullptr, nullptr));
   }
 }
 
@@ -807,23 +800,24 @@ CLT_TEST(execInfoErrors) {
   Kernel K = E.kernel(P, "iota3");
   cl_bool True = CL_TRUE;
   CLT_EXPECT_ERR(CL_INVALID_OPERATION,
-                 clSetKernelExecInfo(K, CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM,
+                 clSetKernelExecInfo(K,
+                                     CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM,
                                      sizeof(True), &True));
   CLT_EXPECT_ERR(CL_INVALID_VALUE,
-                 clSetKernelExecInfo(K, CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM,
-                                     1, &True));
-  CLT_EXPECT_ERR(CL_INVALID_VALUE,
-                 clSetKernelExecInfo(K, CL_KERNEL_EXEC_INFO_SVM_PTRS, 8,
-                                     nullptr));
+                 clSetKernelExecInfo(
+                     K, CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM, 1, &True));
+  CLT_EXPECT_ERR(
+      CL_INVALID_VALUE,
+      clSetKernelExecInfo(K, CL_KERNEL_EXEC_INFO_SVM_PTRS, 8, nullptr));
   void *Ptrs[2] = {nullptr, nullptr};
-  CLT_EXPECT_ERR(CL_INVALID_VALUE,
-                 clSetKernelExecInfo(K, CL_KERNEL_EXEC_INFO_SVM_PTRS, 12,
-                                     Ptrs));
+  CLT_EXPECT_ERR(
+      CL_INVALID_VALUE,
+      clSetKernelExecInfo(K, CL_KERNEL_EXEC_INFO_SVM_PTRS, 12, Ptrs));
   CLT_EXPECT_ERR(CL_INVALID_VALUE,
                  clSetKernelExecInfo(K, 0x7777, sizeof(True), &True));
-  CLT_EXPECT_ERR(CL_INVALID_KERNEL,
-                 clSetKernelExecInfo(nullptr, CL_KERNEL_EXEC_INFO_SVM_PTRS, 0,
-                                     nullptr));
+  CLT_EXPECT_ERR(
+      CL_INVALID_KERNEL,
+      clSetKernelExecInfo(nullptr, CL_KERNEL_EXEC_INFO_SVM_PTRS, 0, nullptr));
 }
 
 /// Handles of the wrong kind reach our entries (the loader dispatches on
