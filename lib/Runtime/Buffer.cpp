@@ -5,7 +5,9 @@
 // allocation (CL_DEVICE_MEM_BASE_ADDR_ALIGN is 1024 bits), or, with
 // CL_MEM_USE_HOST_PTR, the application's own pointer, so reads, writes and
 // maps of such buffers see the application's data without copies. A
-// sub-buffer is a window of its parent and keeps it alive. No memory
+// sub-buffer is a window of its parent and keeps it alive. A buffer over
+// an SVM allocation (CL_MEM_USE_HOST_PTR with a pointer into one) must fit
+// in it and reports CL_MEM_USES_SVM_POINTER, its sub-buffers too. No memory
 // property is supported, so clCreateBufferWithProperties takes only a NULL
 // or empty list, which CL_MEM_PROPERTIES reports back. Destructor
 // callbacks run in reverse order of registration when the last reference,
@@ -40,6 +42,14 @@ static constexpr cl_mem_flags HostPtrFlags =
     CL_MEM_USE_HOST_PTR | CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR;
 
 static int popcount(cl_mem_flags F) { return __builtin_popcountll(F); }
+
+char *iss::allocDeviceMemory(size_t Size) {
+  size_t Rounded;
+  if (!addSize(Size, DeviceMemAlign - 1, Rounded))
+    return nullptr;
+  Rounded = Rounded / DeviceMemAlign * DeviceMemAlign;
+  return static_cast<char *>(std::aligned_alloc(DeviceMemAlign, Rounded));
+}
 
 bool iss::validMemFlags(cl_mem_flags Flags) {
   return !(Flags & ~(AccessFlags | HostAccessFlags | HostPtrFlags)) &&
@@ -84,6 +94,16 @@ static cl_mem createBuffer(const char *Func, cl_context C, cl_mem_flags Flags,
                                              : "host_ptr given without "
                                                "USE/COPY_HOST_PTR")),
            nullptr;
+  // An SVM pointer's buffer must fit in its allocation (OpenCL 3.0,
+  // clCreateBuffer; pocl 3.1 checks it for the allocation's first byte).
+  std::optional<_cl_context::SvmRange> Svm;
+  if (Flags & CL_MEM_USE_HOST_PTR)
+    Svm = C->findSvm(HostPtr);
+  if (Svm && Size > Svm->Size - (static_cast<char *>(HostPtr) - Svm->Base))
+    return setErrcode(Err, apiError(Func, CL_INVALID_BUFFER_SIZE,
+                                    "larger than the rest of the SVM "
+                                    "allocation host_ptr points into")),
+           nullptr;
   cl_mem M = makeObject<_cl_mem>();
   if (!M)
     return setErrcode(Err, apiError(Func, CL_OUT_OF_HOST_MEMORY,
@@ -95,9 +115,9 @@ static cl_mem createBuffer(const char *Func, cl_context C, cl_mem_flags Flags,
   if (Flags & CL_MEM_USE_HOST_PTR) {
     M->Data = static_cast<char *>(HostPtr);
     M->HostPtr = HostPtr;
+    M->UsesSvm = Svm.has_value();
   } else {
-    size_t Rounded = (Size + 127) / 128 * 128;
-    M->Data = static_cast<char *>(std::aligned_alloc(128, Rounded));
+    M->Data = allocDeviceMemory(Size);
     if (!M->Data) {
       releaseObject(M);
       return setErrcode(Err, apiError(Func, CL_MEM_OBJECT_ALLOCATION_FAILURE,
@@ -188,6 +208,7 @@ CL_API_ENTRY cl_mem CL_API_CALL clCreateSubBuffer(cl_mem Parent,
   M->Origin = R->origin;
   if (Parent->HostPtr)
     M->HostPtr = static_cast<char *>(Parent->HostPtr) + R->origin;
+  M->UsesSvm = Parent->UsesSvm;
   M->Parent = Ref<_cl_mem>(Parent);
   setErrcode(Err, CL_SUCCESS);
   return M;
@@ -242,7 +263,7 @@ CL_API_ENTRY cl_int CL_API_CALL clGetMemObjectInfo(cl_mem M, cl_mem_info Param,
   case CL_MEM_OFFSET:
     return returnValue(Size, Value, SizeRet, M->Origin);
   case CL_MEM_USES_SVM_POINTER:
-    return returnValue(Size, Value, SizeRet, cl_bool(CL_FALSE)); // no SVM
+    return returnValue(Size, Value, SizeRet, cl_bool(M->UsesSvm));
   case CL_MEM_PROPERTIES:
     return returnArray(Size, Value, SizeRet, M->Properties);
   default:

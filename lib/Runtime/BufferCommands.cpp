@@ -47,6 +47,27 @@ bool iss::mapConflictsWithHostAccess(cl_mem M, cl_map_flags Flags) {
           hostCannotWrite(M));
 }
 
+cl_int iss::checkMigration(const char *Func, cl_command_queue Q, cl_uint Num,
+                           const void *List, cl_mem_migration_flags Flags) {
+  if (!isValid(Q))
+    return apiError(Func, CL_INVALID_COMMAND_QUEUE, "invalid queue");
+  if (Num == 0 || !List)
+    return apiError(Func, CL_INVALID_VALUE, "nothing to migrate");
+  if (Flags & ~cl_mem_migration_flags(CL_MIGRATE_MEM_OBJECT_HOST |
+                                      CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED))
+    return apiError(Func, CL_INVALID_VALUE, "invalid migration flags");
+  return CL_SUCCESS;
+}
+
+void FillPattern::fill(char *Dst, size_t Size) const {
+  if (Bytes.size() == 1) {
+    std::memset(Dst, Bytes[0], Size);
+    return;
+  }
+  for (size_t I = 0; I < Size; I += Bytes.size())
+    std::memcpy(Dst + I, Bytes.data(), Bytes.size());
+}
+
 static bool inBounds(cl_mem M, size_t Offset, size_t Size) {
   return Size && Offset <= M->Size && Size <= M->Size - Offset;
 }
@@ -110,7 +131,7 @@ cl_int iss::copyBufferCommand(const char *Func, const CommandTarget &T,
     return apiError(Func, CL_INVALID_VALUE, "region out of bounds or size 0");
   auto [SrcRoot, SrcAt] = rootOf(Src, SrcOffset);
   auto [DstRoot, DstAt] = rootOf(Dst, DstOffset);
-  if (SrcRoot == DstRoot && SrcAt < DstAt + Size && DstAt < SrcAt + Size)
+  if (SrcRoot == DstRoot && rangesOverlap(SrcAt, DstAt, Size))
     return apiError(Func, CL_MEM_COPY_OVERLAP,
                     "source and destination overlap");
   Ref<_cl_mem> KeepSrc(Src), KeepDst(Dst), Content;
@@ -350,8 +371,7 @@ cl_int iss::fillBufferCommand(const char *Func, const CommandTarget &T,
     return E;
   if (cl_int E = T.checkWaits(Func))
     return E;
-  if (!Pattern || PatternSize == 0 || PatternSize > 128 ||
-      (PatternSize & (PatternSize - 1)))
+  if (!Pattern || !FillPattern::validSize(PatternSize))
     return apiError(Func, CL_INVALID_VALUE,
                     "pattern is NULL or its size is not 1, 2, 4, ..., 128");
   if (Offset % PatternSize || Size % PatternSize || !inBounds(M, Offset, Size))
@@ -359,18 +379,9 @@ cl_int iss::fillBufferCommand(const char *Func, const CommandTarget &T,
         Func, CL_INVALID_VALUE,
         "offset/size not multiples of the pattern, or out of bounds");
   Ref<_cl_mem> Keep(M);
-  // The pattern is copied now: the application may reuse it at once.
-  std::vector<unsigned char> Pat(static_cast<const unsigned char *>(Pattern),
-                                 static_cast<const unsigned char *>(Pattern) +
-                                     PatternSize);
+  FillPattern Pat(Pattern, PatternSize);
   return T.run(CL_COMMAND_FILL_BUFFER, [Keep, Pat, Offset, Size] {
-    char *P = Keep->Data + Offset;
-    if (Pat.size() == 1) {
-      std::memset(P, Pat[0], Size);
-      return CL_SUCCESS;
-    }
-    for (size_t I = 0; I < Size; I += Pat.size())
-      std::memcpy(P + I, Pat.data(), Pat.size());
+    Pat.fill(Keep->Data + Offset, Size);
     return CL_SUCCESS;
   });
 }
@@ -442,13 +453,8 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueMigrateMemObjects(
     cl_command_queue Q, cl_uint NumMems, const cl_mem *Mems,
     cl_mem_migration_flags Flags, cl_uint NumWait, const cl_event *Wait,
     cl_event *Event) {
-  if (!isValid(Q))
-    return ISS_ERR(CL_INVALID_COMMAND_QUEUE, "invalid queue");
-  if (NumMems == 0 || !Mems)
-    return ISS_ERR(CL_INVALID_VALUE, "no memory objects");
-  if (Flags &
-      ~(CL_MIGRATE_MEM_OBJECT_HOST | CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED))
-    return ISS_ERR(CL_INVALID_VALUE, "invalid migration flags");
+  if (cl_int E = checkMigration(__func__, Q, NumMems, Mems, Flags))
+    return E;
   for (cl_uint I = 0; I < NumMems; ++I) {
     if (!isValid(Mems[I]))
       return ISS_ERR(CL_INVALID_MEM_OBJECT, "invalid memory object");

@@ -147,6 +147,25 @@ struct CommandTarget {
   }
 };
 
+/// A fill command's pattern (clEnqueueFillBuffer, clEnqueueSVMMemFill),
+/// copied when the command is made: the application may reuse its own at
+/// once.
+class FillPattern {
+public:
+  /// 1, 2, 4, ..., 128 bytes: the scalar and vector types up to long16.
+  static bool validSize(size_t Size) {
+    return Size && Size <= 128 && !(Size & (Size - 1));
+  }
+  FillPattern(const void *Pattern, size_t Size)
+      : Bytes(static_cast<const unsigned char *>(Pattern),
+              static_cast<const unsigned char *>(Pattern) + Size) {}
+  /// Fills \p Size bytes at \p Dst, a multiple of the pattern's size.
+  void fill(char *Dst, size_t Size) const;
+
+private:
+  std::vector<unsigned char> Bytes;
+};
+
 // The commands a queue and a command buffer share: checked against T.Q and
 // sent to T. \p Func names the API entry in logs.
 cl_int copyBufferCommand(const char *Func, const CommandTarget &T, cl_mem Src,

@@ -5,12 +5,13 @@
 // hwloc, memory from the system, vector widths from the compiler's target
 // (iss::getTargetInfo), the extensions and OpenCL C features pocl's kernel
 // library implements. It is an OpenCL 3.0 device as pocl 3.1's CPU device
-// is: OpenCL C 1.2 plus the 3.0 features, and none of the optional 2.x
-// features (no generic address space, pipes, device-side enqueue, SVM,
-// sub-groups or non-uniform work-groups); every 3.0 query answers what we
-// actually have. POCL_DEVICES naming no device of ours hides it
-// (CL_DEVICE_NOT_FOUND). Its threads (command scheduler, worker pool) start
-// on first use.
+// is: OpenCL C 1.2 plus the 3.0 features, shared virtual memory as pocl
+// has it (coarse- and fine-grained buffers with atomics, Svm.cpp), and none
+// of the other optional 2.x features (no generic address space, pipes,
+// device-side enqueue, sub-groups or non-uniform work-groups); every 3.0
+// query answers what we actually have. POCL_DEVICES naming no device of ours
+// hides it (CL_DEVICE_NOT_FOUND). Its threads (command scheduler, worker pool)
+// start on first use.
 //
 // Sub-devices partition the compute units, which are the worker pool's
 // threads, equally or by counts, as pocl 3.1's pthread device does (no
@@ -326,7 +327,13 @@ CL_API_ENTRY cl_int CL_API_CALL clGetDeviceInfo(cl_device_id Device,
   case CL_DEVICE_PREFERRED_LOCAL_ATOMIC_ALIGNMENT:
     return U(0);
   case CL_DEVICE_SVM_CAPABILITIES:
-    return returnValue(Size, Value, SizeRet, cl_device_svm_capabilities(0));
+    // As pocl 3.1's CPU device: host memory is coherent, and the library's
+    // atomics are the host's (Svm.cpp).
+    return returnValue(
+        Size, Value, SizeRet,
+        cl_device_svm_capabilities(CL_DEVICE_SVM_COARSE_GRAIN_BUFFER |
+                                   CL_DEVICE_SVM_FINE_GRAIN_BUFFER |
+                                   CL_DEVICE_SVM_ATOMICS));
   case CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE:
   case CL_DEVICE_GLOBAL_VARIABLE_PREFERRED_TOTAL_SIZE:
     return SZ(0);

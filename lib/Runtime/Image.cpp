@@ -495,8 +495,7 @@ static cl_mem createImage(const char *Func, cl_context C, cl_mem_flags Flags,
     size_t Lines = std::max<size_t>(D.image_height, 1);
     Bytes = Slice ? Slice * Count : Row * Lines;
     M->Size = Bytes;
-    M->Data =
-        static_cast<char *>(std::aligned_alloc(128, (Bytes + 127) / 128 * 128));
+    M->Data = allocDeviceMemory(Bytes);
     if (!M->Data) {
       releaseObject(M);
       return Fail(CL_MEM_OBJECT_ALLOCATION_FAILURE,

@@ -8,7 +8,8 @@
 // against that description: __local arguments take a size and no value,
 // buffers a cl_mem (or NULL), images an image of the argument's type,
 // samplers a cl_sampler (its bits are the value), by-value arguments
-// exactly their size.
+// exactly their size; __global and __constant pointers also take SVM
+// pointers (clSetKernelArgSVMPointer).
 // Memory objects set as arguments are not retained (the specification does
 // not ask it); enqueued commands take their own references.
 //
@@ -90,9 +91,9 @@ CL_API_ENTRY cl_int CL_API_CALL clCreateKernelsInProgram(cl_program P,
   return CL_SUCCESS;
 }
 
-/// A copy of \p Source with the arguments set so far (OpenCL 2.1, core in
-/// 3.0); the two are independent afterwards. There is no SVM or exec info
-/// to copy.
+/// A copy of \p Source with the arguments set so far, SVM pointers
+/// included, and its exec info (OpenCL 2.1, core in 3.0); the two are
+/// independent afterwards.
 CL_API_ENTRY cl_kernel CL_API_CALL clCloneKernel(cl_kernel Source,
                                                  cl_int *Err) {
   if (!isValid(Source))
@@ -103,6 +104,7 @@ CL_API_ENTRY cl_kernel CL_API_CALL clCloneKernel(cl_kernel Source,
   {
     std::lock_guard<std::mutex> L(Source->M);
     K->Args = Source->Args;
+    K->ExecSvmPtrs = Source->ExecSvmPtrs;
     K->CompiledLocal = Source->CompiledLocal;
     K->Compiled = Source->Compiled;
   }
@@ -233,6 +235,59 @@ CL_API_ENTRY cl_int CL_API_CALL clSetKernelArg(cl_kernel K, cl_uint Index,
   std::lock_guard<std::mutex> L(K->M);
   K->Args[Index] = std::move(V);
   return CL_SUCCESS;
+}
+
+/// Any pointer is taken, inside an SVM allocation or not, as pocl 3.1
+/// takes it: the kernel gets it as is.
+CL_API_ENTRY cl_int CL_API_CALL clSetKernelArgSVMPointer(cl_kernel K,
+                                                         cl_uint Index,
+                                                         const void *Value) {
+  if (!isValid(K))
+    return ISS_ERR(CL_INVALID_KERNEL, "invalid kernel");
+  if (Index >= K->Info.Args.size())
+    return ISS_ERR(CL_INVALID_ARG_INDEX, "arg_index is out of range");
+  ArgKind Kind = K->Info.Args[Index].Kind;
+  if (Kind != ArgKind::Global && Kind != ArgKind::Constant)
+    return ISS_ERR(CL_INVALID_ARG_VALUE,
+                   "not a pointer to __global or __constant memory");
+  KernelArgValue V;
+  V.IsSet = true;
+  V.IsSvm = true;
+  V.SvmPtr = const_cast<void *>(Value);
+  std::lock_guard<std::mutex> L(K->M);
+  K->Args[Index] = std::move(V);
+  return CL_SUCCESS;
+}
+
+/// The device's memory is the host's, so kernels reach every SVM
+/// allocation without being told; the pointers are kept for clCloneKernel.
+/// Fine-grained system SVM is not reported, so it cannot be asked for.
+CL_API_ENTRY cl_int CL_API_CALL clSetKernelExecInfo(cl_kernel K,
+                                                    cl_kernel_exec_info Param,
+                                                    size_t Size,
+                                                    const void *Value) {
+  if (!isValid(K))
+    return ISS_ERR(CL_INVALID_KERNEL, "invalid kernel");
+  switch (Param) {
+  case CL_KERNEL_EXEC_INFO_SVM_PTRS: {
+    if (Size % sizeof(void *) || (Size && !Value))
+      return ISS_ERR(CL_INVALID_VALUE,
+                     "param_value is not an array of pointers");
+    auto *Ptrs = static_cast<void *const *>(Value);
+    std::lock_guard<std::mutex> L(K->M);
+    K->ExecSvmPtrs.assign(Ptrs, Ptrs + Size / sizeof(void *));
+    return CL_SUCCESS;
+  }
+  case CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM:
+    if (Size != sizeof(cl_bool) || !Value)
+      return ISS_ERR(CL_INVALID_VALUE, "param_value is not a cl_bool");
+    if (*static_cast<const cl_bool *>(Value))
+      return ISS_ERR(CL_INVALID_OPERATION,
+                     "the device has no fine-grained system SVM");
+    return CL_SUCCESS;
+  default:
+    return ISS_ERR(CL_INVALID_VALUE, "unknown cl_kernel_exec_info");
+  }
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clGetKernelInfo(cl_kernel K,

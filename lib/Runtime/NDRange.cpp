@@ -301,7 +301,7 @@ cl_int iss::ndrangeCommand(const char *Func, const CommandTarget &T,
         LocalBytes += (V.LocalSize + 63) / 64 * 64;
         break;
       default: {
-        void *Addr = nullptr;
+        void *Addr = V.SvmPtr; // an SVM pointer as set; null otherwise
         if (V.Mem) {
           if (!isValid(V.Mem))
             return apiError(Func, CL_INVALID_MEM_OBJECT,

@@ -32,6 +32,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -133,6 +134,13 @@ cl_int checkMemProperties(const char *Func, const cl_mem_properties *Props,
 /// at most one access and one host-access flag, USE_HOST_PTR alone among
 /// the host-pointer flags.
 bool validMemFlags(cl_mem_flags Flags);
+
+/// The alignment of the memory buffers and SVM allocations get
+/// (CL_DEVICE_MEM_BASE_ADDR_ALIGN, long16), the largest clSVMAlloc takes.
+constexpr size_t DeviceMemAlign = 128;
+/// \p Size bytes of device memory (Buffer.cpp), DeviceMemAlign-aligned;
+/// null when out of memory. Released with std::free.
+char *allocDeviceMemory(size_t Size);
 
 /// Monotonic nanoseconds, the clock of event profiling.
 cl_ulong nowNs();
@@ -268,6 +276,21 @@ struct _cl_context : iss::ObjectBase {
   iss::DestructorCallbacks<cl_context> Destructors;
   /// Whether \p D is one of the context's devices or a sub-device of one.
   bool hasDevice(cl_device_id D) const;
+
+  /// An SVM allocation (Svm.cpp): its first byte, its size as requested
+  /// and its cl_svm_mem_flags.
+  struct SvmRange {
+    char *Base;
+    size_t Size;
+    cl_svm_mem_flags Flags;
+  };
+  /// The SVM allocation \p P points into, if any (any byte of it, not only
+  /// its first).
+  std::optional<SvmRange> findSvm(const void *P) const;
+  /// The live allocations by start address, guarded by SvmM. Each holds a
+  /// reference to the context, as in pocl 3.1: a context outlives its SVM.
+  mutable std::mutex SvmM;
+  std::map<uintptr_t, SvmRange> Svm;
 };
 
 struct _cl_command_queue : iss::ObjectBase {
@@ -292,6 +315,9 @@ struct _cl_mem : iss::ObjectBase {
   char *Data = nullptr;
   bool OwnsData = false;
   void *HostPtr = nullptr;  ///< CL_MEM_HOST_PTR
+  /// CL_MEM_USES_SVM_POINTER: HostPtr (CL_MEM_USE_HOST_PTR) lies in an
+  /// SVM allocation of the context; sub-buffers inherit it.
+  bool UsesSvm = false;
   iss::Ref<_cl_mem> Parent; ///< sub-buffers
   /// cl_pocl_content_size: the buffer whose first 8 bytes say how many
   /// bytes of this one are content (clSetContentSizeBufferPoCL); guarded by
@@ -352,6 +378,10 @@ struct KernelArgValue {
   std::vector<unsigned char> Bytes; ///< by-value arguments
   cl_mem Mem = nullptr;             ///< buffers (may be null)
   size_t LocalSize = 0;             ///< __local arguments
+  /// clSetKernelArgSVMPointer: the pointer a __global or __constant
+  /// argument gets as is (any pointer, as pocl 3.1 takes it).
+  bool IsSvm = false;
+  void *SvmPtr = nullptr;
 };
 
 struct _cl_kernel : iss::ObjectBase {
@@ -361,6 +391,10 @@ struct _cl_kernel : iss::ObjectBase {
   iss::KernelInfo Info;
   std::mutex M;
   std::vector<KernelArgValue> Args;
+  /// CL_KERNEL_EXEC_INFO_SVM_PTRS as last set (guarded by M): nothing
+  /// needs them on a device whose memory is the host's, but a clone keeps
+  /// them as the specification says.
+  std::vector<void *> ExecSvmPtrs;
   /// The work-group functions of the last launch and their local size:
   /// launches with the same local size skip the program's table.
   std::array<size_t, 3> CompiledLocal = {0, 0, 0};
@@ -481,6 +515,14 @@ bool hostCannotRead(cl_mem M);
 bool hostCannotWrite(cl_mem M);
 /// Known map flags, CL_MAP_WRITE_INVALIDATE_REGION alone.
 bool validMapFlags(cl_map_flags Flags);
+/// The checks clEnqueueMigrateMemObjects and clEnqueueSVMMigrateMem start
+/// with: the queue, a non-empty \p List of \p Num entries, known flags.
+cl_int checkMigration(const char *Func, cl_command_queue Q, cl_uint Num,
+                      const void *List, cl_mem_migration_flags Flags);
+/// Whether [A, A + Size) and [B, B + Size) share a byte.
+inline bool rangesOverlap(uintptr_t A, uintptr_t B, size_t Size) {
+  return A < B ? B - A < Size : A - B < Size;
+}
 /// Map flags that \p M's host access flags forbid.
 bool mapConflictsWithHostAccess(cl_mem M, cl_map_flags Flags);
 

@@ -2,12 +2,12 @@
 // SPDX-License-Identifier: MIT
 //
 // The ICD dispatch table has a slot for every entry of every OpenCL version
-// and of the sharing extensions. The device reports OpenCL 3.0 without its
-// optional features (SVM, pipes, IL, sub-groups, device-side queues,
-// program-scope constructors): their entries, and the GL/EGL sharing ones,
-// exist so that no slot is empty; they check the handle they are given
-// (CL_INVALID_CONTEXT, CL_INVALID_COMMAND_QUEUE, ...) and then answer
-// CL_INVALID_OPERATION as OpenCL 3.0 says for a device without the
+// and of the sharing extensions. The device reports OpenCL 3.0 without most
+// of its optional features (pipes, IL, sub-groups, device-side queues,
+// program-scope constructors; SVM is there, Svm.cpp): their entries, and the
+// GL/EGL sharing ones, exist so that no slot is empty; they check the handle
+// they are given (CL_INVALID_CONTEXT, CL_INVALID_COMMAND_QUEUE, ...) and then
+// answer CL_INVALID_OPERATION as OpenCL 3.0 says for a device without the
 // feature, setting errcode_ret where a handle is returned.
 //
 //===----------------------------------------------------------------------===//
@@ -49,61 +49,6 @@ CL_API_ENTRY cl_int CL_API_CALL clGetPipeInfo(cl_mem, cl_pipe_info, size_t,
                                               void *, size_t *) {
   return ISS_ERR(CL_INVALID_MEM_OBJECT, "not a pipe");
 }
-CL_API_ENTRY void *CL_API_CALL clSVMAlloc(cl_context, cl_svm_mem_flags, size_t,
-                                          cl_uint) {
-  apiError(__func__, CL_INVALID_OPERATION, "SVM is not supported");
-  return nullptr;
-}
-CL_API_ENTRY void CL_API_CALL clSVMFree(cl_context, void *) {}
-CL_API_ENTRY cl_int CL_API_CALL clEnqueueSVMFree(
-    cl_command_queue Queue, cl_uint, void *[],
-    void(CL_CALLBACK *)(cl_command_queue, cl_uint, void *[], void *), void *,
-    cl_uint, const cl_event *, cl_event *) {
-  ISS_CHECK(Queue, CL_INVALID_COMMAND_QUEUE);
-  ISS_REFUSE("SVM is not supported");
-}
-CL_API_ENTRY cl_int CL_API_CALL clEnqueueSVMMemcpy(cl_command_queue Queue,
-                                                   cl_bool, void *,
-                                                   const void *, size_t,
-                                                   cl_uint, const cl_event *,
-                                                   cl_event *) {
-  ISS_CHECK(Queue, CL_INVALID_COMMAND_QUEUE);
-  ISS_REFUSE("SVM is not supported");
-}
-CL_API_ENTRY cl_int CL_API_CALL clEnqueueSVMMemFill(cl_command_queue Queue,
-                                                    void *, const void *,
-                                                    size_t, size_t, cl_uint,
-                                                    const cl_event *,
-                                                    cl_event *) {
-  ISS_CHECK(Queue, CL_INVALID_COMMAND_QUEUE);
-  ISS_REFUSE("SVM is not supported");
-}
-CL_API_ENTRY cl_int CL_API_CALL clEnqueueSVMMap(cl_command_queue Queue, cl_bool,
-                                                cl_map_flags, void *, size_t,
-                                                cl_uint, const cl_event *,
-                                                cl_event *) {
-  ISS_CHECK(Queue, CL_INVALID_COMMAND_QUEUE);
-  ISS_REFUSE("SVM is not supported");
-}
-CL_API_ENTRY cl_int CL_API_CALL clEnqueueSVMUnmap(cl_command_queue Queue,
-                                                  void *, cl_uint,
-                                                  const cl_event *,
-                                                  cl_event *) {
-  ISS_CHECK(Queue, CL_INVALID_COMMAND_QUEUE);
-  ISS_REFUSE("SVM is not supported");
-}
-CL_API_ENTRY cl_int CL_API_CALL clSetKernelArgSVMPointer(cl_kernel Kernel,
-                                                         cl_uint,
-                                                         const void *) {
-  ISS_CHECK(Kernel, CL_INVALID_KERNEL);
-  ISS_REFUSE("SVM is not supported");
-}
-CL_API_ENTRY cl_int CL_API_CALL clSetKernelExecInfo(cl_kernel Kernel,
-                                                    cl_kernel_exec_info, size_t,
-                                                    const void *) {
-  ISS_CHECK(Kernel, CL_INVALID_KERNEL);
-  ISS_REFUSE("SVM is not supported");
-}
 
 // OpenCL 2.1 and 2.2.
 CL_API_ENTRY cl_program CL_API_CALL clCreateProgramWithIL(cl_context Context,
@@ -111,12 +56,6 @@ CL_API_ENTRY cl_program CL_API_CALL clCreateProgramWithIL(cl_context Context,
                                                           cl_int *Err) {
   ISS_CHECK_RET(Context, Err, CL_INVALID_CONTEXT);
   ISS_REFUSE_RET(Err, "no device in the context takes IL programs");
-}
-CL_API_ENTRY cl_int CL_API_CALL clEnqueueSVMMigrateMem(
-    cl_command_queue Queue, cl_uint, const void **, const size_t *,
-    cl_mem_migration_flags, cl_uint, const cl_event *, cl_event *) {
-  ISS_CHECK(Queue, CL_INVALID_COMMAND_QUEUE);
-  ISS_REFUSE("SVM is not supported");
 }
 CL_API_ENTRY cl_int CL_API_CALL clGetKernelSubGroupInfo(
     cl_kernel Kernel, cl_device_id Device, cl_kernel_sub_group_info, size_t,

@@ -516,6 +516,18 @@ inline Event userEvent(const Env &E) {
   return U;
 }
 
+/// A user event of another context than \p E's (the event keeps its
+/// context alive), for the CL_INVALID_CONTEXT checks of wait lists.
+/// Complete it before it goes.
+inline Event foreignUserEvent(const Env &E) {
+  cl_int Err;
+  Context Other(clCreateContext(nullptr, 1, &E.Device, nullptr, nullptr, &Err));
+  CL_CHECK(Err);
+  Event U(clCreateUserEvent(Other, &Err));
+  CL_CHECK(Err);
+  return U;
+}
+
 /// Gives the device time to (wrongly) run a command that must wait.
 inline void settle() {
   std::this_thread::sleep_for(std::chrono::milliseconds(50));

@@ -173,7 +173,6 @@ CLT_TEST(optionalFeaturesUnsupported) {
   if (!E.IsPoclIss)
     CLT_SKIP("the optional features differ between implementations");
   cl_int Err;
-  CLT_EXPECT(clSVMAlloc(E.Ctx, CL_MEM_READ_WRITE, 64, 0) == nullptr);
   CLT_EXPECT(!clCreateProgramWithIL(E.Ctx, "x", 1, &Err));
   CLT_EXPECT_ERR(CL_INVALID_OPERATION, Err);
   CLT_EXPECT(!clCreatePipe(E.Ctx, CL_MEM_READ_WRITE, 4, 4, nullptr, &Err));
@@ -195,15 +194,6 @@ CLT_TEST(unsupportedEntriesCheckHandles) {
   auto *NotContext = reinterpret_cast<cl_context>(B.get());
   auto *NotKernel = reinterpret_cast<cl_kernel>(B.get());
   auto *NotProgram = reinterpret_cast<cl_program>(B.get());
-  char Host[64];
-  CLT_EXPECT_ERR(CL_INVALID_COMMAND_QUEUE,
-                 clEnqueueSVMMemcpy(NotQueue, CL_TRUE, Host, Host, 4, 0,
-                                    nullptr, nullptr));
-  CLT_EXPECT_ERR(
-      CL_INVALID_OPERATION,
-      clEnqueueSVMMemcpy(E.Q, CL_TRUE, Host, Host, 4, 0, nullptr, nullptr));
-  CLT_EXPECT_ERR(CL_INVALID_COMMAND_QUEUE,
-                 clEnqueueSVMUnmap(NotQueue, Host, 0, nullptr, nullptr));
   CLT_EXPECT(!clCreatePipe(NotContext, CL_MEM_READ_WRITE, 4, 4, nullptr, &Err));
   CLT_EXPECT_ERR(CL_INVALID_CONTEXT, Err);
   CLT_EXPECT(!clCreateProgramWithIL(NotContext, "x", 1, &Err));
@@ -212,11 +202,6 @@ CLT_TEST(unsupportedEntriesCheckHandles) {
                  clSetDefaultDeviceCommandQueue(NotContext, E.Device, E.Q));
   CLT_EXPECT_ERR(CL_INVALID_OPERATION,
                  clSetDefaultDeviceCommandQueue(E.Ctx, E.Device, E.Q));
-  CLT_EXPECT_ERR(CL_INVALID_KERNEL,
-                 clSetKernelArgSVMPointer(NotKernel, 0, Host));
-  CLT_EXPECT_ERR(
-      CL_INVALID_KERNEL,
-      clSetKernelExecInfo(NotKernel, CL_KERNEL_EXEC_INFO_SVM_PTRS, 0, nullptr));
   size_t V = 0;
   CLT_EXPECT_ERR(CL_INVALID_KERNEL,
                  clGetKernelSubGroupInfo(NotKernel, E.Device,
@@ -228,9 +213,6 @@ CLT_TEST(unsupportedEntriesCheckHandles) {
                  clGetKernelSubGroupInfo(K, E.Device,
                                          CL_KERNEL_MAX_NUM_SUB_GROUPS, 0,
                                          nullptr, sizeof(V), &V, nullptr));
-  CLT_EXPECT_ERR(
-      CL_INVALID_OPERATION,
-      clSetKernelExecInfo(K, CL_KERNEL_EXEC_INFO_SVM_PTRS, 0, nullptr));
   cl_mem Mems[] = {B.get()};
   CLT_EXPECT_ERR(
       CL_INVALID_COMMAND_QUEUE,

@@ -284,11 +284,7 @@ CLT_TEST(waitListErrors) {
                                       &H, nullptr));
   CLT_EXPECT_ERR(CL_INVALID_VALUE, clWaitForEvents(0, &H));
   // Events of another context.
-  cl_int Err;
-  Context Other(clCreateContext(nullptr, 1, &E.Device, nullptr, nullptr, &Err));
-  CL_CHECK(Err);
-  Event Foreign(clCreateUserEvent(Other, &Err));
-  CL_CHECK(Err);
+  Event Foreign = foreignUserEvent(E);
   cl_event F = Foreign;
   CLT_EXPECT_ERR(CL_INVALID_CONTEXT,
                  clEnqueueWriteBuffer(E.Q, B, CL_TRUE, 0, sizeof(int), &V, 1,

@@ -260,10 +260,7 @@ CLT_TEST(errors) {
       CL_INVALID_EVENT_WAIT_LIST,
       Enqueue(E.Q, addVectors, &Args, Size, 3, Mems, Locs, 1, &NullEvent));
   // An event of another context.
-  Context Other(clCreateContext(nullptr, 1, &E.Device, nullptr, nullptr, &Err));
-  CL_CHECK(Err);
-  Event OtherU(clCreateUserEvent(Other, &Err));
-  CL_CHECK(Err);
+  Event OtherU = foreignUserEvent(E);
   cl_event OE = OtherU.get();
   CLT_EXPECT_ERR(CL_INVALID_CONTEXT,
                  Enqueue(E.Q, addVectors, &Args, Size, 3, Mems, Locs, 1, &OE));

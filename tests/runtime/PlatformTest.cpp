@@ -370,8 +370,10 @@ CLT_TEST(poclIssOptionalFeatures) {
   CLT_EXPECT(!E.deviceValue<cl_bool>(CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT));
   CLT_EXPECT(!E.deviceValue<cl_bool>(CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT));
   CLT_EXPECT(!E.deviceValue<cl_bool>(CL_DEVICE_PIPE_SUPPORT));
-  CLT_EXPECT(E.deviceValue<cl_device_svm_capabilities>(
-                 CL_DEVICE_SVM_CAPABILITIES) == 0);
+  CLT_EXPECT(
+      E.deviceValue<cl_device_svm_capabilities>(CL_DEVICE_SVM_CAPABILITIES) ==
+      (CL_DEVICE_SVM_COARSE_GRAIN_BUFFER | CL_DEVICE_SVM_FINE_GRAIN_BUFFER |
+       CL_DEVICE_SVM_ATOMICS));
   CLT_EXPECT(
       E.deviceValue<cl_command_queue_properties>(
           CL_DEVICE_QUEUE_ON_HOST_PROPERTIES) ==
