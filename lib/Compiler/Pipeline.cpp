@@ -374,9 +374,8 @@ static bool loadObject(const CachedKernel &CK, CompiledKernel &Out,
   // From here on the kernel owns the JITDylib: a kernel that does not load
   // leaves nothing behind in the JIT (the caller may compile it again under
   // the same symbols), and a kernel released frees its code.
-  Out.Code = std::shared_ptr<void>(&*JD, [](void *D) {
-    removeCode(*static_cast<orc::JITDylib *>(D));
-  });
+  Out.Code = std::shared_ptr<void>(
+      &*JD, [](void *D) { removeCode(*static_cast<orc::JITDylib *>(D)); });
   auto Fail = [&](Error Err) {
     Message = toString(std::move(Err));
     Out.Code.reset();

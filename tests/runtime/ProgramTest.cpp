@@ -1138,8 +1138,8 @@ static void buildRunRelease(Env &E, const std::vector<unsigned char> &Bin) {
   size_t Size = Bin.size();
   const unsigned char *In[] = {Bin.data()};
   cl_int Err;
-  Program P(clCreateProgramWithBinary(E.Ctx, 1, &E.Device, &Size, In, nullptr,
-                                      &Err));
+  Program P(
+      clCreateProgramWithBinary(E.Ctx, 1, &E.Device, &Size, In, nullptr, &Err));
   CL_CHECK(Err);
   CL_CHECK(clBuildProgram(P, 0, nullptr, nullptr, nullptr, nullptr));
   const int N = 64;
