@@ -31,20 +31,26 @@ function(add_runtime_test NAME)
   add_dependencies(${NAME} pocl-iss)
   add_test(NAME ${NAME} COMMAND ${NAME})
   set_tests_properties(${NAME} PROPERTIES ENVIRONMENT "${POCL_ISS_TEST_ENV}"
-                       SKIP_RETURN_CODE 77 TIMEOUT 600)
+                       SKIP_RETURN_CODE 77 TIMEOUT ${POCL_ISS_TEST_TIMEOUT})
 endfunction()
 
 # add_kernel_test(<name> <sources>...): an end-to-end test run by the
 # harness's runner, registered once per POCL_ISS_MODE (all modes must give
-# the host reference's results).
+# the host reference's results); the default mode's carries the label
+# default-mode (CI's sanitizer runs take those, scripts/test-sanitizers.sh).
 function(add_kernel_test NAME)
   add_executable(${NAME} ${ARGN} ${PROJECT_SOURCE_DIR}/tests/common/ClTest.cpp)
   pocl_iss_opencl_host(${NAME} 300)
   add_dependencies(${NAME} pocl-iss)
   foreach(MODE ${POCL_ISS_MODES})
     add_test(NAME ${NAME}.${MODE} COMMAND ${NAME})
+    set(_iss_labels kernel)
+    if(MODE STREQUAL "split+score")
+      list(APPEND _iss_labels default-mode)
+    endif()
     set_tests_properties(${NAME}.${MODE} PROPERTIES
       ENVIRONMENT "${POCL_ISS_TEST_ENV};POCL_ISS_MODE=${MODE}"
-      SKIP_RETURN_CODE 77 TIMEOUT 600)
+      SKIP_RETURN_CODE 77 TIMEOUT ${POCL_ISS_TEST_TIMEOUT}
+      LABELS "${_iss_labels}")
   endforeach()
 endfunction()

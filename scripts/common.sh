@@ -2,7 +2,8 @@
 # common.sh - what both README commands do first: install the Debian 12
 # packages pocl-iss builds and runs with (root, or sudo), then configure and
 # build into $BUILD (default build/; POCL_ISS_CMAKE_ARGS adds configure
-# options). Sourced by setup-and-demo.sh, test.sh and test-sanitizers.sh.
+# options, POCL_ISS_TARGETS names the targets to build, default all).
+# Sourced by setup-and-demo.sh and test.sh, run by test-sanitizers.sh.
 # SPDX-License-Identifier: MIT
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -32,4 +33,5 @@ fi
 BUILD=${BUILD:-build}
 # shellcheck disable=SC2086 # extra configure options, word-split on purpose
 cmake -S . -B "$BUILD" -DCMAKE_BUILD_TYPE=Release ${POCL_ISS_CMAKE_ARGS:-}
-cmake --build "$BUILD" -j"$(nproc)"
+# shellcheck disable=SC2086 # a list of targets
+cmake --build "$BUILD" -j"$(nproc)" ${POCL_ISS_TARGETS:+--target $POCL_ISS_TARGETS}

@@ -135,6 +135,11 @@ struct CompiledKernel {
   /// what the pieces are. Null and empty otherwise.
   const std::atomic<uint64_t> *PieceWorkItems = nullptr;
   std::vector<PieceInfo> Pieces;
+  /// The JIT's memory that Subkernels, Select and PieceWorkItems point
+  /// into, freed with this kernel: when the last program, kernel or
+  /// command using it lets it go (issue 12), never once the process exits.
+  /// Opaque here, so that no LLVM header leaks out.
+  std::shared_ptr<void> Code;
   /// Context array bytes per work-item (values live across barriers).
   size_t ContextBytesPerWorkItem = 0;
   /// Bytes of uniform values kept once per work-group.

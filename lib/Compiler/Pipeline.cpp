@@ -36,6 +36,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <dlfcn.h>
 #include <map>
 #include <mutex>
@@ -305,28 +306,58 @@ static bool emitObject(Module &M, TargetMachine &TM, SmallVectorImpl<char> &Obj,
 }
 
 /// The process's JIT: each compiled kernel gets its own JITDylib so that
-/// kernels of the same name from different programs never clash.
+/// kernels of the same name from different programs never clash, and so
+/// that its code can be freed alone (removeCode).
 ///
 /// Never destroyed, like the worker pool: an application may return from
 /// main while a kernel still runs, and the worker threads keep executing
 /// code that lives in the JIT's memory until the process is gone. Destroying
 /// the JIT among the static destructors unmapped that code under them
 /// (issue 12); the operating system reclaims it at exit instead.
+struct ProcessJit {
+  orc::LLJIT *J = nullptr;
+  std::string InitError;
+  /// Held while a kernel's code is freed; exit() takes it to stop that.
+  std::mutex RemoveM;
+  bool Exiting = false;
+};
+
+static ProcessJit &processJit() {
+  static ProcessJit *P = new ProcessJit;
+  return *P;
+}
+
 static orc::LLJIT *jit(std::string &Error) {
   static std::once_flag Once;
-  static orc::LLJIT *J = nullptr;
-  static std::string InitError;
-  std::call_once(Once, [] {
+  ProcessJit &P = processJit();
+  std::call_once(Once, [&P] {
     initNativeTarget();
     auto Built = orc::LLJITBuilder().create();
     if (!Built) {
-      InitError = toString(Built.takeError());
+      P.InitError = toString(Built.takeError());
       return;
     }
-    J = Built->release();
+    P.J = Built->release();
+    // Registered after LLVM's statics were made, so it runs before they
+    // go: a command finishing on a worker thread during exit must not free
+    // code (or touch the JIT) while exit tears the process down.
+    std::atexit([] {
+      ProcessJit &P = processJit();
+      std::lock_guard<std::mutex> L(P.RemoveM);
+      P.Exiting = true;
+    });
   });
-  Error = InitError;
-  return J;
+  Error = P.InitError;
+  return P.J;
+}
+
+/// Frees a kernel's code and symbols, unless the process is exiting.
+static void removeCode(orc::JITDylib &JD) {
+  ProcessJit &P = processJit();
+  std::lock_guard<std::mutex> L(P.RemoveM);
+  if (P.Exiting)
+    return;
+  consumeError(P.J->getExecutionSession().removeJITDylib(JD));
 }
 
 static bool loadObject(const CachedKernel &CK, CompiledKernel &Out,
@@ -340,20 +371,21 @@ static bool loadObject(const CachedKernel &CK, CompiledKernel &Out,
     Message = toString(JD.takeError());
     return false;
   }
-  auto Gen = orc::DynamicLibrarySearchGenerator::GetForCurrentProcess(
-      J->getDataLayout().getGlobalPrefix());
-  if (!Gen) {
-    Message = toString(Gen.takeError());
-    return false;
-  }
-  JD->addGenerator(std::move(*Gen));
-  // A kernel that does not load leaves nothing behind in the JIT (the
-  // caller may compile it again under the same symbols).
+  // From here on the kernel owns the JITDylib: a kernel that does not load
+  // leaves nothing behind in the JIT (the caller may compile it again under
+  // the same symbols), and a kernel released frees its code.
+  Out.Code = std::shared_ptr<void>(
+      &*JD, [](void *D) { removeCode(*static_cast<orc::JITDylib *>(D)); });
   auto Fail = [&](Error Err) {
     Message = toString(std::move(Err));
-    consumeError(J->getExecutionSession().removeJITDylib(*JD));
+    Out.Code.reset();
     return false;
   };
+  auto Gen = orc::DynamicLibrarySearchGenerator::GetForCurrentProcess(
+      J->getDataLayout().getGlobalPrefix());
+  if (!Gen)
+    return Fail(Gen.takeError());
+  JD->addGenerator(std::move(*Gen));
   if (Error Err = J->addObjectFile(
           *JD, MemoryBuffer::getMemBufferCopy(
                    StringRef(CK.Object.data(), CK.Object.size()), "kernel")))
@@ -612,6 +644,14 @@ getCompiledKernel(const std::vector<uint8_t> &Binary, const std::string &Kernel,
            Result->UniformContextBytes, Result->ScratchBytes);
   std::lock_guard<std::mutex> L(Mutex);
   Loaded[Key] = Result;
+  // Released kernels leave their keys behind: sweep them whenever the table
+  // has doubled, so that it stays as big as what is alive.
+  static size_t SweepAt = 64;
+  if (Loaded.size() >= SweepAt) {
+    for (auto It = Loaded.begin(); It != Loaded.end();)
+      It = It->second.expired() ? Loaded.erase(It) : std::next(It);
+    SweepAt = std::max<size_t>(64, 2 * Loaded.size());
+  }
   return Result;
 }
 

@@ -335,16 +335,21 @@ cl_int iss::copyBufferRectCommand(const char *Func, const CommandTarget &T,
       !makeBufferRect(Src, SrcOrigin, Region, SrcRow, SrcSlice, S) ||
       !makeBufferRect(Dst, DstOrigin, Region, DstRow, DstSlice, D))
     return apiError(Func, CL_INVALID_VALUE, "bad region, pitch or bounds");
+  // Equal pitches are required of one buffer object only (OpenCL 3.0,
+  // clEnqueueCopyBufferRect): two sub-buffers of one buffer may differ,
+  // and then overlap where their rectangles' extents meet.
+  bool SamePitches = S.Row == D.Row && S.Slice == D.Slice;
+  if (Src == Dst && !SamePitches)
+    return apiError(Func, CL_INVALID_VALUE,
+                    "a copy within one buffer needs equal pitches");
   auto [SrcRoot, SrcAt] = rootOf(Src, S.Begin);
   auto [DstRoot, DstAt] = rootOf(Dst, D.Begin);
-  if (SrcRoot == DstRoot) {
-    if (S.Row != D.Row || S.Slice != D.Slice)
-      return apiError(Func, CL_INVALID_VALUE,
-                      "a copy within one buffer needs equal pitches");
-    if (rectsOverlap(SrcAt, DstAt, S, Region))
-      return apiError(Func, CL_MEM_COPY_OVERLAP,
-                      "source and destination overlap");
-  }
+  if (SrcRoot == DstRoot &&
+      (SamePitches ? rectsOverlap(SrcAt, DstAt, S, Region)
+                   : SrcAt < DstAt + (D.End - D.Begin) &&
+                         DstAt < SrcAt + (S.End - S.Begin)))
+    return apiError(Func, CL_MEM_COPY_OVERLAP,
+                    "source and destination overlap");
   Ref<_cl_mem> KeepSrc(Src), KeepDst(Dst);
   std::array<size_t, 3> Reg = {Region[0], Region[1], Region[2]};
   return T.run(CL_COMMAND_COPY_BUFFER_RECT, [KeepSrc, KeepDst, S, D, Reg] {

@@ -86,13 +86,15 @@ inline pid_t startChild(const char *Path, const char *Arg,
   return Pid;
 }
 
-/// Waits up to \p Seconds for \p Pid; its wait status, or -1 when it did
-/// not end in time (it is killed then) or could not be waited for.
+/// Waits up to \p Seconds (times timeScale()) for \p Pid; its wait status,
+/// or -1 when it did not end in time (it is killed then) or could not be
+/// waited for.
 inline int waitChild(pid_t Pid, int Seconds) {
   if (Pid < 0)
     return -1;
   int Status = 0;
-  for (long Waited = 0; Waited < Seconds * 1000L; Waited += 10) {
+  const long Limit = Seconds * 1000L * timeScale();
+  for (long Waited = 0; Waited < Limit; Waited += 10) {
     pid_t R = waitpid(Pid, &Status, WNOHANG);
     if (R == Pid)
       return Status;

@@ -3,9 +3,10 @@
 //
 // main() of every runtime and end-to-end kernel test executable: picks the
 // platform (ClTest.h), runs the registered cases, each with a fresh context
-// and queue and a watchdog, since a broken runtime tends to hang rather than
-// crash. Arguments are filters: a case runs when its name contains one of
-// them (all cases without arguments).
+// and queue and a watchdog (300 s a case, times ISS_TEST_TIME_SCALE), since
+// a broken runtime tends to hang rather than crash. Arguments are filters:
+// a case runs when its name contains one of them (all cases without
+// arguments).
 //
 // Exit status: 0 pass, 1 a case failed (or none matched), 77 all skipped.
 //
@@ -50,7 +51,7 @@ int main(int Argc, char **Argv) {
     CurrentTest = T.Name;
     std::printf("[ RUN      ] %s\n", T.Name);
     std::fflush(stdout);
-    alarm(300);
+    alarm(300 * timeScale());
     Env E;
     E.Platform = Base.Platform;
     E.Device = Base.Device;

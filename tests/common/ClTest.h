@@ -14,7 +14,7 @@
 // - The platform: the first whose name contains a needle, case-insensitive,
 //   an exact name first. Tests use testPlatformNeedle(): ISS_TEST_PLATFORM,
 //   or "pocl-iss" (ISS_TEST_PLATFORM=Portable checks the tests themselves on
-//   Debian's pocl).
+//   Debian's pocl). timeScale(): ISS_TEST_TIME_SCALE, for the time limits.
 // - Env: a device with its context and profiling in-order queue, and the
 //   small steps every program takes (build with the log, buffers, reads,
 //   launches).
@@ -270,6 +270,17 @@ inline bool isPoclIss(const std::string &PlatformName) {
 inline std::string testPlatformNeedle() {
   const char *Want = std::getenv("ISS_TEST_PLATFORM");
   return Want && *Want ? Want : "pocl-iss";
+}
+
+/// How many times longer than usual the tests' own time limits are (the
+/// runner's per-case watchdog, the stress test's hang detector, waiting for
+/// a child): ISS_TEST_TIME_SCALE, a whole number, default 1. The sanitizer
+/// builds set it for every test (cmake/PoclIssSanitize.cmake), their code
+/// being several times slower; a limit is for hangs, not for slowness.
+inline int timeScale() {
+  const char *V = std::getenv("ISS_TEST_TIME_SCALE");
+  int S = V ? std::atoi(V) : 1;
+  return S > 0 ? S : 1;
 }
 
 /// The platform named exactly \p Needle, else the first whose name contains

@@ -13,8 +13,9 @@
 //
 // A watchdog turns a hang into a failure: each thread publishes what it is
 // doing and how many steps it has made; when some thread makes no progress
-// for a while, the watchdog prints every thread's state and ends the process
-// with status 1. ISS_STRESS_SECONDS sets the time per case (default 3).
+// for a while (30 s, times ISS_TEST_TIME_SCALE), the watchdog prints every
+// thread's state and ends the process with status 1. ISS_STRESS_SECONDS sets
+// the time per case (default 3).
 // On Debian's pocl (ISS_TEST_PLATFORM=Portable, to check the test itself)
 // the callbacks do not block: pocl calls them on its device threads, where
 // a blocking call deadlocks.
@@ -464,7 +465,7 @@ void stress(Env &E, bool (*OutOfOrder)(int)) {
 
   // The watchdog: no step for this long is a hang (a step is at most a few
   // hundred small commands).
-  const double HangSeconds = 30;
+  const double HangSeconds = 30.0 * timeScale();
   std::vector<uint64_t> Last(Threads, 0);
   std::vector<std::chrono::steady_clock::time_point> Since(
       Threads, std::chrono::steady_clock::now());
