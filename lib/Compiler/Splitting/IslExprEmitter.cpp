@@ -11,6 +11,7 @@
 
 #include "llvm/IR/IRBuilder.h"
 
+#include <limits>
 #include <optional>
 
 using namespace llvm;
@@ -135,7 +136,7 @@ bool IslExprEmitter::numeratorTerms(const isl::aff &A,
   Den = *D;
   isl::aff N = A.scale(isl::val(A.ctx(), *D));
   std::optional<int64_t> C = toInt64(N.get_constant_val());
-  if (!C)
+  if (!C || *C == std::numeric_limits<int64_t>::min())
     return false;
   Constant = *C;
   auto Add = [&](isl::dim Type, unsigned I,
@@ -144,6 +145,9 @@ bool IslExprEmitter::numeratorTerms(const isl::aff &A,
     if (K.is_zero().is_true())
       return true;
     std::optional<int64_t> K64 = toInt64(K);
+    // sum() negates negative coefficients.
+    if (K64 == std::numeric_limits<int64_t>::min())
+      return false;
     Value *V = K64 ? ValueOfDim() : nullptr;
     if (V)
       Out.push_back({V, *K64});
