@@ -40,6 +40,16 @@ namespace {
 
 using SplittingTest = IslTest;
 
+/// A function of its own to emit into: isl expressions over constant
+/// values fold to constants as they are built.
+struct Scratch {
+  LLVMContext C;
+  Module M{"m", C};
+  Function *F = Function::Create(FunctionType::get(Type::getVoidTy(C), false),
+                                 GlobalValue::ExternalLinkage, "f", M);
+  IRBuilder<> B{BasicBlock::Create(C, "entry", F)};
+};
+
 TEST_F(SplittingTest, FullTiles) {
   // Figure 6 with n = 30: the tile from 24 lacks lanes 30 and 31.
   isl::set WI = set("{ WI[x, y, z] : 0 <= x < 30 and 0 <= y < 4 and z = 0 }");
@@ -153,11 +163,8 @@ TEST_F(SplittingTest, ForAllEliminatesOpaqueParameters) {
 void checkRanges(isl::ctx Ctx, ArrayRef<isl::set> Pieces,
                  ArrayRef<SplitRange> Ranges, int L, int Y, int Lo, int Hi) {
   auto Eval = [&](const isl::pw_aff &PA, int N, int Yv) -> long {
-    LLVMContext C;
-    Module M("m", C);
-    Function *F = Function::Create(FunctionType::get(Type::getVoidTy(C), false),
-                                   GlobalValue::ExternalLinkage, "f", M);
-    IRBuilder<> B(BasicBlock::Create(C, "entry", F));
+    Scratch Sc;
+    IRBuilder<> &B = Sc.B;
     IslExprEmitter E(B,
                      [&](const isl::id &) -> Value * { return B.getInt64(N); });
     Value *Dims[2] = {B.getInt64(Yv), B.getInt64(0)};
@@ -291,12 +298,8 @@ TEST_F(SplittingTest, EmitterMatchesIsl) {
   for (long N = -13; N <= 13; N += 2)
     for (long Mv = -7; Mv <= 7; Mv += 3)
       for (long Y = -4; Y <= 12; ++Y) {
-        LLVMContext C;
-        Module M("m", C);
-        Function *F =
-            Function::Create(FunctionType::get(Type::getVoidTy(C), false),
-                             GlobalValue::ExternalLinkage, "f", M);
-        IRBuilder<> B(BasicBlock::Create(C, "entry", F));
+        Scratch Sc;
+        IRBuilder<> &B = Sc.B;
         IslExprEmitter E(B, [&](const isl::id &Id) -> Value * {
           return B.getInt64(Id.get_name() == "n" ? N : Mv);
         });
@@ -342,11 +345,8 @@ TEST_F(SplittingTest, ConditionOnParameters) {
   // An assumption as the split pass checks it: O <= 2^31 - 32.
   isl::set S = set("[O] -> { : O <= 2147483616 }");
   for (long O : {0L, 2147483616L, 2147483617L, 5000000000L}) {
-    LLVMContext C;
-    Module M("m", C);
-    Function *F = Function::Create(FunctionType::get(Type::getVoidTy(C), false),
-                                   GlobalValue::ExternalLinkage, "f", M);
-    IRBuilder<> B(BasicBlock::Create(C, "entry", F));
+    Scratch Sc;
+    IRBuilder<> &B = Sc.B;
     IslExprEmitter E(B,
                      [&](const isl::id &) -> Value * { return B.getInt64(O); });
     Expected<Value *> V = E.emitCondition(S, {});
@@ -386,12 +386,8 @@ TEST_F(SplittingTest, EmitterDivisionsInEveryPiece) {
   for (long N = -20; N <= 20; ++N)
     for (long Mv = -9; Mv <= 9; Mv += 3)
       for (long Y = -7; Y <= 7; ++Y) {
-        LLVMContext C;
-        Module M("m", C);
-        Function *F =
-            Function::Create(FunctionType::get(Type::getVoidTy(C), false),
-                             GlobalValue::ExternalLinkage, "f", M);
-        IRBuilder<> B(BasicBlock::Create(C, "entry", F));
+        Scratch Sc;
+        IRBuilder<> &B = Sc.B;
         IslExprEmitter E(B, [&](const isl::id &Id) -> Value * {
           return B.getInt64(Id.get_name() == "n" ? N : Mv);
         });
@@ -415,12 +411,8 @@ TEST_F(SplittingTest, EmitterConditionsWithLocalDimensions) {
                    "(y >= n and (y - 2n) mod 5 = 3) }");
   for (long N = -12; N <= 12; ++N)
     for (long Y = -12; Y <= 12; ++Y) {
-      LLVMContext C;
-      Module M("m", C);
-      Function *F =
-          Function::Create(FunctionType::get(Type::getVoidTy(C), false),
-                           GlobalValue::ExternalLinkage, "f", M);
-      IRBuilder<> B(BasicBlock::Create(C, "entry", F));
+      Scratch Sc;
+      IRBuilder<> &B = Sc.B;
       IslExprEmitter E(B,
                        [&](const isl::id &) -> Value * { return B.getInt64(N); });
       Value *Dims[1] = {B.getInt64(Y)};
