@@ -351,6 +351,12 @@ static cl_mem createImage(const char *Func, cl_context C, cl_mem_flags Flags,
                   "a 1D image buffer needs a buffer");
     if (Buffer->Context.get() != C)
       return Fail(CL_INVALID_CONTEXT, "the buffer is from another context");
+  } else if (Buffer && T == CL_MEM_OBJECT_IMAGE2D) {
+    // OpenCL 3.0, appendix H (Creating 2D Images From Buffers): a device
+    // without the optional feature (CL_DEVICE_IMAGE_PITCH_ALIGNMENT 0, no
+    // cl_khr_image2d_from_buffer) answers CL_INVALID_OPERATION.
+    return Fail(CL_INVALID_OPERATION,
+                "2D images from buffers or images are not supported");
   } else if (Buffer) {
     return Fail(CL_INVALID_IMAGE_DESCRIPTOR,
                 "images from buffers are 1D image buffers only");

@@ -190,17 +190,17 @@ cl_int iss::ndrangeCommand(const char *Func, const CommandTarget &T,
                     "no executable for the queue's device");
   if (Dims < 1 || Dims > 3)
     return apiError(Func, CL_INVALID_WORK_DIMENSION, "work_dim not 1..3");
-  if (!Global)
-    return apiError(Func, CL_INVALID_GLOBAL_WORK_SIZE,
-                    "global_work_size is NULL");
+  // OpenCL 3.0 (clEnqueueNDRangeKernel): on a 2.1 or newer device, a NULL
+  // global size or a 0 in one of its dimensions is no error but an empty
+  // launch, which completes once its wait list has, like a marker.
+  bool Empty = !Global;
   cl_device_id D = Q->Device;
   const size_t *Reqd = K->Info.ReqdWorkGroupSize;
   bool HasReqd = Reqd[0] || Reqd[1] || Reqd[2];
   size_t G[3] = {1, 1, 1}, L[3] = {1, 1, 1}, O[3] = {0, 0, 0};
   for (cl_uint I = 0; I < Dims; ++I) {
-    G[I] = Global[I];
-    if (G[I] == 0)
-      return apiError(Func, CL_INVALID_GLOBAL_WORK_SIZE, "a global size is 0");
+    G[I] = Global ? Global[I] : 0;
+    Empty |= G[I] == 0;
     O[I] = Offset ? Offset[I] : 0;
     if (O[I] > SIZE_MAX - G[I])
       return apiError(Func, CL_INVALID_GLOBAL_OFFSET,
@@ -212,7 +212,7 @@ cl_int iss::ndrangeCommand(const char *Func, const CommandTarget &T,
   // issue 12). CL_INVALID_GLOBAL_WORK_SIZE rather than CL_OUT_OF_RESOURCES:
   // no local size or resource makes this NDRange representable.
   size_t Items = 1;
-  for (cl_uint I = 0; I < Dims; ++I)
+  for (cl_uint I = 0; I < Dims && !Empty; ++I)
     if (!mulSize(Items, G[I], Items))
       return apiError(Func, CL_INVALID_GLOBAL_WORK_SIZE,
                       "the number of work-items overflows size_t");
@@ -245,11 +245,23 @@ cl_int iss::ndrangeCommand(const char *Func, const CommandTarget &T,
     return apiError(Func, CL_INVALID_WORK_GROUP_SIZE,
                     "local_work_size is NULL but the kernel has "
                     "reqd_work_group_size");
-  } else {
+  } else if (!Empty) {
     pickLocalSize(Dims, G, D, preferredMultiple(D), L);
   }
   if (cl_int E = T.checkWaits(Func))
     return E;
+  if (Empty) {
+    {
+      std::lock_guard<std::mutex> Lock(K->M);
+      for (const KernelArgValue &V : K->Args)
+        if (!V.IsSet)
+          return apiError(Func, CL_INVALID_KERNEL_ARGS,
+                          "an argument has not been set");
+    }
+    debugLog(DbgDevice, "%s: %s with no work-item: nothing to run", Func,
+             K->Info.Name.c_str());
+    return T.run(Type, nullptr);
+  }
 
   // The argument snapshot, in the command's own allocation. Every value is
   // placed at its alignment in one block; buffer slots point at a pointer

@@ -3,14 +3,16 @@
 //
 // NDRange launches in one to three dimensions with global offsets, the
 // validation of work sizes (OpenCL 1.2, section 5.8: the global size must be
-// a multiple of the local size), and a NULL local size, whose choice must
-// still run every work-item exactly once. Results are checked against the
+// a multiple of the local size), empty launches (a global size of 0, an
+// OpenCL 2.1 change), and a NULL local size, whose choice must still run
+// every work-item exactly once. Results are checked against the
 // work-item functions' definitions computed on the host.
 //
 //===----------------------------------------------------------------------===//
 
 #include "ClTest.h"
 
+#include <algorithm>
 #include <vector>
 
 using namespace clt;
@@ -199,15 +201,6 @@ CLT_TEST(sizeValidation) {
   };
   CLT_EXPECT_ERR(CL_INVALID_WORK_DIMENSION, Launch(0, G, L));
   CLT_EXPECT_ERR(CL_INVALID_WORK_DIMENSION, Launch(4, G, L));
-  const size_t Zero[1] = {0};
-  cl_int R = Launch(1, Zero, nullptr);
-  CLT_EXPECT_MSG(R == CL_INVALID_GLOBAL_WORK_SIZE ||
-                     (!E.IsPoclIss && R == CL_SUCCESS),
-                 errorName(R));
-  if (E.IsPoclIss) { // Debian's pocl accepts a NULL global size
-    R = Launch(1, nullptr, nullptr);
-    CLT_EXPECT_MSG(R == CL_INVALID_GLOBAL_WORK_SIZE, errorName(R));
-  }
   const size_t NotDividing[1] = {7};
   CLT_EXPECT_ERR(CL_INVALID_WORK_GROUP_SIZE, Launch(1, G, NotDividing));
   const size_t ZeroLocal[2] = {8, 0};
@@ -218,7 +211,7 @@ CLT_TEST(sizeValidation) {
   CL_CHECK(clGetDeviceInfo(E.Device, CL_DEVICE_MAX_WORK_ITEM_SIZES,
                            sizeof(Items), Items, nullptr));
   const size_t BigG[1] = {Items[0] * 2}, BigL[1] = {Items[0] * 2};
-  R = Launch(1, BigG, BigL);
+  cl_int R = Launch(1, BigG, BigL);
   // Above the work-group limit too, when the item limit equals it: either
   // error describes the launch.
   CLT_EXPECT_MSG(R == CL_INVALID_WORK_ITEM_SIZE ||
@@ -250,4 +243,60 @@ CLT_TEST(sizeValidation) {
                    clEnqueueNDRangeKernel(E.Q, K, 1, Off, Sixteen, nullptr, 0,
                                           nullptr, nullptr));
   CL_CHECK(clFinish(E.Q));
+}
+
+// A NULL global size or a 0 in any dimension is an empty launch on an
+// OpenCL 2.1 or newer device (OpenCL 3.0, clEnqueueNDRangeKernel): it
+// succeeds, runs no work-item, and its event completes once its wait list
+// has (the CTS's api zero_sized_enqueue).
+CLT_TEST(emptyLaunches) {
+  Program P = E.build(Source);
+  Kernel K = E.kernel(P, "count");
+  Kernel Unset = E.kernel(P, "count");
+  const size_t N = 64;
+  Mem Hits = E.buffer(CL_MEM_READ_WRITE, N * sizeof(cl_int));
+  std::vector<cl_int> Zeros(N, 0);
+  CL_CHECK(clEnqueueWriteBuffer(E.Q, Hits, CL_TRUE, 0, N * sizeof(cl_int),
+                                Zeros.data(), 0, nullptr, nullptr));
+  setArg(K, 0, Hits.get());
+  const size_t Shapes[][3] = {{0, 8, 8}, {8, 0, 8}, {8, 8, 0}, {0, 0, 0}};
+  const size_t Local[3] = {1, 1, 1};
+  for (cl_uint Dims = 1; Dims <= 3; ++Dims)
+    for (const size_t *G : Shapes) {
+      if (std::find(G, G + Dims, size_t(0)) == G + Dims)
+        continue; // the 0 is in a dimension the launch does not have
+      CL_CHECK(clEnqueueNDRangeKernel(E.Q, K, Dims, nullptr, G, nullptr, 0,
+                                      nullptr, nullptr));
+      CL_CHECK(clEnqueueNDRangeKernel(E.Q, K, Dims, nullptr, G, Local, 0,
+                                      nullptr, nullptr));
+    }
+  CL_CHECK(clEnqueueNDRangeKernel(E.Q, K, 1, nullptr, nullptr, nullptr, 0,
+                                  nullptr, nullptr));
+  CLT_EXPECT(E.read<cl_int>(Hits, N) == Zeros);
+
+  // Held back by a user event: queued until it completes, then complete.
+  Event Gate = userEvent(E);
+  Event Ev;
+  cl_event Wait = Gate.get();
+  CL_CHECK(clEnqueueNDRangeKernel(E.Q, K, 3, nullptr, Shapes[3], nullptr, 1,
+                                  &Wait, Ev.out()));
+  settle();
+  cl_int S = eventStatus(Ev);
+  CLT_EXPECT_MSG(S == CL_QUEUED || S == CL_SUBMITTED, std::to_string(S));
+  cl_command_type T = 0;
+  CL_CHECK(clGetEventInfo(Ev, CL_EVENT_COMMAND_TYPE, sizeof(T), &T, nullptr));
+  CLT_EXPECT(T == CL_COMMAND_NDRANGE_KERNEL);
+  CL_CHECK(clSetUserEventStatus(Gate, CL_COMPLETE));
+  CL_CHECK(clFinish(E.Q));
+  CLT_EXPECT(eventStatus(Ev) == CL_COMPLETE);
+  CLT_EXPECT(E.read<cl_int>(Hits, N) == Zeros);
+
+  // What is not about the size is still checked.
+  const size_t Zero[1] = {0};
+  CLT_EXPECT_ERR(CL_INVALID_WORK_DIMENSION,
+                 clEnqueueNDRangeKernel(E.Q, K, 4, nullptr, Zero, nullptr, 0,
+                                        nullptr, nullptr));
+  CLT_EXPECT_ERR(CL_INVALID_KERNEL_ARGS,
+                 clEnqueueNDRangeKernel(E.Q, Unset, 1, nullptr, Zero, nullptr,
+                                        0, nullptr, nullptr));
 }

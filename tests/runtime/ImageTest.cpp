@@ -226,6 +226,18 @@ CLT_TEST(createErrors) {
                              : CL_INVALID_MEM_OBJECT,
                  tryCreate(E, CL_MEM_READ_WRITE, &RGBA8, &NoBuffer));
 
+  // A 2D image from a buffer is an optional feature of OpenCL 3.0, which
+  // neither device has (CL_DEVICE_IMAGE_PITCH_ALIGNMENT is 0): appendix H
+  // says CL_INVALID_OPERATION (the CTS's api
+  // consistency_2d_image_from_buffer).
+  if (E.deviceValue<cl_uint>(CL_DEVICE_IMAGE_PITCH_ALIGNMENT) == 0) {
+    Mem Store = E.buffer(CL_MEM_READ_WRITE, 8 * 8 * 4);
+    cl_image_desc FromBuffer = D2;
+    FromBuffer.buffer = Store;
+    CLT_EXPECT_ERR(CL_INVALID_OPERATION,
+                   tryCreate(E, CL_MEM_READ_ONLY, &RGBA8, &FromBuffer));
+  }
+
   if (!E.IsPoclIss)
     return; // the rest pocl 3.1 does not check (each says how it departs)
 
