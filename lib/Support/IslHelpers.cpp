@@ -121,13 +121,13 @@ isl::set setDimName(isl::set S, unsigned Pos, const std::string &Name) {
       isl_set_set_dim_name(S.release(), isl_dim_set, Pos, Name.c_str()));
 }
 
-isl::val coefficient(const isl::aff &A, unsigned Pos) {
-  return isl::manage(isl_aff_get_coefficient_val(A.get(), isl_dim_in, Pos));
-}
-
 isl::val coefficient(const isl::aff &A, isl::dim Type, unsigned Pos) {
   return isl::manage(isl_aff_get_coefficient_val(
       A.get(), static_cast<isl_dim_type>(Type), Pos));
+}
+
+isl::val coefficient(const isl::aff &A, unsigned Pos) {
+  return coefficient(A, isl::dim::in, Pos);
 }
 
 isl::aff divExpression(const isl::aff &A, unsigned Pos) {
