@@ -97,6 +97,24 @@ public:
                   function_ref<Value *(Value *)> MapKernelValue,
                   SmallVectorImpl<std::pair<Value *, Value *>> &Bounds)
       override;
+  void emitWholeGroupTests(
+      IRBuilderBase &B, function_ref<Value *(Value *)> MapKernelValue,
+      SmallVectorImpl<std::pair<unsigned, Value *>> &Tests) override;
+  bool emitRangeBounds(IRBuilderBase &B, Value *const OuterIds[3],
+                       function_ref<Value *(Value *)> MapKernelValue,
+                       unsigned Range,
+                       std::pair<Value *, Value *> &Bound) override {
+    SmallVector<std::pair<Value *, Value *>, 1> One;
+    if (!P->emitBounds(B, OuterIds, MapKernelValue, One, Range))
+      return false;
+    Bound = One.front();
+    return true;
+  }
+  Value *emitBoundsInvariant(
+      IRBuilderBase &B,
+      function_ref<Value *(Value *)> MapKernelValue) override {
+    return P->emitBoundsInvariant(B, MapKernelValue);
+  }
   bool specialize(unsigned Range, ValueToValueMapTy &VMap,
                   Value *const Ids[3],
                   function_ref<Value *(Value *)> MapKernelValue) override;
@@ -161,6 +179,43 @@ static bool readsWorkGroupValue(const ModelAccess &Acc) {
   auto *G = dyn_cast_or_null<GlobalVariable>(Acc.Base);
   return G && (G->getName() == ScratchGlobal ||
                is_contained(WorkItemGlobals, G->getName()));
+}
+
+void ModelSplitPlan::emitWholeGroupTests(
+    IRBuilderBase &B, function_ref<Value *(Value *)> MapKernelValue,
+    SmallVectorImpl<std::pair<unsigned, Value *>> &Tests) {
+  // One test, which costs every group that fails it, and one more copy of
+  // the body: for the range of vector code first, of uniform control and
+  // consecutive accesses (Figure 2's interior), then the one that does
+  // the most work. A range whose copy reaches no load or store (the
+  // groups past a tail guard) gains nothing from running alone.
+  const unsigned MaxTests = 1;
+  SmallVector<std::pair<unsigned, unsigned>, 8> Order; // (weight, range)
+  for (unsigned I = 0; I < RangePieces.size(); ++I) {
+    unsigned Executed = 0;
+    for (const ModelAccess &A : R.Accesses)
+      Executed += SplittingPredicates::toWorkItems(A.Domain, R.Domain)
+                      .intersect(P->rangeSetAt(I))
+                      .is_empty()
+                      .is_false();
+    const SplitPiece &SP = P->pieces()[RangePieces[I]];
+    if (Executed)
+      Order.push_back({Executed +
+                           (Pieces[RangePieces[I]].WholeTiles ? 4000u : 0u) +
+                           (SP.UniformControl ? 2000u : 0u) +
+                           (SP.Consecutive ? 1000u : 0u),
+                       I});
+  }
+  llvm::stable_sort(Order, [](auto &A, auto &B) { return A.first > B.first; });
+  for (auto [Weight, I] : Order) {
+    if (Tests.size() == MaxTests)
+      break;
+    const isl::set &Whole = P->wholeGroupParams(I);
+    if (Whole.is_empty().is_true())
+      continue;
+    if (Value *T = P->emitParamCondition(B, MapKernelValue, Whole))
+      Tests.push_back({I, T});
+  }
 }
 
 bool ModelSplitPlan::emitBounds(

@@ -80,6 +80,28 @@ public:
       llvm::SmallVectorImpl<std::pair<llvm::Value *, llvm::Value *>>
           &Bounds) = 0;
 
+  /// Emits, at \p B (first at the region's start), for some ranges the
+  /// test that the range is [0, L_d) at every outer id in this work group
+  /// (then it runs alone, none of the bounds computed): \p Tests gets
+  /// (range, i1) pairs, in the order to test them.
+  virtual void emitWholeGroupTests(
+      llvm::IRBuilderBase &B,
+      llvm::function_ref<llvm::Value *(llvm::Value *)> MapKernelValue,
+      llvm::SmallVectorImpl<std::pair<unsigned, llvm::Value *>> &Tests) = 0;
+  /// emitBounds for range \p Range alone: its [Begin, End) in \p Bound.
+  virtual bool emitRangeBounds(
+      llvm::IRBuilderBase &B, llvm::Value *const OuterIds[3],
+      llvm::function_ref<llvm::Value *(llvm::Value *)> MapKernelValue,
+      unsigned Range, std::pair<llvm::Value *, llvm::Value *> &Bound) = 0;
+  /// Emits, at \p B (at the region's start, before the outer work-item
+  /// loops), whether emitBounds gives the same bounds for every value of
+  /// the outer ids in this work group (an i1; constant true when it always
+  /// does). The caller then computes them once, at outer ids 0, instead of
+  /// once per row. Null when that cannot be computed.
+  virtual llvm::Value *emitBoundsInvariant(
+      llvm::IRBuilderBase &B,
+      llvm::function_ref<llvm::Value *(llvm::Value *)> MapKernelValue) = 0;
+
   /// Specialises the copy of the region's body that runs range \p Range:
   /// \p VMap maps the kernel's blocks and values to the copy's; \p Ids are
   /// the copy's work-item ids. True when kernel loops of the copy now run

@@ -923,16 +923,14 @@ isl::set SplittingPredicates::laneFreeCondition(const isl::set &Cond,
   return C.gist(On).gist_params(Context).coalesce();
 }
 
-bool SplittingPredicates::emitBounds(
-    IRBuilderBase &B, Value *const OuterIds[3],
-    function_ref<Value *(Value *)> MapKernelValue,
-    SmallVectorImpl<std::pair<Value *, Value *>> &Bounds) const {
-  if (Ranges.empty())
-    return false;
-  // Each parameter once, before the bounds that use it.
-  DenseMap<const ModelParam *, Value *> Params;
-  bool Missing = false;
-  IslExprEmitter E(B, [&](const isl::id &Id) -> Value * {
+/// The values of the model's isl parameters at \p B, each computed once,
+/// for an IslExprEmitter; \p Missing is set when one has none.
+static std::function<Value *(const isl::id &)>
+paramValuesAt(const WorkItemModel &M, IRBuilderBase &B,
+              function_ref<Value *(Value *)> MapKernelValue,
+              DenseMap<const ModelParam *, Value *> &Params, bool &Missing) {
+  return [&M, &B, MapKernelValue, &Params,
+          &Missing](const isl::id &Id) -> Value * {
     const ModelParam *P = WorkItemModel::param(Id);
     if (!P) {
       Missing = true;
@@ -943,7 +941,20 @@ bool SplittingPredicates::emitBounds(
       It = Params.insert({P, M.paramValue(*P, B, MapKernelValue)}).first;
     Missing |= !It->second;
     return It->second;
-  });
+  };
+}
+
+bool SplittingPredicates::emitBounds(
+    IRBuilderBase &B, Value *const OuterIds[3],
+    function_ref<Value *(Value *)> MapKernelValue,
+    SmallVectorImpl<std::pair<Value *, Value *>> &Bounds,
+    unsigned OnlyRange) const {
+  if (Ranges.empty() || (OnlyRange != ~0u && OnlyRange >= Ranges.size()))
+    return false;
+  // Each parameter once, before the bounds that use it.
+  DenseMap<const ModelParam *, Value *> Params;
+  bool Missing = false;
+  IslExprEmitter E(B, paramValuesAt(M, B, MapKernelValue, Params, Missing));
   SmallVector<Value *, 2> Outer;
   for (unsigned D = 0; D < 3; ++D)
     if (D != Dim)
@@ -951,7 +962,10 @@ bool SplittingPredicates::emitBounds(
   isl::set Context = M.predicateContext();
   SmallVector<std::pair<Value *, Value *>, 8> Out;
   Value *Prev = nullptr;
-  for (const SplitRange &Rg : Ranges) {
+  for (unsigned I = 0; I < Ranges.size(); ++I) {
+    if (OnlyRange != ~0u && I != OnlyRange)
+      continue;
+    const SplitRange &Rg = Ranges[I];
     // Each range starts where the last ended.
     Value *Begin = Prev;
     if (!Begin) {
@@ -974,6 +988,103 @@ bool SplittingPredicates::emitBounds(
   }
   Bounds.append(Out.begin(), Out.end());
   return true;
+}
+
+isl::set SplittingPredicates::invariantParams(ArrayRef<isl::pw_aff> Bounds,
+                                              const isl::set &Outer,
+                                              const isl::set &Context) {
+  isl::set Varies = isl::set::empty(Context.space());
+  for (const isl::pw_aff &PA : Bounds) {
+    // { Outer[o] -> Outer[0] }: the bound's value at the origin, everywhere.
+    isl::space Space = PA.domain().space();
+    isl::pw_aff AtOrigin =
+        PA.pullback(isl::multi_aff::zero(Space.map_from_set()));
+    Varies = Varies.unite(PA.ne_set(AtOrigin).intersect(Outer).params());
+    if (Varies.is_null())
+      return {};
+  }
+  return Context.subtract(Varies).coalesce();
+}
+
+/// \p Compute under the predicates' isl quota; empty where it fails.
+static isl::set paramsWithin(const WorkItemModel &M,
+                             function_ref<isl::set()> Compute) {
+  isl::set S;
+  {
+    IslQuota Q(M.ctx(), MaxPredicateOps);
+    S = Compute();
+    if (Q.exceeded())
+      S = isl::set();
+  }
+  return S.is_null() ? isl::set::empty(M.predicateContext().space()) : S;
+}
+
+const isl::set &SplittingPredicates::invariantBoundsParams() const {
+  if (!InvariantBounds.is_null())
+    return InvariantBounds;
+  InvariantBounds = paramsWithin(M, [&]() -> isl::set {
+    if (Ranges.empty())
+      return {};
+    SmallVector<isl::pw_aff, 8> Bounds;
+    for (const SplitRange &Rg : Ranges)
+      Bounds.push_back(Rg.End); // the next range's Begin; Begin_0 is 0
+    return invariantParams(Bounds, outerToDim(R.Domain, Dim).domain(),
+                           M.predicateContext());
+  });
+  return InvariantBounds;
+}
+
+isl::set SplittingPredicates::wholeParams(const isl::pw_aff &Begin,
+                                          const isl::pw_aff &End, long L,
+                                          const isl::set &Outer,
+                                          const isl::set &Context) {
+  isl::pw_aff Zero(Outer, isl::val(Outer.ctx(), 0L));
+  isl::pw_aff Last(Outer, isl::val(Outer.ctx(), L));
+  isl::set Not = Begin.ne_set(Zero).unite(End.ne_set(Last)).intersect(Outer);
+  if (Not.is_null())
+    return {};
+  return Context.subtract(Not.params()).coalesce();
+}
+
+const isl::set &SplittingPredicates::wholeGroupParams(unsigned Range) const {
+  if (WholeGroup.empty())
+    WholeGroup.resize(Ranges.size());
+  isl::set &S = WholeGroup[Range];
+  if (S.is_null())
+    S = paramsWithin(M, [&] {
+      long L = R.Domain.dim_max_val(Dim).get_num_si() + 1;
+      return wholeParams(Ranges[Range].Begin, Ranges[Range].End, L,
+                         outerToDim(R.Domain, Dim).domain(),
+                         M.predicateContext());
+    });
+  return S;
+}
+
+Value *SplittingPredicates::emitParamCondition(
+    IRBuilderBase &B, function_ref<Value *(Value *)> MapKernelValue,
+    const isl::set &S) const {
+  isl::set Context = M.predicateContext();
+  if (S.is_empty().is_true())
+    return B.getFalse();
+  if (Context.is_subset(S).is_true())
+    return B.getTrue();
+  DenseMap<const ModelParam *, Value *> Params;
+  bool Missing = false;
+  IslExprEmitter E(B, paramValuesAt(M, B, MapKernelValue, Params, Missing));
+  // Only what the context does not already say, in the parameters it
+  // names: the context's space holds every parameter of the model.
+  Expected<Value *> V =
+      E.emitCondition(dropUnusedParams(S.gist(Context)), {}, Context);
+  if (!V) {
+    consumeError(V.takeError());
+    return nullptr;
+  }
+  return Missing ? nullptr : *V;
+}
+
+Value *SplittingPredicates::emitBoundsInvariant(
+    IRBuilderBase &B, function_ref<Value *(Value *)> MapKernelValue) const {
+  return emitParamCondition(B, MapKernelValue, invariantBoundsParams());
 }
 
 //===----------------------------------------------------------------------===//
@@ -1041,7 +1152,8 @@ void SplittingPredicates::print(raw_ostream &OS) const {
       Outer.push_back(DimNames[D]);
   OS << "    ranges of " << DimNames[Dim] << ":\n";
   isl::set Context = M.predicateContext();
-  for (const SplitRange &Rg : Ranges) {
+  for (unsigned I = 0; I < Ranges.size(); ++I) {
+    const SplitRange &Rg = Ranges[I];
     OS << "      [" << islCStr(IslExprEmitter::toAst(Rg.Begin, Context, Outer))
        << ", " << islCStr(IslExprEmitter::toAst(Rg.End, Context, Outer))
        << "): piece " << Rg.Piece << "\n";
@@ -1071,6 +1183,11 @@ void SplittingPredicates::print(raw_ostream &OS) const {
         OS << "divergent\n";
     }
   }
+  for (unsigned I = 0; I < Ranges.size(); ++I)
+    OS << "    range " << I << " is the whole work group where: "
+       << islStr(M.simplify(wholeGroupParams(I))) << "\n";
+  OS << "    bounds the same in every row where: "
+     << islStr(M.simplify(invariantBoundsParams())) << "\n";
 }
 
 } // namespace iss

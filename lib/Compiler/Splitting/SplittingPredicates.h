@@ -216,13 +216,41 @@ public:
   /// ids of the other dimensions (the vectorized one is not read),
   /// \p MapKernelValue maps the kernel's arguments and work-item globals to
   /// the work-group function's values. Right where the model's
-  /// assumptions hold (WorkItemModel::emitAssumptionCheck). False, and
-  /// nothing emitted, when a parameter has no value.
+  /// assumptions hold (WorkItemModel::emitAssumptionCheck). False when a
+  /// parameter has no value. With \p OnlyRange, that range's alone.
   bool
   emitBounds(llvm::IRBuilderBase &B, llvm::Value *const OuterIds[3],
              llvm::function_ref<llvm::Value *(llvm::Value *)> MapKernelValue,
              llvm::SmallVectorImpl<std::pair<llvm::Value *, llvm::Value *>>
-                 &Bounds) const;
+                 &Bounds,
+             unsigned OnlyRange = ~0u) const;
+
+  /// The parameters, within the model's predicate context, for which
+  /// every range's bounds are the same at all outer ids of the region:
+  /// each row of such a work group is cut alike (Figure 2's interior rows,
+  /// a tail guard on x alone), and the split pass computes the bounds once
+  /// per work group instead of once per row. Computed once; empty when
+  /// isl runs out of its quota or there are no ranges.
+  const isl::set &invariantBoundsParams() const;
+  /// Whether the parameters lie in invariantBoundsParams(), as an i1 at
+  /// \p B (constant true when the bounds never involve the outer ids,
+  /// constant false when they always may); null when a parameter has no
+  /// value.
+  llvm::Value *emitBoundsInvariant(
+      llvm::IRBuilderBase &B,
+      llvm::function_ref<llvm::Value *(llvm::Value *)> MapKernelValue) const;
+
+  /// The parameters, within the model's predicate context, for which
+  /// range \p Range is [0, L_d) at every outer id: the whole work group
+  /// runs that range's copy (the interior groups of Figure 2). Computed
+  /// once per range; empty when isl runs out of its quota.
+  const isl::set &wholeGroupParams(unsigned Range) const;
+  /// Whether the parameters lie in \p S (a set of parameters, e.g. one of
+  /// the two above), as an i1 at \p B; null when a parameter has no value.
+  llvm::Value *emitParamCondition(
+      llvm::IRBuilderBase &B,
+      llvm::function_ref<llvm::Value *(llvm::Value *)> MapKernelValue,
+      const isl::set &S) const;
 
   /// The predicates, pieces and ranges (print<iss-model>).
   void print(llvm::raw_ostream &OS) const;
@@ -260,6 +288,19 @@ public:
   static isl::set divergentConditionTiles(const isl::set &Taken,
                                           const isl::set &Domain, unsigned Dim,
                                           unsigned Width);
+
+  /// invariantBoundsParams's isl part: the parameters of \p Context for
+  /// which each of \p Bounds (over { Outer[o0, o1] }, defined on all of
+  /// \p Outer) takes at every point of \p Outer its value at the origin.
+  static isl::set invariantParams(llvm::ArrayRef<isl::pw_aff> Bounds,
+                                  const isl::set &Outer,
+                                  const isl::set &Context);
+
+  /// wholeGroupParams's isl part: the parameters of \p Context for which
+  /// \p Begin is 0 and \p End is \p L at every point of \p Outer.
+  static isl::set wholeParams(const isl::pw_aff &Begin, const isl::pw_aff &End,
+                              long L, const isl::set &Outer,
+                              const isl::set &Context);
 
   /// { S[p, k] -> S[t, k] : t in p's tile } on \p Space.
   static isl::map tileMap(const isl::space &Space, unsigned Dim,
@@ -334,6 +375,8 @@ private:
   /// Memos of rangeSetAt, takenOnRange/takenOnAll (-2: not yet known) and
   /// classifyRange (-1: not yet known).
   mutable std::vector<isl::set> RangeSets;
+  mutable isl::set InvariantBounds;
+  mutable std::vector<isl::set> WholeGroup;
   mutable std::vector<int> Taken;
   mutable std::vector<int> Classes;
   std::vector<SplitRange> Ranges;

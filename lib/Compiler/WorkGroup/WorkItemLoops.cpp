@@ -119,7 +119,13 @@ Value *loadWorkItemGlobal(IRBuilderBase &B, const WorkGroupConfig &Config,
                    : B.CreateStructGEP(CtxTy, CtxArg, F);
     if (F <= CtxGlobalOffset)
       P = B.CreateConstInBoundsGEP1_64(I64, P, Idx);
-    return B.CreateLoad(T, P, Name);
+    LoadInst *L = B.CreateLoad(T, P, Name);
+    // The device stores group_id[0] right before each call: a vector load
+    // of it with a neighbour (the SLP vectorizer pairs O_x and O_y) could
+    // not be forwarded from that store and waits for it, about ten cycles
+    // per work group. Volatile, each is loaded on its own.
+    L->setVolatile(F == CtxGroupId);
+    return L;
   };
   if (G == 19)
     return Field(CtxScratch, 0, Ptr, "scratch");
@@ -234,8 +240,10 @@ private:
   /// POCL_ISS_STATS: whether this builder counts the work-items of each
   /// piece (split modes; a tile function's lanes are counted by its range).
   bool countsPieces() const { return Config.Stats && PlanFor && !Lanes; }
+  /// Adds \p N to the group's sum of a new counter for \p Piece, or of
+  /// counter \p Existing; returns the counter.
   unsigned countWorkItems(IRBuilderBase &B, Value *N, BasicBlock *Start,
-                          StringRef Piece);
+                          StringRef Piece, unsigned Existing = ~0u);
   void emitPieceCounters();
 
   Module &M;
@@ -634,13 +642,50 @@ bool WorkGroupBuilder::emitSplitRegion(const Region &R, BasicBlock *Start,
       countWorkItems(PB, PB.getInt64(Config.workItems()), Start, "fallback");
     }
   }
-  Nest N = buildNest(SplitStart, After, false, /*OuterOnly=*/true);
-  IRBuilder<> B(N.Body);
-  SmallVector<std::pair<Value *, Value *>, 8> Bounds;
-  if (!Plan.emitBounds(B, N.Ids, MapKernelValue, Bounds)) {
+  // Each range runs as its own nest of outer loops around its loop of the
+  // vectorized id: the work-items of a region may run in any order, and a
+  // range costs its rows nothing where it is empty.
+  //  - A work group that lies in one range (Figure 2's interior groups)
+  //    runs that range alone, tested first, with no bound computed.
+  //  - Where the bounds are the same in every row of the group (its rows
+  //    are all interior, or the guard is on the vectorized id alone), they
+  //    are computed once, at outer ids 0, and a range empty there is
+  //    skipped as a whole.
+  //  - The rows of other groups compute their own.
+  bool HasOuter = any_of(Config.loopOrder(), [&](unsigned Dim) {
+    return Dim != D && Config.LocalSize[Dim] > 1;
+  });
+  SmallVector<std::pair<unsigned, Value *>, 2> Tests;
+  IRBuilder<> TB(SplitStart);
+  Plan.emitWholeGroupTests(TB, MapKernelValue, Tests);
+  SmallVector<BasicBlock *, 8> WholeFrom(RangePieces.size(), nullptr);
+  BasicBlock *General = SplitStart;
+  for (auto [Range, Test] : Tests) {
+    BasicBlock *Whole = BasicBlock::Create(
+        Ctx, "wi.range" + Twine(Range) + ".whole", WG, WGExit);
+    BasicBlock *Else =
+        BasicBlock::Create(Ctx, Start->getName() + ".ranges", WG, WGExit);
+    BranchInst::Create(Whole, Else, Test, General);
+    WholeFrom[Range] = Whole;
+    General = Else;
+  }
+  IRBuilder<> HB(General);
+  Instruction *Before = General->empty() ? nullptr : &General->back();
+  Value *Same = HasOuter ? Plan.emitBoundsInvariant(HB, MapKernelValue)
+                         : HB.getTrue();
+  if (!Same)
+    Same = HB.getFalse();
+  Value *Origin[3] = {HB.getInt64(0), HB.getInt64(0), HB.getInt64(0)};
+  SmallVector<std::pair<Value *, Value *>, 8> Once;
+  if (!Plan.emitBounds(HB, Origin, MapKernelValue, Once)) {
     // One plain loop over all the work-items, as if unsplit.
-    for (Instruction &I : make_early_inc_range(reverse(*N.Body)))
-      I.eraseFromParent();
+    while (!General->empty() && &General->back() != Before)
+      General->back().eraseFromParent();
+    for (BasicBlock *Whole : WholeFrom)
+      if (Whole)
+        BranchInst::Create(General, Whole);
+    Nest N = buildNest(General, After, false, /*OuterOnly=*/true);
+    IRBuilder<> B(N.Body);
     Value *Ids[3] = {N.Ids[0], N.Ids[1], N.Ids[2]};
     BasicBlock *Body, *BodyEnd;
     if (countsPieces())
@@ -654,29 +699,26 @@ bool WorkGroupBuilder::emitSplitRegion(const Region &R, BasicBlock *Start,
     markParallel(N);
     return true;
   }
-  assert(Bounds.size() == RangePieces.size() && "a bound per range");
-  BasicBlock *Cur = N.Body;
-  for (unsigned I = 0; I < RangePieces.size(); ++I) {
-    unsigned Piece = RangePieces[I];
-    BasicBlock *Next =
-        I + 1 < RangePieces.size()
-            ? BasicBlock::Create(Ctx, "wi.range" + Twine(I + 1), WG, WGExit)
-            : N.BodyEnd;
-    if (Next != N.BodyEnd)
-      N.Blocks.push_back(Next);
+  assert(Once.size() == RangePieces.size() && "a bound per range");
+  SmallVector<unsigned, 8> RangeCounters(RangePieces.size(), ~0u);
+  // The loop of range I from Cur, within nest N, and its copy of the body.
+  auto EmitRange = [&](unsigned I, Nest &N, BasicBlock *Cur,
+                       std::pair<Value *, Value *> Bound) {
     Value *Ids[3] = {N.Ids[0], N.Ids[1], N.Ids[2]};
     BasicBlock *Body, *BodyEnd;
-    const SplitPieceInfo &Info = Plan.pieces()[Piece];
+    const SplitPieceInfo &Info = Plan.pieces()[RangePieces[I]];
     // Counted once per outer ids as the range is entered, outside the
     // loops the vectorizer works on.
-    unsigned Counter = ~0u;
+    // A whole group's copy adds to its range's counter.
+    unsigned &Counter = RangeCounters[I];
     if (countsPieces()) {
       IRBuilder<> CB(Cur);
-      auto [Begin, End] = Bounds[I];
-      Value *Top = CB.CreateBinaryIntrinsic(Intrinsic::umax, End, Begin);
-      Counter = countWorkItems(CB, CB.CreateSub(Top, Begin), Start, Info.Name);
+      Value *Top =
+          CB.CreateBinaryIntrinsic(Intrinsic::umax, Bound.second, Bound.first);
+      Counter = countWorkItems(CB, CB.CreateSub(Top, Bound.first), Start,
+                               Info.Name, Counter);
     }
-    buildRangeLoop(Cur, Next, Bounds[I].first, Bounds[I].second,
+    buildRangeLoop(Cur, N.BodyEnd, Bound.first, Bound.second,
                    Info.WholeTiles, Ids, Body, BodyEnd, N.Loops, N.Blocks);
     ValueToValueMapTy VMap;
     size_t CopyBegin = N.Blocks.size();
@@ -692,9 +734,69 @@ bool WorkGroupBuilder::emitSplitRegion(const Region &R, BasicBlock *Start,
       PC.Properties = Plan.describe(I);
       PC.Horizontal = Horizontal;
     }
-    Cur = Next;
+    markParallel(N);
+  };
+  auto *Known = dyn_cast<ConstantInt>(Same);
+  BasicBlock *Pre = General;
+  for (unsigned I = 0; I < RangePieces.size(); ++I) {
+    BasicBlock *Next =
+        I + 1 < RangePieces.size()
+            ? BasicBlock::Create(Ctx, "wi.range" + Twine(I + 1), WG, WGExit)
+            : After;
+    BasicBlock *Rows = Pre;
+    if (HasOuter && !(Known && Known->isZero())) {
+      Rows = BasicBlock::Create(Ctx, "wi.range" + Twine(I) + ".rows", WG,
+                                WGExit);
+      IRBuilder<> PB(Pre);
+      Value *Empty = PB.CreateICmpUGE(Once[I].first, Once[I].second);
+      if (!Known)
+        Empty = PB.CreateAnd(Same, Empty);
+      PB.CreateCondBr(Empty, Next, Rows);
+    }
+    Nest N = buildNest(Rows, Next, false, /*OuterOnly=*/true);
+    std::pair<Value *, Value *> Bound = Once[I];
+    BasicBlock *Cur = N.Body;
+    if (!Known || Known->isZero()) {
+      BasicBlock *RowBounds = N.Body;
+      if (!Known)
+        RowBounds = BasicBlock::Create(Ctx, "wi.bounds", WG, WGExit);
+      IRBuilder<> RB(RowBounds);
+      std::pair<Value *, Value *> InRow;
+      [[maybe_unused]] bool Emitted =
+          Plan.emitRangeBounds(RB, N.Ids, MapKernelValue, I, InRow);
+      assert(Emitted && "a bound emitted once is emitted per row");
+      Bound = InRow;
+      if (!Known) {
+        // Per row only where the group's rows may differ.
+        Cur = BasicBlock::Create(Ctx, "wi.bounds.done", WG, WGExit);
+        BranchInst::Create(Cur, RowBounds);
+        BranchInst::Create(Cur, RowBounds, Same, N.Body);
+        IRBuilder<> JB(Cur);
+        auto Merge = [&](Value *InGroup, Value *PerRow) -> Value * {
+          if (InGroup == PerRow)
+            return InGroup;
+          PHINode *P = JB.CreatePHI(PerRow->getType(), 2, "wi.bound");
+          P->addIncoming(InGroup, N.Body);
+          P->addIncoming(PerRow, RowBounds);
+          return P;
+        };
+        Bound = {Merge(Once[I].first, InRow.first),
+                 Merge(Once[I].second, InRow.second)};
+        N.Blocks.push_back(RowBounds);
+        N.Blocks.push_back(Cur);
+      }
+    }
+    EmitRange(I, N, Cur, Bound);
+    Pre = Next;
   }
-  markParallel(N);
+  for (unsigned I = 0; I < RangePieces.size(); ++I)
+    if (BasicBlock *Whole = WholeFrom[I]) {
+      // Its own copy, the range's bounds constant.
+      Nest N = buildNest(Whole, After, false, /*OuterOnly=*/true);
+      IRBuilder<> WB(N.Body);
+      EmitRange(I, N, N.Body,
+                {WB.getInt64(0), WB.getInt64(Config.LocalSize[D])});
+    }
   return true;
 }
 
@@ -1065,14 +1167,19 @@ void WorkGroupBuilder::emitSelection() {
 /// for piece \p Piece of the region \p Start begins; returns the
 /// counter's index. The sum lives in an alloca that SROA makes a register.
 unsigned WorkGroupBuilder::countWorkItems(IRBuilderBase &B, Value *N,
-                                          BasicBlock *Start, StringRef Piece) {
+                                          BasicBlock *Start, StringRef Piece,
+                                          unsigned Existing) {
   Type *I64 = B.getInt64Ty();
-  BasicBlock &Entry = WG->getEntryBlock();
-  IRBuilder<> EB(&Entry, Entry.begin());
-  AllocaInst *Local = EB.CreateAlloca(I64, nullptr, "iss.piece");
-  EB.CreateStore(EB.getInt64(0), Local);
-  unsigned Index = PieceCounters.size();
-  PieceCounters.push_back({RegionIndex.lookup(Start), Piece.str(), Local});
+  unsigned Index = Existing;
+  if (Index == ~0u) {
+    BasicBlock &Entry = WG->getEntryBlock();
+    IRBuilder<> EB(&Entry, Entry.begin());
+    AllocaInst *Local = EB.CreateAlloca(I64, nullptr, "iss.piece");
+    EB.CreateStore(EB.getInt64(0), Local);
+    Index = PieceCounters.size();
+    PieceCounters.push_back({RegionIndex.lookup(Start), Piece.str(), Local});
+  }
+  AllocaInst *Local = PieceCounters[Index].Local;
   auto *Old = B.CreateLoad(I64, Local, "iss.piece.sum");
   auto *New = B.CreateStore(B.CreateAdd(Old, N), Local);
   CounterAccesses.insert(Old);

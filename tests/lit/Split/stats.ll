@@ -105,22 +105,28 @@ declare i32 @llvm.smin.i32(i32, i32)
 ; CHECK-NEXT: %[[A0:[0-9]+]] = add i64 %[[L0]], %[[N0]]
 ; CHECK-NEXT: store i64 %[[A0]], ptr %[[S1]]
 ; CHECK-NEXT: %wi.tiles.end = udiv exact i64 %[[B1]], 8
-; The centre [B1, B2), entered when the first range is done.
-; CHECK: wi.range1:
-; CHECK-NEXT: %[[TOP1:[0-9]+]] = call i64 @llvm.umax.i64(i64 %[[B2:[0-9]+]], i64 %[[B1]])
+; The centre [B1, B2), its own nest after the first range's.
+; CHECK: %[[TOP1:[0-9]+]] = call i64 @llvm.umax.i64(i64 %[[B2:[0-9]+]], i64 %[[B1]])
 ; CHECK-NEXT: %[[N1:[0-9]+]] = sub i64 %[[TOP1]], %[[B1]]
 ; CHECK-NEXT: %[[L1:iss.piece.sum[0-9]+]] = load i64, ptr %[[S2]]
 ; CHECK-NEXT: %[[A1:[0-9]+]] = add i64 %[[L1]], %[[N1]]
 ; CHECK-NEXT: store i64 %[[A1]], ptr %[[S2]]
 ; CHECK-NEXT: %wi.tiles.first = udiv exact i64 %[[B1]], 8
 ; The last range [B2, 64).
-; CHECK: wi.range2:
-; CHECK-NEXT: %[[TOP2:[0-9]+]] = call i64 @llvm.umax.i64(i64 64, i64 %[[B2]])
+; CHECK: %[[TOP2:[0-9]+]] = call i64 @llvm.umax.i64(i64 64, i64 %[[B2]])
 ; CHECK-NEXT: %[[N2:[0-9]+]] = sub i64 %[[TOP2]], %[[B2]]
 ; CHECK-NEXT: %[[L2:iss.piece.sum[0-9]+]] = load i64, ptr %[[S3]]
 ; CHECK-NEXT: %[[A2:[0-9]+]] = add i64 %[[L2]], %[[N2]]
 ; CHECK-NEXT: store i64 %[[A2]], ptr %[[S3]]
 ; CHECK-NEXT: %wi.tiles.first{{[0-9]+}} = udiv exact i64 %[[B2]], 8
+; A group that lies in the centre runs its own copy, tested first, and
+; adds its 64 work-items to the centre's counter.
+; CHECK: wi.body{{[0-9]+}}: ; preds = %wi.range1.whole
+; CHECK-NEXT: %[[TOPW:[0-9]+]] = call i64 @llvm.umax.i64(i64 64, i64 0)
+; CHECK-NEXT: %[[NW:[0-9]+]] = sub i64 %[[TOPW]], 0
+; CHECK-NEXT: %[[LW:iss.piece.sum[0-9]+]] = load i64, ptr %[[S2]]
+; CHECK-NEXT: %[[AW:[0-9]+]] = add i64 %[[LW]], %[[NW]]
+; CHECK-NEXT: store i64 %[[AW]], ptr %[[S2]]
 ; The loops over tiles and lanes count nothing; the group adds its sums to
 ; the counters as it ends, with one atomic add each.
 ; CHECK-NOT: atomicrmw

@@ -5,7 +5,9 @@
 ; (always taken, never taken) and stays in the middle one. The model
 ; assumes the int global id does not wrap, which a check per work group
 ; guards: where it fails, the unsplit loop runs, outlined as a cold
-; function optimized for size. Whole tiles run as a loop
+; function optimized for size. A group that lies below n, tested first,
+; runs the first range's copy alone, with no bound computed (a copy of its
+; own, its loop bounds constant). Whole tiles run as a loop
 ; over tiles around a loop of exactly w work-items; the one tile that n
 ; cuts, where the guard diverges, as a scalar loop (masks would cost more
 ; to compile and no less to run).
@@ -66,9 +68,19 @@ declare float @llvm.fmuladd.f32(float, float, float)
 ; CHECK-NEXT: br label %region0
 ; CHECK: region0:
 ; CHECK-NEXT: br i1 %[[HOLDS]], label %region0.split, label %[[COLD:.*]]
+; A group below n lies in the first range: tested first, before any bound
+; is computed, it runs that range's copy alone over all its tiles.
+; CHECK: region0.split:
+; CHECK: %[[END:.*]] = add i64 %O_x{{[0-9]+}}, 64
+; CHECK-NEXT: %[[WHOLE:.*]] = icmp sge i64 %{{[0-9]+}}, %[[END]]
+; CHECK-NEXT: br i1 %[[WHOLE]], label %wi.range0.whole, label %region0.ranges
 ; The unsplit loop is a cold function of its own (below).
 ; CHECK: [[COLD]]:
 ; CHECK-NEXT: call void @__iss_sub_saxpy_0.region0.plain(
+; Other groups compute the bounds once.
+; CHECK: region0.ranges:
+; CHECK-NOT: wi.tile
+; CHECK: br label %wi.body{{[0-9]+}}
 ; The ranges: whole tiles below n first.
 ; CHECK: udiv exact i64 %{{.*}}, 8
 ; CHECK: %wi.tile{{[0-9]*}} = phi i64
@@ -80,12 +92,19 @@ declare float @llvm.fmuladd.f32(float, float, float)
 ; CHECK-NEXT: br label %then
 ; The tile that n cuts: a scalar loop from the range's bound, the guard
 ; stays.
-; CHECK: %local_id_x{{[0-9]+}} = phi i64 [ %{{[0-9]+}}, %wi.range1 ]
+; CHECK: %local_id_x{{[0-9]+}} = phi i64 [ %{{[0-9]+}}, %wi.body{{[0-9]+}} ]
 ; CHECK: %c[[C2:[0-9]+]] = icmp slt i32 %i{{[0-9]+}}, %n.val
 ; CHECK-NEXT: br i1 %c[[C2]], label %then
 ; Above n: nothing to do.
 ; CHECK: %c{{[0-9]+}} = icmp slt i32 %i{{[0-9]+}}, %n.val
 ; CHECK-NEXT: br label %wi.x.body.end
+; The whole group's copy: the 8 tiles of 8 work-items, the guard folded.
+; CHECK: wi.x.tiles.header{{[0-9]+}}:
+; CHECK: %[[NEXT:wi.tile.next[0-9]+]] = add nuw nsw i64 %wi.tile{{[0-9]+}}, 1
+; CHECK-NEXT: %[[MORE:.*]] = icmp ult i64 %[[NEXT]], 8
+; CHECK-NEXT: br i1 %[[MORE]], label %wi.x.tiles.header{{[0-9]+}}, label %wi.body.end{{[0-9]+}}
+; CHECK: %c{{[0-9]+}} = icmp slt i32 %i{{[0-9]+}}, %n.val
+; CHECK-NEXT: br label %then
 
 ; The unsplit loop keeps the guard; cold and small, it costs little to
 ; compile.
