@@ -246,6 +246,93 @@ TEST_F(SplittingTest, RangesFollowTheOuterIds) {
   checkRanges(Ctx, Pieces, Ranges, 16, 16, 0, 0);
 }
 
+/// The value of \p PA at outer ids (\p Y, 0), every parameter \p N.
+long evalAt(const isl::pw_aff &PA, int N, int Y) {
+  Scratch Sc;
+  IRBuilder<> &B = Sc.B;
+  IslExprEmitter E(B, [&](const isl::id &) -> Value * { return B.getInt64(N); });
+  Value *Dims[2] = {B.getInt64(Y), B.getInt64(0)};
+  Expected<Value *> V = E.emit(PA, Dims);
+  if (!V) {
+    ADD_FAILURE() << toString(V.takeError());
+    return -1;
+  }
+  auto *CI = dyn_cast<ConstantInt>(*V);
+  if (!CI) {
+    ADD_FAILURE() << "not folded";
+    return -1;
+  }
+  return CI->getSExtValue();
+}
+
+TEST_F(SplittingTest, BoundsTheSameInEveryRow) {
+  // Rows below n run piece A whole, the others piece B (Figure 2's border
+  // rows): every row of the group is cut alike when all its 4 rows are
+  // below n, or none is; and range 0 (A) is the whole group when all are.
+  isl::set WI = set("{ WI[x, y, z] : 0 <= x < 16 and 0 <= y < 4 and z = 0 }");
+  isl::set A = set("[n] -> { WI[x, y, z] : 0 <= x < 16 and 0 <= y < 4 and "
+                   "z = 0 and y < n }");
+  std::vector<isl::set> Pieces = {A, WI.subtract(A)};
+  isl::set Context(Ctx, "[n] -> { : }");
+  std::vector<SplitRange> Ranges;
+  std::string Why;
+  ASSERT_TRUE(SplittingPredicates::rangesOf(Pieces, WI, 0, 8, Context, 8,
+                                            Ranges, Why))
+      << Why;
+  ASSERT_EQ(Ranges.size(), 2u);
+  isl::set Outer = set("{ Outer[y, z] : 0 <= y < 4 and z = 0 }");
+  isl::set Same = SplittingPredicates::invariantParams(
+      {Ranges[0].End, Ranges[1].End}, Outer, Context);
+  expectEqual(Same, set("[n] -> { : n >= 4 or n <= 0 }"));
+  isl::set Whole0 = SplittingPredicates::wholeParams(
+      Ranges[0].Begin, Ranges[0].End, 16, Outer, Context);
+  isl::set Whole1 = SplittingPredicates::wholeParams(
+      Ranges[1].Begin, Ranges[1].End, 16, Outer, Context);
+  expectEqual(Whole0, set("[n] -> { : n >= 4 }"));
+  expectEqual(Whole1, set("[n] -> { : n <= 0 }"));
+  // Point by point: the bounds of every row against row 0's.
+  for (int N = -3; N <= 8; ++N) {
+    bool Alike = true, All0 = true;
+    for (int Y = 0; Y < 4; ++Y)
+      for (const SplitRange &R : Ranges) {
+        Alike &= evalAt(R.Begin, N, Y) == evalAt(R.Begin, N, 0) &&
+                 evalAt(R.End, N, Y) == evalAt(R.End, N, 0);
+        All0 &= R.Piece != 0 || (evalAt(R.Begin, N, Y) == 0 &&
+                                 evalAt(R.End, N, Y) == 16);
+      }
+    isl::set P(Ctx, "[n] -> { : n = " + std::to_string(N) + " }");
+    EXPECT_EQ(P.is_subset(Same).is_true(), Alike) << "n = " << N;
+    EXPECT_EQ(P.is_subset(Whole0).is_true(), All0) << "n = " << N;
+  }
+}
+
+TEST_F(SplittingTest, BoundsThatFollowTheRowsDiffer) {
+  // The triangle x <= y: no two rows are cut alike, no range is a whole
+  // group.
+  isl::set WI = set("{ WI[x, y, z] : 0 <= x < 16 and 0 <= y < 16 and z = 0 }");
+  isl::set Lower = set("{ WI[x, y, z] : 0 <= x < 16 and 0 <= y < 16 and "
+                       "z = 0 and 4 * floor(x / 4) + 3 <= y }");
+  std::vector<isl::set> Pieces = {WI.subtract(Lower), Lower};
+  isl::set Context(Ctx, "{ : }");
+  std::vector<SplitRange> Ranges;
+  std::string Why;
+  ASSERT_TRUE(SplittingPredicates::rangesOf(Pieces, WI, 0, 4, Context, 8,
+                                            Ranges, Why))
+      << Why;
+  isl::set Outer = set("{ Outer[y, z] : 0 <= y < 16 and z = 0 }");
+  SmallVector<isl::pw_aff, 4> Ends;
+  for (const SplitRange &R : Ranges)
+    Ends.push_back(R.End);
+  EXPECT_TRUE(SplittingPredicates::invariantParams(Ends, Outer, Context)
+                  .is_empty()
+                  .is_true());
+  for (const SplitRange &R : Ranges)
+    EXPECT_TRUE(
+        SplittingPredicates::wholeParams(R.Begin, R.End, 16, Outer, Context)
+            .is_empty()
+            .is_true());
+}
+
 TEST_F(SplittingTest, RangesOfPiecesThatSwapPlaces) {
   // Piece 0 is left of piece 1 when n >= 0 and right of it otherwise: each
   // is two intervals that never coexist. One piece's intervals merge into
