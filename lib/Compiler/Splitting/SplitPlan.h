@@ -9,10 +9,14 @@
 // ids) from the parameters; each range runs its own copy of the region's
 // body, specialised to the piece of the work-item space it covers.
 //
-// iss-wi-loops builds the loops: a range of a piece made of whole tiles is
-// a loop over tiles around a loop of exactly w work-items, which the loop
-// vectorizer turns into straight vector code (no epilogue, no runtime
-// checks: the loops are parallel); any other range is a scalar loop. The
+// iss-wi-loops builds the loops: each range its own nest of the outer
+// work-item loops around a loop of the vectorized id; a range of a piece
+// made of whole tiles is a loop over tiles around a loop of exactly w
+// work-items, which the loop vectorizer turns into straight vector code
+// (no epilogue, no runtime checks: the loops are parallel); any other
+// range is a scalar loop. A work group that one range covers whole runs
+// that range alone (emitWholeGroupTests); where the bounds are the same in
+// every row (emitBoundsInvariant) they are computed once per group. The
 // plan computes the bounds and specialises each copy; it knows nothing of
 // how the loops are built.
 //
