@@ -82,7 +82,7 @@ public:
     bool Hot = any_of(this->P->pieces(),
                       [](const SplitPiece &SP) { return SP.UniformControl; });
     for (unsigned I = 0; I < Pieces.size(); ++I)
-      if (Hot && Narrow[I] && !this->P->pieces()[I].UniformControl)
+      if (!getenv("XX_MASKED") && Hot && Narrow[I] && !this->P->pieces()[I].UniformControl)
         Pieces[I].WholeTiles = false;
     LockStep.assign(RangePieces.size(), 0);
   }
@@ -186,32 +186,38 @@ void ModelSplitPlan::emitWholeGroupTests(
     SmallVectorImpl<std::pair<unsigned, Value *>> &Tests) {
   // One test, which costs every group that fails it, and one more copy of
   // the body: for the range of vector code first, of uniform control and
-  // consecutive accesses (Figure 2's interior), then the one that does
-  // the most work. A range whose copy reaches no load or store (the
-  // groups past a tail guard) gains nothing from running alone.
+  // consecutive accesses (Figure 2's interior). A range whose copy reaches
+  // no load or store (the groups past a tail guard) gains nothing from
+  // running alone.
   const unsigned MaxTests = 1;
+  // A region with kernel loops does enough per work-item that the bounds
+  // cost its groups little, and a copy whose loops run in lock-step costs
+  // the front half once more on its tile function (SobelFilter's split
+  // took 30% longer): straight-line regions only.
+  if (!R.Loops.empty())
+    return;
   SmallVector<std::pair<unsigned, unsigned>, 8> Order; // (weight, range)
   for (unsigned I = 0; I < RangePieces.size(); ++I) {
-    unsigned Executed = 0;
-    for (const ModelAccess &A : R.Accesses)
-      Executed += SplittingPredicates::toWorkItems(A.Domain, R.Domain)
-                      .intersect(P->rangeSetAt(I))
-                      .is_empty()
-                      .is_false();
     const SplitPiece &SP = P->pieces()[RangePieces[I]];
-    if (Executed)
-      Order.push_back({Executed +
-                           (Pieces[RangePieces[I]].WholeTiles ? 4000u : 0u) +
-                           (SP.UniformControl ? 2000u : 0u) +
-                           (SP.Consecutive ? 1000u : 0u),
-                       I});
+    Order.push_back({(Pieces[RangePieces[I]].WholeTiles ? 4u : 0u) +
+                         (SP.UniformControl ? 2u : 0u) +
+                         (SP.Consecutive ? 1u : 0u),
+                     I});
   }
   llvm::stable_sort(Order, [](auto &A, auto &B) { return A.first > B.first; });
+  auto Executes = [&](unsigned I) {
+    return any_of(R.Accesses, [&](const ModelAccess &A) {
+      return SplittingPredicates::toWorkItems(A.Domain, R.Domain)
+          .intersect(P->rangeSetAt(I))
+          .is_empty()
+          .is_false();
+    });
+  };
   for (auto [Weight, I] : Order) {
     if (Tests.size() == MaxTests)
       break;
     const isl::set &Whole = P->wholeGroupParams(I);
-    if (Whole.is_empty().is_true())
+    if (Whole.is_empty().is_true() || !Executes(I))
       continue;
     if (Value *T = P->emitParamCondition(B, MapKernelValue, Whole))
       Tests.push_back({I, T});

@@ -19,6 +19,8 @@
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <optional>
+
 using namespace llvm;
 
 static cl::opt<unsigned long> MaxPredicateOps(
@@ -990,20 +992,43 @@ bool SplittingPredicates::emitBounds(
   return true;
 }
 
+/// The parameters for which some of \p Outer lies outside the pieces of
+/// \p PA whose expression does not involve the outer ids (and, with
+/// \p Value, is that constant): the intersection over those pieces of
+/// the parameters where \p Outer is not within the piece. Linear in the
+/// pieces, where comparing \p PA with itself at the origin (ne_set) took
+/// a third of Convolution2D's split. An over-approximation where isl
+/// splits one expression into several pieces: the bounds are then
+/// computed per row, which is always right.
+static isl::set paramsNotCovered(const isl::pw_aff &PA,
+                                 std::optional<long> Value,
+                                 const isl::set &Outer) {
+  isl::set Bad = isl::set::universe(Outer.params().space());
+  unsigned N = islDim(Outer, isl::dim::set);
+  isl::stat St = PA.foreach_piece([&](isl::set Dom, isl::aff A) {
+    if (isl_aff_involves_dims(A.get(), isl_dim_in, 0, N) != isl_bool_false)
+      return isl::stat::ok();
+    if (Value && (!A.is_cst().is_true() ||
+                  !A.constant_val().eq(isl::val(A.ctx(), *Value))))
+      return isl::stat::ok();
+    Bad = Bad.intersect(Outer.subtract(Dom).params());
+    return Bad.is_null() ? isl::stat::error() : isl::stat::ok();
+  });
+  if (St.is_error())
+    return {};
+  return Bad;
+}
+
 isl::set SplittingPredicates::invariantParams(ArrayRef<isl::pw_aff> Bounds,
                                               const isl::set &Outer,
                                               const isl::set &Context) {
-  isl::set Varies = isl::set::empty(Context.space());
+  isl::set Bad = isl::set::empty(Outer.params().space());
   for (const isl::pw_aff &PA : Bounds) {
-    // { Outer[o] -> Outer[0] }: the bound's value at the origin, everywhere.
-    isl::space Space = PA.domain().space();
-    isl::pw_aff AtOrigin =
-        PA.pullback(isl::multi_aff::zero(Space.map_from_set()));
-    Varies = Varies.unite(PA.ne_set(AtOrigin).intersect(Outer).params());
-    if (Varies.is_null())
+    Bad = Bad.unite(paramsNotCovered(PA, std::nullopt, Outer));
+    if (Bad.is_null())
       return {};
   }
-  return Context.subtract(Varies).coalesce();
+  return Context.subtract(Bad);
 }
 
 /// \p Compute under the predicates' isl quota; empty where it fails.
@@ -1038,12 +1063,9 @@ isl::set SplittingPredicates::wholeParams(const isl::pw_aff &Begin,
                                           const isl::pw_aff &End, long L,
                                           const isl::set &Outer,
                                           const isl::set &Context) {
-  isl::pw_aff Zero(Outer, isl::val(Outer.ctx(), 0L));
-  isl::pw_aff Last(Outer, isl::val(Outer.ctx(), L));
-  isl::set Not = Begin.ne_set(Zero).unite(End.ne_set(Last)).intersect(Outer);
-  if (Not.is_null())
-    return {};
-  return Context.subtract(Not.params()).coalesce();
+  isl::set Bad = paramsNotCovered(Begin, 0L, Outer)
+                     .unite(paramsNotCovered(End, L, Outer));
+  return Bad.is_null() ? Bad : Context.subtract(Bad).coalesce();
 }
 
 const isl::set &SplittingPredicates::wholeGroupParams(unsigned Range) const {
