@@ -157,29 +157,31 @@ TEST_F(SplittingTest, ForAllEliminatesOpaqueParameters) {
               WI);
 }
 
+/// The value of \p PA at outer ids (\p Y, 0), every parameter \p N.
+long evalAt(const isl::pw_aff &PA, int N, int Y) {
+  Scratch Sc;
+  IRBuilder<> &B = Sc.B;
+  IslExprEmitter E(B, [&](const isl::id &) -> Value * { return B.getInt64(N); });
+  Value *Dims[2] = {B.getInt64(Y), B.getInt64(0)};
+  Expected<Value *> V = E.emit(PA, Dims);
+  if (!V) {
+    ADD_FAILURE() << toString(V.takeError());
+    return -1;
+  }
+  auto *CI = dyn_cast<ConstantInt>(*V);
+  if (!CI) {
+    ADD_FAILURE() << "not folded";
+    return -1;
+  }
+  return CI->getSExtValue();
+}
+
 /// Checks point by point, for each value of n in [Lo, Hi] and each outer
 /// id y in [0, Y), that the ranges cut [0, L) in order and that each x of
 /// a range lies in its piece.
 void checkRanges(isl::ctx Ctx, ArrayRef<isl::set> Pieces,
                  ArrayRef<SplitRange> Ranges, int L, int Y, int Lo, int Hi) {
-  auto Eval = [&](const isl::pw_aff &PA, int N, int Yv) -> long {
-    Scratch Sc;
-    IRBuilder<> &B = Sc.B;
-    IslExprEmitter E(B,
-                     [&](const isl::id &) -> Value * { return B.getInt64(N); });
-    Value *Dims[2] = {B.getInt64(Yv), B.getInt64(0)};
-    Expected<Value *> V = E.emit(PA, Dims);
-    if (!V) {
-      ADD_FAILURE() << toString(V.takeError());
-      return -1;
-    }
-    auto *CI = dyn_cast<ConstantInt>(*V);
-    if (!CI) {
-      ADD_FAILURE() << "not folded";
-      return -1;
-    }
-    return CI->getSExtValue();
-  };
+  auto Eval = evalAt;
   for (int N = Lo; N <= Hi; ++N)
     for (int Yv = 0; Yv < Y; ++Yv) {
       long At = 0;
@@ -246,23 +248,17 @@ TEST_F(SplittingTest, RangesFollowTheOuterIds) {
   checkRanges(Ctx, Pieces, Ranges, 16, 16, 0, 0);
 }
 
-/// The value of \p PA at outer ids (\p Y, 0), every parameter \p N.
-long evalAt(const isl::pw_aff &PA, int N, int Y) {
-  Scratch Sc;
-  IRBuilder<> &B = Sc.B;
-  IslExprEmitter E(B, [&](const isl::id &) -> Value * { return B.getInt64(N); });
-  Value *Dims[2] = {B.getInt64(Y), B.getInt64(0)};
-  Expected<Value *> V = E.emit(PA, Dims);
-  if (!V) {
-    ADD_FAILURE() << toString(V.takeError());
-    return -1;
-  }
-  auto *CI = dyn_cast<ConstantInt>(*V);
-  if (!CI) {
-    ADD_FAILURE() << "not folded";
-    return -1;
-  }
-  return CI->getSExtValue();
+/// The ranges of \p Pieces along x in tiles of \p Width; none, and a
+/// failure, when rangesOf refuses.
+std::vector<SplitRange> rangesAlongX(ArrayRef<isl::set> Pieces,
+                                     const isl::set &WI, unsigned Width,
+                                     const isl::set &Context) {
+  std::vector<SplitRange> Ranges;
+  std::string Why;
+  if (!SplittingPredicates::rangesOf(Pieces, WI, 0, Width, Context, 8, Ranges,
+                                     Why))
+    ADD_FAILURE() << Why;
+  return Ranges;
 }
 
 TEST_F(SplittingTest, BoundsTheSameInEveryRow) {
@@ -274,11 +270,7 @@ TEST_F(SplittingTest, BoundsTheSameInEveryRow) {
                    "z = 0 and y < n }");
   std::vector<isl::set> Pieces = {A, WI.subtract(A)};
   isl::set Context(Ctx, "[n] -> { : }");
-  std::vector<SplitRange> Ranges;
-  std::string Why;
-  ASSERT_TRUE(SplittingPredicates::rangesOf(Pieces, WI, 0, 8, Context, 8,
-                                            Ranges, Why))
-      << Why;
+  std::vector<SplitRange> Ranges = rangesAlongX(Pieces, WI, 8, Context);
   ASSERT_EQ(Ranges.size(), 2u);
   isl::set Outer = set("{ Outer[y, z] : 0 <= y < 4 and z = 0 }");
   isl::set Same = SplittingPredicates::invariantParams(
@@ -314,11 +306,8 @@ TEST_F(SplittingTest, BoundsThatFollowTheRowsDiffer) {
                        "z = 0 and 4 * floor(x / 4) + 3 <= y }");
   std::vector<isl::set> Pieces = {WI.subtract(Lower), Lower};
   isl::set Context(Ctx, "{ : }");
-  std::vector<SplitRange> Ranges;
-  std::string Why;
-  ASSERT_TRUE(SplittingPredicates::rangesOf(Pieces, WI, 0, 4, Context, 8,
-                                            Ranges, Why))
-      << Why;
+  std::vector<SplitRange> Ranges = rangesAlongX(Pieces, WI, 4, Context);
+  ASSERT_FALSE(Ranges.empty());
   isl::set Outer = set("{ Outer[y, z] : 0 <= y < 16 and z = 0 }");
   SmallVector<isl::pw_aff, 4> Ends;
   for (const SplitRange &R : Ranges)
