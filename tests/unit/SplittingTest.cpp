@@ -263,6 +263,105 @@ TEST_F(SplittingTest, RangesOfPiecesThatSwapPlaces) {
   checkRanges(Ctx, Pieces, Ranges, 16, 1, -5, 5);
 }
 
+TEST_F(SplittingTest, RangeTilesAreTheTilesOfTheRange) {
+  // The tail guard of RangesOfATailGuard with L = 30, not a multiple of
+  // w: each range's bounds in tiles give its tiles (within its piece's),
+  // and its bounds in work-items are w times those, cut at L.
+  isl::set WI = set("{ WI[x, y, z] : 0 <= x < 30 and 0 <= y < 2 and z = 0 }");
+  isl::set Cut = set("[n] -> { WI[x, y, z] : 0 <= x < 30 and 0 <= y < 2 and "
+                     "z = 0 and 8 * floor(x / 8) < n < 8 * floor(x / 8) + 8 }");
+  isl::set Below =
+      set("[n] -> { WI[x, y, z] : 0 <= x < 30 and 0 <= y < 2 and z = 0 and "
+          "8 * floor(x / 8) + 8 <= n }");
+  isl::set Above = WI.subtract(Cut).subtract(Below);
+  std::vector<isl::set> Pieces = {Below, Cut, Above};
+  std::vector<SplitRange> Ranges;
+  std::string Why;
+  ASSERT_TRUE(SplittingPredicates::rangesOf(
+      Pieces, WI, 0, 8, isl::set(Ctx, "[n] -> { : }"), 8, Ranges, Why))
+      << Why;
+  ASSERT_EQ(Ranges.size(), 3u);
+  isl::set Tiles = SplittingPredicates::tilesOf(WI, 0, 8);
+  for (const SplitRange &R : Ranges) {
+    ASSERT_FALSE(R.BeginTile.is_null());
+    ASSERT_FALSE(R.EndTile.is_null());
+    // The same values wherever either is defined.
+    auto ExpectSame = [&](const isl::pw_aff &A, const isl::pw_aff &B) {
+      EXPECT_TRUE(A.domain().is_equal(B.domain()).is_true());
+      EXPECT_TRUE(A.ne_set(B).is_empty().is_true())
+          << islStr(A) << "\n   is not\n"
+          << islStr(B);
+    };
+    isl::pw_aff L(R.End.domain(), isl::val(Ctx, 30L));
+    ExpectSame(R.End, R.EndTile.scale(isl::val(Ctx, 8L)).min(L));
+    ExpectSame(R.Begin, R.BeginTile.scale(isl::val(Ctx, 8L)).min(L));
+    isl::set T =
+        SplittingPredicates::tileInterval(R.BeginTile, R.EndTile, Tiles, 0)
+            .intersect(SplittingPredicates::tilesOf(Pieces[R.Piece], 0, 8));
+    // Point by point: a tile is in T exactly when one of its work-items
+    // is in [Begin, End) and in the piece.
+    for (int N : {-1, 0, 1, 7, 8, 9, 15, 16, 17, 23, 24, 25, 29, 30, 31, 40})
+      for (int Y = 0; Y < 2; ++Y)
+        for (int Tx = 0; Tx < 4; ++Tx) {
+          bool Any = false;
+          for (int X = 8 * Tx; X < std::min(8 * Tx + 8, 30); ++X) {
+            std::string At = "[n] -> { WI[" + std::to_string(X) + ", " +
+                             std::to_string(Y) +
+                             ", 0] : n = " + std::to_string(N) + " }";
+            isl::set P = set(At);
+            isl::set Outer = set("[n] -> { Outer[" + std::to_string(Y) +
+                                 ", 0] : n = " + std::to_string(N) + " }");
+            isl::set InRange =
+                R.Begin.intersect_domain(Outer)
+                    .le_set(isl::pw_aff(Outer, isl::val(Ctx, long(X))))
+                    .intersect(R.End.intersect_domain(Outer).gt_set(
+                        isl::pw_aff(Outer, isl::val(Ctx, long(X)))));
+            Any |= !InRange.is_empty().is_true() &&
+                   P.is_subset(Pieces[R.Piece]).is_true();
+          }
+          isl::set Tile =
+              set("[n] -> { Tile[" + std::to_string(Tx) + ", " +
+                  std::to_string(Y) + ", 0] : n = " + std::to_string(N) + " }");
+          EXPECT_EQ(Tile.is_subset(T).is_true(), Any)
+              << "piece " << R.Piece << ", n = " << N << ", y = " << Y
+              << ", tile " << Tx;
+        }
+  }
+}
+
+TEST_F(SplittingTest, TakenOnTilesMatchesTheWorkItemsOfTheTiles) {
+  // A branch k < n in a loop over k < x, on 30 work-items in tiles of 8:
+  // decided on the expanded instances (x = 8t + lane), the answer is the
+  // one on the work-items of the tiles, with their floors.
+  isl::set WI = set("{ WI[x, y, z] : 0 <= x < 30 and y = 0 and z = 0 }");
+  isl::set Domain =
+      set("{ H[x, y, z, k] : 0 <= x < 30 and y = 0 and z = 0 and 0 <= k < x }");
+  isl::set Context = set("[n, m] -> { : 0 <= n <= 40 and 0 <= m <= 3 }");
+  std::vector<isl::set> Taken = {set("[n] -> { H[x, y, z, k] : k < n }"),
+                                 set("[n] -> { H[x, y, z, k] : k < x - n }"),
+                                 set("{ H[x, y, z, k] : k < 22 }"),
+                                 set("[n] -> { H[x, y, z, k] : x >= n }")};
+  std::vector<isl::set> TileSets = {
+      set("{ Tile[t, y, z] : t = 0 }"),
+      set("{ Tile[t, y, z] : t = 2 }"),
+      set("{ Tile[t, y, z] : t = 3 }"),
+      set("{ Tile[t, y, z] : 0 <= t <= 3 }"),
+      set("[m] -> { Tile[t, y, z] : t = m }"),
+      set("[n] -> { Tile[t, y, z] : 8t + 8 <= n }"),
+      set("{ Tile[t, y, z] : false }")};
+  for (const isl::set &T : Taken)
+    for (const isl::set &Tiles : TileSets) {
+      isl::set W = SplittingPredicates::workItemsOf(Tiles, WI, 0, 8);
+      isl::set D = Domain.intersect(W.insert_dims(isl::dim::set, 3, 1)
+                                        .set_tuple_id(Domain.get_tuple_id()));
+      bool Want = D.intersect_params(Context).is_subset(T).is_true();
+      EXPECT_EQ(SplittingPredicates::allTakenOnTiles(Domain, T, Tiles, WI,
+                                                     Context, 0, 8),
+                Want)
+          << islStr(T) << " on " << islStr(Tiles);
+    }
+}
+
 TEST_F(SplittingTest, RangesRefuseAnOrderThatDependsOnParameters) {
   // One convex piece each, swapping places with n: no fixed order.
   isl::set WI = set("{ WI[x, y, z] : 0 <= x < 2 and y = 0 and z = 0 }");
