@@ -625,18 +625,55 @@ void SplittingPredicates::compute() {
   };
   auto ToWI = [&](const isl::set &T) { return toWorkItems(T); };
   isl::set BadIC = isl::set::empty(Tiles.space());
+  // Accesses of one block share their instances, and many share their
+  // offsets too (a context array's slot, stored and loaded): each distinct
+  // question is answered once, with the same isl operations.
+  struct View {
+    isl::set Domain, D, Multi;
+  };
+  std::vector<View> Views;
+  SmallVector<unsigned, 16> Asked; // accesses computed, not copied
   for (unsigned A = 0; A < NA; ++A) {
     const ModelAccess &Acc = R.Accesses[A];
-    isl::set D = domainView(Acc.Domain);
-    // The tiles with two active lanes: elsewhere every property holds.
-    isl::set Multi = divergentValueTiles(isl::pw_aff(), D, Dim, Width);
+    int Kind = Acc.UniformDims >> Dim & 1 ? 0 : !affineAccess(A) ? 1 : 2;
+    auto Same = find_if(Asked, [&](unsigned B) {
+      const ModelAccess &Other = R.Accesses[B];
+      int OtherKind = Other.UniformDims >> Dim & 1 ? 0
+                      : !affineAccess(B)           ? 1
+                                                   : 2;
+      return OtherKind == Kind && plainIsEqual(Other.Domain, Acc.Domain) &&
+             (Kind != 2 || (Other.Size == Acc.Size &&
+                            plainIsEqual(Other.Offset, Acc.Offset)));
+    });
+    if (Same != Asked.end()) {
+      NotConsT[A] = NotConsT[*Same];
+      NotUniT[A] = NotUniT[*Same];
+      this->ConsT[A] = this->ConsT[*Same];
+      this->UniT[A] = this->UniT[*Same];
+      EverCons[A] = EverCons[*Same];
+      if (EverCons[A])
+        BadIC = BadIC.unite(Tiles.subtract(this->ConsT[A])).coalesce();
+      continue;
+    }
+    Asked.push_back(A);
+    auto V = find_if(Views, [&](const View &V) {
+      return plainIsEqual(V.Domain, Acc.Domain);
+    });
+    if (V == Views.end()) {
+      isl::set D = domainView(Acc.Domain);
+      // The tiles with two active lanes: elsewhere every property holds.
+      Views.push_back(
+          {Acc.Domain, D, divergentValueTiles(isl::pw_aff(), D, Dim, Width)});
+      V = Views.end() - 1;
+    }
+    const isl::set &D = V->D, &Multi = V->Multi;
     isl::set ConsT, UniT;
-    if (Acc.UniformDims >> Dim & 1) {
+    if (Kind == 0) {
       ConsT = Tiles.subtract(Multi);
       UniT = Tiles;
       NotConsT[A] = Multi;
       NotUniT[A] = isl::set::empty(Tiles.space());
-    } else if (!affineAccess(A)) {
+    } else if (Kind == 1) {
       ConsT = UniT = Tiles.subtract(Multi);
       NotConsT[A] = NotUniT[A] = Multi;
     } else {
@@ -937,7 +974,7 @@ int SplittingPredicates::takenOnRange(unsigned Branch, unsigned Range) const {
   int &T = Taken[Branch * Slots + Range];
   if (T == -2) {
     if (Range == Ranges.size())
-      T = takenOn(Branch, R.Domain);
+      T = takenOnTiles(Branch, Tiles); // R.Domain's tiles
     else if (R.Branches[Branch].UniformDims >> Dim & 1)
       T = takenOnAll(Branch);
     else
@@ -969,31 +1006,42 @@ int SplittingPredicates::takenOn(unsigned Branch, const isl::set &Where) const {
   return -1;
 }
 
+/// The instances of \p Domain - \p Taken (over a block's space) whose
+/// work-item lies in \p WIDomain, expanded: x_d = w * t + lane with
+/// 0 <= lane < w, a bijection onto the block's space, so that "the tile of
+/// x lies in a set of tiles" is a condition on t alone (liftTiles).
+static isl::set expandedOutside(const isl::set &Domain, const isl::set &Taken,
+                                const isl::set &WIDomain, unsigned Dim,
+                                unsigned Width) {
+  Expanded E = expand(Domain.space(), Dim, Width);
+  isl::set WIE = WIDomain.insert_dims(isl::dim::set, 3, E.N - 3)
+                     .set_tuple_id(Domain.get_tuple_id())
+                     .preimage(E.ToBlock);
+  return Domain.subtract(Taken)
+      .preimage(E.ToBlock)
+      .intersect(E.Lanes)
+      .intersect(WIE)
+      .coalesce();
+}
+
+/// \p Tiles (over Tile) on the expanded space \p Like of expandedOutside.
+static isl::set liftTiles(const isl::set &Tiles, const isl::set &Like) {
+  unsigned N = islDim(Like, isl::dim::set);
+  return Tiles.insert_dims(isl::dim::set, 3, N - 3)
+      .set_tuple_id(Like.get_tuple_id());
+}
+
 bool SplittingPredicates::allTakenOnTiles(const isl::set &Domain,
                                           const isl::set &Taken,
                                           const isl::set &Tiles,
                                           const isl::set &WIDomain,
                                           const isl::set &Context, unsigned Dim,
                                           unsigned Width) {
-  // x_d = w * t + lane with 0 <= lane < w is a bijection onto the block's
-  // space, so inclusion is decided on the expanded points; there, "the
-  // tile of x lies in Tiles" is a condition on t alone.
-  Expanded E = expand(Domain.space(), Dim, Width);
-  unsigned N = islDim(Domain, isl::dim::set);
-  auto Lift = [&](isl::set S) { // over WI or Tile, to E
-    return S.insert_dims(isl::dim::set, 3, N + 1 - 3)
-        .set_tuple_id(isl::id(S.ctx(), "E"));
-  };
-  isl::set WIE = WIDomain.insert_dims(isl::dim::set, 3, N - 3)
-                     .set_tuple_id(Domain.get_tuple_id())
-                     .preimage(E.ToBlock);
-  isl::set D = Domain.preimage(E.ToBlock)
-                   .intersect(E.Lanes)
-                   .intersect(WIE)
-                   .intersect(Lift(Tiles))
-                   .intersect_params(Context);
-  // D within Domain lies in Taken exactly when it misses Domain - Taken.
-  return D.intersect(Domain.subtract(Taken).preimage(E.ToBlock))
+  // The instances in those tiles lie in Taken exactly when none of them
+  // lies in Domain - Taken.
+  isl::set Out = expandedOutside(Domain, Taken, WIDomain, Dim, Width);
+  return Out.intersect(liftTiles(Tiles, Out))
+      .intersect_params(Context)
       .is_empty()
       .is_true();
 }
@@ -1003,9 +1051,16 @@ int SplittingPredicates::takenOnTiles(unsigned Branch,
   const ModelBranch &B = R.Branches[Branch];
   if (!B.Affine)
     return -1;
-  for (unsigned I = 0; I < B.Taken.size(); ++I)
-    if (allTakenOnTiles(B.Domain, B.Taken[I], T, R.Domain,
-                        contextFor({B.Domain, B.Taken[I], T}), Dim, Width))
+  // allTakenOnTiles, with each successor's expanded instances outside it
+  // computed once for all the ranges.
+  if (Outside.empty())
+    Outside.resize(R.Branches.size());
+  std::vector<isl::set> &Out = Outside[Branch];
+  if (Out.empty())
+    for (const isl::set &Taken : B.Taken)
+      Out.push_back(expandedOutside(B.Domain, Taken, R.Domain, Dim, Width));
+  for (unsigned I = 0; I < Out.size(); ++I)
+    if (emptyInContext(Out[I].intersect(liftTiles(T, Out[I]))).is_true())
       return I;
   return -1;
 }

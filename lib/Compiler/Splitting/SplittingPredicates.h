@@ -388,6 +388,9 @@ private:
   /// Memos of rangeSetAt, rangeTilesAt, takenOnRange/takenOnAll (-2: not
   /// yet known) and classifyRange (-1: not yet known).
   mutable std::vector<isl::set> RangeSets, RangeTiles;
+  /// Per branch and successor, the instances outside the successor with
+  /// x_d = w * t + lane (takenOnTiles), once.
+  mutable std::vector<std::vector<isl::set>> Outside;
   mutable std::vector<int> Taken;
   mutable std::vector<int> Classes;
   std::vector<SplitRange> Ranges;
