@@ -90,6 +90,10 @@ bool involvesParam(const isl::set &S, const isl::id &Id);
 bool plainIsEqual(const isl::set &A, const isl::set &B);
 bool plainIsEqual(const isl::pw_aff &A, const isl::pw_aff &B);
 
+/// The local (existentially quantified) dimensions of \p BM; 0 on error.
+/// (basic_map::dim(isl::dim::div) asks the map, which has none.)
+unsigned localDims(const isl::basic_map &BM);
+
 /// Whether \p S is one box: every constraint bounds one set dimension
 /// (by the parameters), so its bounding box is \p S itself.
 bool isBox(const isl::set &S);

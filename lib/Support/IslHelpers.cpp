@@ -118,6 +118,13 @@ bool plainIsEqual(const isl::pw_aff &A, const isl::pw_aff &B) {
          isl_pw_aff_plain_is_equal(A.get(), B.get()) == isl_bool_true;
 }
 
+unsigned localDims(const isl::basic_map &BM) {
+  if (BM.is_null())
+    return 0;
+  isl_size N = isl_basic_map_dim(BM.get(), isl_dim_div);
+  return N < 0 ? 0 : unsigned(N);
+}
+
 bool isBox(const isl::set &S) {
   return !S.is_null() && isl_set_is_box(S.get()) == isl_bool_true;
 }

@@ -362,6 +362,43 @@ TEST_F(SplittingTest, TakenOnTilesMatchesTheWorkItemsOfTheTiles) {
     }
 }
 
+TEST_F(SplittingTest, RangesRefuseAStridedPiece) {
+  // The even x and the odd x: each piece is convex but for its stride,
+  // and neither is a union of intervals of x.
+  isl::set WI = set("{ WI[x, y, z] : 0 <= x < 16 and y = 0 and z = 0 }");
+  isl::set Even = set("{ WI[x, y, z] : 0 <= x < 16 and y = 0 and z = 0 and "
+                      "x mod 2 = 0 }");
+  std::vector<SplitRange> Ranges;
+  std::string Why;
+  EXPECT_FALSE(SplittingPredicates::rangesOf({Even, WI.subtract(Even)}, WI, 0,
+                                             1, isl::set(Ctx, "{ : }"), 8,
+                                             Ranges, Why));
+  EXPECT_NE(Why.find("not a union of intervals"), std::string::npos) << Why;
+}
+
+TEST_F(SplittingTest, RangesOrderPiecesByWhereTheyMeet) {
+  // Left of m, the interior, right of n: where all three exist they come
+  // in that order, and only two of them for other m and n.
+  isl::set WI = set("{ WI[x, y, z] : 0 <= x < 32 and y = 0 and z = 0 }");
+  isl::set Left = set("[m, n] -> { WI[x, y, z] : 0 <= x < 32 and y = 0 and "
+                      "z = 0 and 4 * floor(x / 4) + 4 <= m }");
+  isl::set Right = set("[m, n] -> { WI[x, y, z] : 0 <= x < 32 and y = 0 and "
+                       "z = 0 and 4 * floor(x / 4) >= n and "
+                       "4 * floor(x / 4) + 4 > m }");
+  isl::set Mid = WI.subtract(Left).subtract(Right);
+  std::vector<isl::set> Pieces = {Mid, Right, Left};
+  std::vector<SplitRange> Ranges;
+  std::string Why;
+  ASSERT_TRUE(SplittingPredicates::rangesOf(
+      Pieces, WI, 0, 4, isl::set(Ctx, "[m, n] -> { : m <= n }"), 8, Ranges,
+      Why))
+      << Why;
+  ASSERT_EQ(Ranges.size(), 3u);
+  EXPECT_EQ(Ranges[0].Piece, 2u);
+  EXPECT_EQ(Ranges[1].Piece, 0u);
+  EXPECT_EQ(Ranges[2].Piece, 1u);
+}
+
 TEST_F(SplittingTest, RangesRefuseAnOrderThatDependsOnParameters) {
   // One convex piece each, swapping places with n: no fixed order.
   isl::set WI = set("{ WI[x, y, z] : 0 <= x < 2 and y = 0 and z = 0 }");

@@ -310,7 +310,8 @@ static isl::map outerToDim(const isl::set &S, unsigned Dim) {
 namespace {
 struct Component {
   unsigned Piece;
-  isl::pw_aff Lo, Hi; ///< the first and last x_d, where not empty
+  isl::pw_aff Lo; ///< the first x_d, where not empty
+  isl::map Parts; ///< { Outer[o] -> [x_d] }: intervals that never coexist
 };
 } // namespace
 
@@ -350,22 +351,31 @@ bool SplittingPredicates::rangesOfTiles(
   isl::set Outer = Box.domain();
   isl::map AtLeast(Ctx, "{ [a] -> [b] : b >= a }");
   isl::map AtMost(Ctx, "{ [a] -> [b] : b <= a }");
+  isl::set Ordered(Ctx, "{ [a, b] : a >= b }");
   std::vector<Component> Comps;
   for (unsigned P = 0; P < Pieces.size(); ++P) {
     isl::map PM = makeDisjoint(
         outerToDim(Pieces[P], Dim).intersect_params(Context).coalesce());
     isl::stat St = PM.foreach_basic_map([&](isl::basic_map BM) {
       isl::map B(BM);
-      isl::pw_aff Lo = B.dim_min(0), Hi = B.dim_max(0);
-      // Each one an interval of x_d for any parameters and outer ids.
-      isl::map Hull = isl::map::from_pw_aff(Lo).apply_range(AtLeast).intersect(
-          isl::map::from_pw_aff(Hi).apply_range(AtMost));
-      if (!Hull.is_subset(B).is_true()) {
-        Why = "a piece is not a union of intervals of " +
-              std::string(DimNames[Dim]);
-        return isl::stat::error();
+      isl::pw_aff Lo = B.dim_min(0);
+      // Each one an interval of x_d for any parameters and outer ids: a
+      // basic map without local dimensions is convex, so its fibres are;
+      // with them (a stride), the hull of each fibre must lie within it.
+      if (localDims(BM) > 0) {
+        isl::pw_aff Hi = B.dim_max(0);
+        isl::map Hull =
+            isl::map::from_pw_aff(Lo).apply_range(AtLeast).intersect(
+                isl::map::from_pw_aff(Hi).apply_range(AtMost));
+        if (!Hull.is_subset(B).is_true()) {
+          Why = "a piece is not a union of intervals of " +
+                std::string(DimNames[Dim]);
+          return isl::stat::error();
+        }
       }
-      Comps.push_back({P, Lo, Hi});
+      if (Lo.is_null() || Lo.involves_nan().is_true())
+        return isl::stat::error();
+      Comps.push_back({P, Lo, B});
       return isl::stat::ok();
     });
     if (St.is_error()) {
@@ -390,10 +400,17 @@ bool SplittingPredicates::rangesOfTiles(
                             .intersect_params(Context);
         if (Both.is_empty().is_true())
           continue;
-        bool IBefore =
-            Cs[I].Hi.ge_set(Cs[J].Lo).intersect(Both).is_empty().is_true();
-        bool JBefore =
-            Cs[J].Hi.ge_set(Cs[I].Lo).intersect(Both).is_empty().is_true();
+        // I is before J where both are, when no x_d of I is at or after
+        // one of J: one pair of intervals at a time, no maxima.
+        auto Before = [&](const Component &A, const Component &B) {
+          return A.Parts.flat_range_product(B.Parts)
+              .intersect_range(Ordered)
+              .intersect_params(Context)
+              .is_empty()
+              .is_true();
+        };
+        bool IBefore = Before(Cs[I], Cs[J]);
+        bool JBefore = Before(Cs[J], Cs[I]);
         if (IBefore == JBefore)
           return false;
         unsigned A = IBefore ? I : J, B = IBefore ? J : I;
@@ -438,7 +455,7 @@ bool SplittingPredicates::rangesOfTiles(
       continue;
     }
     It->Lo = It->Lo.union_add(C.Lo).coalesce();
-    It->Hi = It->Hi.union_add(C.Hi).coalesce();
+    It->Parts = It->Parts.unite(C.Parts);
   }
   std::vector<unsigned> Order;
   if (OrderOf(Merged, Order)) {
