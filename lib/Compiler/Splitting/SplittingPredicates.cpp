@@ -473,7 +473,11 @@ bool SplittingPredicates::rangesOfTiles(
   std::vector<isl::pw_aff> Ends(N);
   for (unsigned I = N; I-- > 0;) {
     Ends[I] = Cut;
-    Cut = unionMin(Comps[Order[I]].Lo, Cut);
+    // The intervals are in order where they coexist (in the context), so
+    // the first later one that is there starts before all the others:
+    // its start takes precedence, no minimum to compute.
+    const isl::pw_aff &Lo = Comps[Order[I]].Lo;
+    Cut = Lo.union_add(Cut.subtract_domain(Lo.domain()));
   }
   isl::pw_aff LPA(Outer, isl::val(Ctx, L));
   isl::set OuterCtx = Outer.intersect_params(Context);
