@@ -329,6 +329,46 @@ TEST_F(SplittingTest, RangeTilesAreTheTilesOfTheRange) {
   }
 }
 
+TEST_F(SplittingTest, RangesOfOneTileAreDecidedOnTheTileBounds) {
+  // A tail guard cut at n on 30 work-items in tiles of 8: a range holds
+  // more than w work-items exactly where its tile interval holds two.
+  isl::set WI = set("{ WI[x, y, z] : 0 <= x < 30 and y = 0 and z = 0 }");
+  isl::set Cut = set("[n] -> { WI[x, y, z] : 0 <= x < 30 and y = 0 and "
+                     "z = 0 and 8 * floor(x / 8) < n < 8 * floor(x / 8) + 8 }");
+  isl::set Below =
+      set("[n] -> { WI[x, y, z] : 0 <= x < 30 and y = 0 and z = 0 and "
+          "8 * floor(x / 8) + 8 <= n }");
+  std::vector<isl::set> Pieces = {Below, Cut, WI.subtract(Cut).subtract(Below)};
+  std::vector<SplitRange> Ranges;
+  std::string Why;
+  isl::set Context = set("[n] -> { : -100 <= n <= 100 }");
+  ASSERT_TRUE(
+      SplittingPredicates::rangesOf(Pieces, WI, 0, 8, Context, 8, Ranges, Why))
+      << Why;
+  isl::set Tiles = SplittingPredicates::tilesOf(WI, 0, 8);
+  std::vector<bool> Narrow;
+  for (const SplitRange &R : Ranges) {
+    isl::pw_aff Width = R.End.sub(R.Begin);
+    bool Wide = !Width.gt_set(isl::pw_aff(Width.domain(), isl::val(Ctx, 8L)))
+                     .params()
+                     .intersect(Context)
+                     .is_empty()
+                     .is_true();
+    bool TwoTiles =
+        !SplittingPredicates::secondTiles(R.BeginTile, R.EndTile, Tiles, 0)
+             .intersect_params(Context)
+             .is_empty()
+             .is_true();
+    EXPECT_EQ(TwoTiles, Wide) << "piece " << R.Piece;
+    Narrow.push_back(!Wide);
+  }
+  // The tiles below n and above it may be wide; the tile n cuts is not.
+  ASSERT_EQ(Narrow.size(), 3u);
+  EXPECT_FALSE(Narrow[0]);
+  EXPECT_TRUE(Narrow[1]);
+  EXPECT_FALSE(Narrow[2]);
+}
+
 TEST_F(SplittingTest, TakenOnTilesMatchesTheWorkItemsOfTheTiles) {
   // A branch k < n in a loop over k < x, on 30 work-items in tiles of 8:
   // decided on the expanded instances (x = 8t + lane), the answer is the

@@ -976,6 +976,22 @@ const isl::set &SplittingPredicates::rangeTilesAt(unsigned Range) const {
   return RangeTiles[Range];
 }
 
+isl::set SplittingPredicates::secondTiles(const isl::pw_aff &Begin,
+                                          const isl::pw_aff &End,
+                                          const isl::set &Tiles, unsigned Dim) {
+  isl::set In = tileInterval(Begin, End, Tiles, Dim);
+  isl::multi_aff Next = replaceDim(In.space(), Dim, [&](isl::aff V) {
+    return V.add_constant(isl::val(In.ctx(), 1L));
+  });
+  return In.intersect(In.preimage(Next));
+}
+
+bool SplittingPredicates::atMostOneTile(unsigned Range) const {
+  const SplitRange &Rg = Ranges[Range];
+  return emptyInContext(secondTiles(Rg.BeginTile, Rg.EndTile, Tiles, Dim))
+      .is_true();
+}
+
 const isl::set &SplittingPredicates::rangeSetAt(unsigned Range) const {
   if (RangeSets.empty())
     RangeSets.resize(Ranges.size());

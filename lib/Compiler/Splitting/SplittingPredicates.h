@@ -185,6 +185,12 @@ public:
   /// The tiles of rangeSetAt(Range): { Tile[...] : BeginTile <= t_d <
   /// EndTile } within its piece's tiles.
   const isl::set &rangeTilesAt(unsigned Range) const;
+  /// Whether ranges()[Range] holds w work-items at most, for all
+  /// parameters in the context: whether EndTile - BeginTile <= 1, the
+  /// same as End - Begin <= w (0 <= BeginTile <= EndTile <= ceil(L_d / w),
+  /// so two tiles of the range always reach below L_d), decided on the
+  /// tile interval without comparing the pieces of End - Begin with w.
+  bool atMostOneTile(unsigned Range) const;
   int takenOnRange(unsigned Branch, unsigned Range) const;
   int takenOnAll(unsigned Branch) const;
   AccessClass classifyRange(unsigned Access, unsigned Range) const;
@@ -262,6 +268,10 @@ public:
   /// the space of \p Tiles and within it.
   static isl::set tileInterval(const isl::pw_aff &Begin, const isl::pw_aff &End,
                                const isl::set &Tiles, unsigned Dim);
+  /// The tiles t of [Begin, End) (as tileInterval) whose next tile t + 1
+  /// is in it too: empty exactly where the interval holds one tile at most.
+  static isl::set secondTiles(const isl::pw_aff &Begin, const isl::pw_aff &End,
+                              const isl::set &Tiles, unsigned Dim);
   /// takenOnTiles's isl part: whether the instances of \p Domain (over a
   /// block's space) whose work-item lies in \p WIDomain and whose tile
   /// lies in \p Tiles, all lie in \p Taken, within \p Context.
