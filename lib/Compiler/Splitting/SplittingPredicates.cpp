@@ -1119,16 +1119,45 @@ bool SplittingPredicates::uniformAcross(unsigned Branch,
     return false;
   // Two active instances of the piece that differ in x_d only, and take
   // different successors.
-  isl::set D = within(domainView(B.Domain), Where);
+  isl::set D, Conditions[2];
+  unsigned Fixed = ~0u; // the dimension the pairs may differ in, besides x_d
+  auto Range = find_if(RangeSets, [&](const isl::set &S) {
+    return !S.is_null() && S.get() == Where.get();
+  });
+  if (Range != RangeSets.end()) {
+    // A range: on its tiles, x_d = w * t + lane (see takenOnTiles), where
+    // the range needs no floor; the pairs differ in t and the lane.
+    isl::set View = domainView(B.Domain);
+    Expanded E = expand(View.space(), Dim, Width);
+    isl::set WIE = R.Domain.insert_dims(isl::dim::set, 3, E.N - 3)
+                       .set_tuple_id(View.get_tuple_id())
+                       .preimage(E.ToBlock);
+    D = View.preimage(E.ToBlock).intersect(E.Lanes).intersect(WIE);
+    D = D.intersect(liftTiles(rangeTilesAt(Range - RangeSets.begin()), D));
+    Fixed = E.N;
+    for (unsigned I = 0; I < B.Conditions.size() && I < 2; ++I)
+      Conditions[I] = B.Conditions[I].preimage(E.ToBlock);
+  } else {
+    D = within(domainView(B.Domain), Where);
+  }
   isl::map Line = isl::map::universe(D.space().map_from_set());
   for (unsigned I = 0, N = islDim(D, isl::dim::set); I < N; ++I)
-    if (I != Dim)
+    if (I != Dim && I != Fixed)
       Line = Line.equate(isl::dim::in, I, isl::dim::out, I);
   Line = Line.intersect_domain(D).intersect_range(D);
   for (unsigned I = 0; I < B.Taken.size(); ++I) {
-    isl::set T = B.Conditions[I].intersect(D);
+    isl::set C = B.Conditions[I];
+    if (Fixed != ~0u) {
+      if (I >= 2)
+        C = C.preimage(expand(C.space(), Dim, Width).ToBlock);
+      else
+        C = Conditions[I];
+    }
+    isl::set T = C.intersect(D);
     isl::map Mixed = Line.intersect_domain(T).intersect_range(D.subtract(T));
-    isl::set Bad = toWorkItems(Mixed.domain(), R.Domain);
+    // Only whether there is one counts: no need to project to work-items.
+    isl::set Bad =
+        Fixed != ~0u ? Mixed.domain() : toWorkItems(Mixed.domain(), R.Domain);
     for (const isl::id &Id : Opaque)
       if (involvesParam(Bad, Id))
         Bad = Bad.project_out_param(Id);
