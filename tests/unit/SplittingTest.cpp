@@ -416,6 +416,24 @@ TEST_F(SplittingTest, RangesRefuseAStridedPiece) {
   EXPECT_NE(Why.find("not a union of intervals"), std::string::npos) << Why;
 }
 
+TEST_F(SplittingTest, OnePieceIsOneRange) {
+  // One piece: one range, [0, L), L not a multiple of w; a strided one
+  // is still refused.
+  isl::set WI = set("{ WI[x, y, z] : 0 <= x < 30 and 0 <= y < 2 and z = 0 }");
+  std::vector<SplitRange> Ranges;
+  std::string Why;
+  ASSERT_TRUE(SplittingPredicates::rangesOf({WI}, WI, 0, 8, set("[n] -> { : }"),
+                                            1, Ranges, Why))
+      << Why;
+  ASSERT_EQ(Ranges.size(), 1u);
+  EXPECT_EQ(Ranges[0].Piece, 0u);
+  checkRanges(Ctx, {WI}, Ranges, 30, 2, 0, 0);
+  isl::set Even = set("{ WI[x, y, z] : 0 <= x < 16 and y = 0 and z = 0 and "
+                      "x mod 2 = 0 }");
+  EXPECT_FALSE(SplittingPredicates::rangesOf(
+      {Even}, Even, 0, 1, isl::set(Ctx, "{ : }"), 8, Ranges, Why));
+}
+
 TEST_F(SplittingTest, RangesOrderPiecesByWhereTheyMeet) {
   // Left of m, the interior, right of n: where all three exist they come
   // in that order, and only two of them for other m and n.

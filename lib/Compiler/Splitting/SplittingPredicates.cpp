@@ -352,6 +352,30 @@ bool SplittingPredicates::rangesOfTiles(
   isl::map AtLeast(Ctx, "{ [a] -> [b] : b >= a }");
   isl::map AtMost(Ctx, "{ [a] -> [b] : b <= a }");
   isl::set Ordered(Ctx, "{ [a, b] : a >= b }");
+  // One piece: one range, [0, L_d), as the general path below makes of
+  // its intervals, when none of its basic maps has a stride (which could
+  // make it no union of intervals).
+  if (Pieces.size() == 1) {
+    isl::map PM =
+        outerToDim(Pieces[0], Dim).intersect_params(Context).coalesce();
+    bool Strided = false;
+    isl::stat St = PM.foreach_basic_map([&](isl::basic_map BM) {
+      Strided |= localDims(BM) > 0;
+      return isl::stat::ok();
+    });
+    if (!St.is_error() && !Strided && PM.is_empty().is_false()) {
+      long NT = (L + Width - 1) / Width;
+      isl::pw_aff Begin(Outer, isl::val(Ctx, 0L));
+      isl::pw_aff EndTile = isl::pw_aff(Outer, isl::val(Ctx, NT))
+                                .gist(Outer.intersect_params(Context))
+                                .coalesce();
+      isl::pw_aff End = EndTile.scale(isl::val(Ctx, long(Width)))
+                            .min(isl::pw_aff(Outer, isl::val(Ctx, L)))
+                            .coalesce();
+      Out.assign({{0, Begin, End, Begin, EndTile}});
+      return true;
+    }
+  }
   std::vector<Component> Comps;
   for (unsigned P = 0; P < Pieces.size(); ++P) {
     isl::map PM = makeDisjoint(
