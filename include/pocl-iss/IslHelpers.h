@@ -85,6 +85,15 @@ isl::set dropConstraintsNotInvolving(isl::set S, unsigned First, unsigned N);
 /// Whether \p S constrains the parameter \p Id.
 bool involvesParam(const isl::set &S, const isl::id &Id);
 
+/// Whether \p A and \p B are written alike (isl's plain equality: a cheap
+/// test, false when unsure). A null object equals only a null one.
+bool plainIsEqual(const isl::set &A, const isl::set &B);
+bool plainIsEqual(const isl::pw_aff &A, const isl::pw_aff &B);
+
+/// The local (existentially quantified) dimensions of \p BM; 0 on error.
+/// (basic_map::dim(isl::dim::div) asks the map, which has none.)
+unsigned localDims(const isl::basic_map &BM);
+
 /// Whether \p S is one box: every constraint bounds one set dimension
 /// (by the parameters), so its bounding box is \p S itself.
 bool isBox(const isl::set &S);

@@ -104,6 +104,27 @@ bool involvesParam(const isl::set &S, const isl::id &Id) {
          isl_set_involves_dims(S.get(), isl_dim_param, Pos, 1) == isl_bool_true;
 }
 
+bool plainIsEqual(const isl::set &A, const isl::set &B) {
+  if (A.is_null() || B.is_null())
+    return A.is_null() && B.is_null();
+  return A.get() == B.get() ||
+         isl_set_plain_is_equal(A.get(), B.get()) == isl_bool_true;
+}
+
+bool plainIsEqual(const isl::pw_aff &A, const isl::pw_aff &B) {
+  if (A.is_null() || B.is_null())
+    return A.is_null() && B.is_null();
+  return A.get() == B.get() ||
+         isl_pw_aff_plain_is_equal(A.get(), B.get()) == isl_bool_true;
+}
+
+unsigned localDims(const isl::basic_map &BM) {
+  if (BM.is_null())
+    return 0;
+  isl_size N = isl_basic_map_dim(BM.get(), isl_dim_div);
+  return N < 0 ? 0 : unsigned(N);
+}
+
 bool isBox(const isl::set &S) {
   return !S.is_null() && isl_set_is_box(S.get()) == isl_bool_true;
 }

@@ -339,6 +339,200 @@ TEST_F(SplittingTest, RangesOfPiecesThatSwapPlaces) {
   checkRanges(Ctx, Pieces, Ranges, 16, 1, -5, 5);
 }
 
+TEST_F(SplittingTest, RangeTilesAreTheTilesOfTheRange) {
+  // The tail guard of RangesOfATailGuard with L = 30, not a multiple of
+  // w: each range's bounds in tiles give its tiles (within its piece's),
+  // and its bounds in work-items are w times those, cut at L.
+  isl::set WI = set("{ WI[x, y, z] : 0 <= x < 30 and 0 <= y < 2 and z = 0 }");
+  isl::set Cut = set("[n] -> { WI[x, y, z] : 0 <= x < 30 and 0 <= y < 2 and "
+                     "z = 0 and 8 * floor(x / 8) < n < 8 * floor(x / 8) + 8 }");
+  isl::set Below =
+      set("[n] -> { WI[x, y, z] : 0 <= x < 30 and 0 <= y < 2 and z = 0 and "
+          "8 * floor(x / 8) + 8 <= n }");
+  isl::set Above = WI.subtract(Cut).subtract(Below);
+  std::vector<isl::set> Pieces = {Below, Cut, Above};
+  std::vector<SplitRange> Ranges;
+  std::string Why;
+  ASSERT_TRUE(SplittingPredicates::rangesOf(
+      Pieces, WI, 0, 8, isl::set(Ctx, "[n] -> { : }"), 8, Ranges, Why))
+      << Why;
+  ASSERT_EQ(Ranges.size(), 3u);
+  isl::set Tiles = SplittingPredicates::tilesOf(WI, 0, 8);
+  for (const SplitRange &R : Ranges) {
+    ASSERT_FALSE(R.BeginTile.is_null());
+    ASSERT_FALSE(R.EndTile.is_null());
+    // The same values wherever either is defined.
+    auto ExpectSame = [&](const isl::pw_aff &A, const isl::pw_aff &B) {
+      EXPECT_TRUE(A.domain().is_equal(B.domain()).is_true());
+      EXPECT_TRUE(A.ne_set(B).is_empty().is_true())
+          << islStr(A) << "\n   is not\n"
+          << islStr(B);
+    };
+    isl::pw_aff L(R.End.domain(), isl::val(Ctx, 30L));
+    ExpectSame(R.End, R.EndTile.scale(isl::val(Ctx, 8L)).min(L));
+    ExpectSame(R.Begin, R.BeginTile.scale(isl::val(Ctx, 8L)).min(L));
+    isl::set T =
+        SplittingPredicates::tileInterval(R.BeginTile, R.EndTile, Tiles, 0)
+            .intersect(SplittingPredicates::tilesOf(Pieces[R.Piece], 0, 8));
+    // Point by point: a tile is in T exactly when one of its work-items
+    // is in [Begin, End) and in the piece.
+    for (int N : {-1, 0, 1, 7, 8, 9, 15, 16, 17, 23, 24, 25, 29, 30, 31, 40})
+      for (int Y = 0; Y < 2; ++Y)
+        for (int Tx = 0; Tx < 4; ++Tx) {
+          bool Any = false;
+          for (int X = 8 * Tx; X < std::min(8 * Tx + 8, 30); ++X) {
+            std::string At = "[n] -> { WI[" + std::to_string(X) + ", " +
+                             std::to_string(Y) +
+                             ", 0] : n = " + std::to_string(N) + " }";
+            isl::set P = set(At);
+            isl::set Outer = set("[n] -> { Outer[" + std::to_string(Y) +
+                                 ", 0] : n = " + std::to_string(N) + " }");
+            isl::set InRange =
+                R.Begin.intersect_domain(Outer)
+                    .le_set(isl::pw_aff(Outer, isl::val(Ctx, long(X))))
+                    .intersect(R.End.intersect_domain(Outer).gt_set(
+                        isl::pw_aff(Outer, isl::val(Ctx, long(X)))));
+            Any |= !InRange.is_empty().is_true() &&
+                   P.is_subset(Pieces[R.Piece]).is_true();
+          }
+          isl::set Tile =
+              set("[n] -> { Tile[" + std::to_string(Tx) + ", " +
+                  std::to_string(Y) + ", 0] : n = " + std::to_string(N) + " }");
+          EXPECT_EQ(Tile.is_subset(T).is_true(), Any)
+              << "piece " << R.Piece << ", n = " << N << ", y = " << Y
+              << ", tile " << Tx;
+        }
+  }
+}
+
+TEST_F(SplittingTest, RangesOfOneTileAreDecidedOnTheTileBounds) {
+  // A tail guard cut at n on 30 work-items in tiles of 8: a range holds
+  // more than w work-items exactly where its tile interval holds two.
+  isl::set WI = set("{ WI[x, y, z] : 0 <= x < 30 and y = 0 and z = 0 }");
+  isl::set Cut = set("[n] -> { WI[x, y, z] : 0 <= x < 30 and y = 0 and "
+                     "z = 0 and 8 * floor(x / 8) < n < 8 * floor(x / 8) + 8 }");
+  isl::set Below =
+      set("[n] -> { WI[x, y, z] : 0 <= x < 30 and y = 0 and z = 0 and "
+          "8 * floor(x / 8) + 8 <= n }");
+  std::vector<isl::set> Pieces = {Below, Cut, WI.subtract(Cut).subtract(Below)};
+  std::vector<SplitRange> Ranges;
+  std::string Why;
+  isl::set Context = set("[n] -> { : -100 <= n <= 100 }");
+  ASSERT_TRUE(
+      SplittingPredicates::rangesOf(Pieces, WI, 0, 8, Context, 8, Ranges, Why))
+      << Why;
+  isl::set Tiles = SplittingPredicates::tilesOf(WI, 0, 8);
+  std::vector<bool> Narrow;
+  for (const SplitRange &R : Ranges) {
+    isl::pw_aff Width = R.End.sub(R.Begin);
+    bool Wide = !Width.gt_set(isl::pw_aff(Width.domain(), isl::val(Ctx, 8L)))
+                     .params()
+                     .intersect(Context)
+                     .is_empty()
+                     .is_true();
+    bool TwoTiles =
+        !SplittingPredicates::secondTiles(R.BeginTile, R.EndTile, Tiles, 0)
+             .intersect_params(Context)
+             .is_empty()
+             .is_true();
+    EXPECT_EQ(TwoTiles, Wide) << "piece " << R.Piece;
+    Narrow.push_back(!Wide);
+  }
+  // The tiles below n and above it may be wide; the tile n cuts is not.
+  ASSERT_EQ(Narrow.size(), 3u);
+  EXPECT_FALSE(Narrow[0]);
+  EXPECT_TRUE(Narrow[1]);
+  EXPECT_FALSE(Narrow[2]);
+}
+
+TEST_F(SplittingTest, TakenOnTilesMatchesTheWorkItemsOfTheTiles) {
+  // A branch k < n in a loop over k < x, on 30 work-items in tiles of 8:
+  // decided on the expanded instances (x = 8t + lane), the answer is the
+  // one on the work-items of the tiles, with their floors.
+  isl::set WI = set("{ WI[x, y, z] : 0 <= x < 30 and y = 0 and z = 0 }");
+  isl::set Domain =
+      set("{ H[x, y, z, k] : 0 <= x < 30 and y = 0 and z = 0 and 0 <= k < x }");
+  isl::set Context = set("[n, m] -> { : 0 <= n <= 40 and 0 <= m <= 3 }");
+  std::vector<isl::set> Taken = {set("[n] -> { H[x, y, z, k] : k < n }"),
+                                 set("[n] -> { H[x, y, z, k] : k < x - n }"),
+                                 set("{ H[x, y, z, k] : k < 22 }"),
+                                 set("[n] -> { H[x, y, z, k] : x >= n }")};
+  std::vector<isl::set> TileSets = {
+      set("{ Tile[t, y, z] : t = 0 }"),
+      set("{ Tile[t, y, z] : t = 2 }"),
+      set("{ Tile[t, y, z] : t = 3 }"),
+      set("{ Tile[t, y, z] : 0 <= t <= 3 }"),
+      set("[m] -> { Tile[t, y, z] : t = m }"),
+      set("[n] -> { Tile[t, y, z] : 8t + 8 <= n }"),
+      set("{ Tile[t, y, z] : false }")};
+  for (const isl::set &T : Taken)
+    for (const isl::set &Tiles : TileSets) {
+      isl::set W = SplittingPredicates::workItemsOf(Tiles, WI, 0, 8);
+      isl::set D = Domain.intersect(W.insert_dims(isl::dim::set, 3, 1)
+                                        .set_tuple_id(Domain.get_tuple_id()));
+      bool Want = D.intersect_params(Context).is_subset(T).is_true();
+      EXPECT_EQ(SplittingPredicates::allTakenOnTiles(Domain, T, Tiles, WI,
+                                                     Context, 0, 8),
+                Want)
+          << islStr(T) << " on " << islStr(Tiles);
+    }
+}
+
+TEST_F(SplittingTest, RangesRefuseAStridedPiece) {
+  // The even x and the odd x: each piece is convex but for its stride,
+  // and neither is a union of intervals of x.
+  isl::set WI = set("{ WI[x, y, z] : 0 <= x < 16 and y = 0 and z = 0 }");
+  isl::set Even = set("{ WI[x, y, z] : 0 <= x < 16 and y = 0 and z = 0 and "
+                      "x mod 2 = 0 }");
+  std::vector<SplitRange> Ranges;
+  std::string Why;
+  EXPECT_FALSE(SplittingPredicates::rangesOf({Even, WI.subtract(Even)}, WI, 0,
+                                             1, isl::set(Ctx, "{ : }"), 8,
+                                             Ranges, Why));
+  EXPECT_NE(Why.find("not a union of intervals"), std::string::npos) << Why;
+}
+
+TEST_F(SplittingTest, OnePieceIsOneRange) {
+  // One piece: one range, [0, L), L not a multiple of w; a strided one
+  // is still refused.
+  isl::set WI = set("{ WI[x, y, z] : 0 <= x < 30 and 0 <= y < 2 and z = 0 }");
+  std::vector<SplitRange> Ranges;
+  std::string Why;
+  ASSERT_TRUE(SplittingPredicates::rangesOf({WI}, WI, 0, 8, set("[n] -> { : }"),
+                                            1, Ranges, Why))
+      << Why;
+  ASSERT_EQ(Ranges.size(), 1u);
+  EXPECT_EQ(Ranges[0].Piece, 0u);
+  checkRanges(Ctx, {WI}, Ranges, 30, 2, 0, 0);
+  isl::set Even = set("{ WI[x, y, z] : 0 <= x < 16 and y = 0 and z = 0 and "
+                      "x mod 2 = 0 }");
+  EXPECT_FALSE(SplittingPredicates::rangesOf(
+      {Even}, Even, 0, 1, isl::set(Ctx, "{ : }"), 8, Ranges, Why));
+}
+
+TEST_F(SplittingTest, RangesOrderPiecesByWhereTheyMeet) {
+  // Left of m, the interior, right of n: where all three exist they come
+  // in that order, and only two of them for other m and n.
+  isl::set WI = set("{ WI[x, y, z] : 0 <= x < 32 and y = 0 and z = 0 }");
+  isl::set Left = set("[m, n] -> { WI[x, y, z] : 0 <= x < 32 and y = 0 and "
+                      "z = 0 and 4 * floor(x / 4) + 4 <= m }");
+  isl::set Right = set("[m, n] -> { WI[x, y, z] : 0 <= x < 32 and y = 0 and "
+                       "z = 0 and 4 * floor(x / 4) >= n and "
+                       "4 * floor(x / 4) + 4 > m }");
+  isl::set Mid = WI.subtract(Left).subtract(Right);
+  std::vector<isl::set> Pieces = {Mid, Right, Left};
+  std::vector<SplitRange> Ranges;
+  std::string Why;
+  ASSERT_TRUE(SplittingPredicates::rangesOf(
+      Pieces, WI, 0, 4, isl::set(Ctx, "[m, n] -> { : m <= n }"), 8, Ranges,
+      Why))
+      << Why;
+  ASSERT_EQ(Ranges.size(), 3u);
+  EXPECT_EQ(Ranges[0].Piece, 2u);
+  EXPECT_EQ(Ranges[1].Piece, 0u);
+  EXPECT_EQ(Ranges[2].Piece, 1u);
+}
+
 TEST_F(SplittingTest, RangesRefuseAnOrderThatDependsOnParameters) {
   // One convex piece each, swapping places with n: no fixed order.
   isl::set WI = set("{ WI[x, y, z] : 0 <= x < 2 and y = 0 and z = 0 }");

@@ -123,13 +123,8 @@ public:
 private:
   /// Whether \p Range holds w work-items at most, for all parameters.
   bool atMostOneTile(const SplitRange &Range, unsigned W) const {
-    isl::pw_aff Width = Range.End.sub(Range.Begin);
-    isl::set Wider = Width.gt_set(
-        isl::pw_aff(Width.domain(), isl::val(Width.ctx(), long(W))));
-    return Wider.params()
-        .intersect(M.predicateContext())
-        .is_empty()
-        .is_true();
+    assert(W == P->width());
+    return P->atMostOneTile(&Range - P->ranges().data());
   }
   unsigned
   makeLoopsUniform(const isl::set &Where, ValueToValueMapTy &VMap,

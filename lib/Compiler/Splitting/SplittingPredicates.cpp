@@ -312,7 +312,8 @@ static isl::map outerToDim(const isl::set &S, unsigned Dim) {
 namespace {
 struct Component {
   unsigned Piece;
-  isl::pw_aff Lo, Hi; ///< the first and last x_d, where not empty
+  isl::pw_aff Lo; ///< the first x_d, where not empty
+  isl::map Parts; ///< { Outer[o] -> [x_d] }: intervals that never coexist
 };
 } // namespace
 
@@ -352,22 +353,55 @@ bool SplittingPredicates::rangesOfTiles(
   isl::set Outer = Box.domain();
   isl::map AtLeast(Ctx, "{ [a] -> [b] : b >= a }");
   isl::map AtMost(Ctx, "{ [a] -> [b] : b <= a }");
+  isl::set Ordered(Ctx, "{ [a, b] : a >= b }");
+  // One piece: one range, [0, L_d), as the general path below makes of
+  // its intervals, when none of its basic maps has a stride (which could
+  // make it no union of intervals).
+  if (Pieces.size() == 1) {
+    isl::map PM =
+        outerToDim(Pieces[0], Dim).intersect_params(Context).coalesce();
+    bool Strided = false;
+    isl::stat St = PM.foreach_basic_map([&](isl::basic_map BM) {
+      Strided |= localDims(BM) > 0;
+      return isl::stat::ok();
+    });
+    if (!St.is_error() && !Strided && PM.is_empty().is_false()) {
+      long NT = (L + Width - 1) / Width;
+      isl::pw_aff Begin(Outer, isl::val(Ctx, 0L));
+      isl::pw_aff EndTile = isl::pw_aff(Outer, isl::val(Ctx, NT))
+                                .gist(Outer.intersect_params(Context))
+                                .coalesce();
+      isl::pw_aff End = EndTile.scale(isl::val(Ctx, long(Width)))
+                            .min(isl::pw_aff(Outer, isl::val(Ctx, L)))
+                            .coalesce();
+      Out.assign({{0, Begin, End, Begin, EndTile}});
+      return true;
+    }
+  }
   std::vector<Component> Comps;
   for (unsigned P = 0; P < Pieces.size(); ++P) {
     isl::map PM = makeDisjoint(
         outerToDim(Pieces[P], Dim).intersect_params(Context).coalesce());
     isl::stat St = PM.foreach_basic_map([&](isl::basic_map BM) {
       isl::map B(BM);
-      isl::pw_aff Lo = B.dim_min(0), Hi = B.dim_max(0);
-      // Each one an interval of x_d for any parameters and outer ids.
-      isl::map Hull = isl::map::from_pw_aff(Lo).apply_range(AtLeast).intersect(
-          isl::map::from_pw_aff(Hi).apply_range(AtMost));
-      if (!Hull.is_subset(B).is_true()) {
-        Why = "a piece is not a union of intervals of " +
-              std::string(DimNames[Dim]);
-        return isl::stat::error();
+      isl::pw_aff Lo = B.dim_min(0);
+      // Each one an interval of x_d for any parameters and outer ids: a
+      // basic map without local dimensions is convex, so its fibres are;
+      // with them (a stride), the hull of each fibre must lie within it.
+      if (localDims(BM) > 0) {
+        isl::pw_aff Hi = B.dim_max(0);
+        isl::map Hull =
+            isl::map::from_pw_aff(Lo).apply_range(AtLeast).intersect(
+                isl::map::from_pw_aff(Hi).apply_range(AtMost));
+        if (!Hull.is_subset(B).is_true()) {
+          Why = "a piece is not a union of intervals of " +
+                std::string(DimNames[Dim]);
+          return isl::stat::error();
+        }
       }
-      Comps.push_back({P, Lo, Hi});
+      if (Lo.is_null() || Lo.involves_nan().is_true())
+        return isl::stat::error();
+      Comps.push_back({P, Lo, B});
       return isl::stat::ok();
     });
     if (St.is_error()) {
@@ -392,10 +426,17 @@ bool SplittingPredicates::rangesOfTiles(
                             .intersect_params(Context);
         if (Both.is_empty().is_true())
           continue;
-        bool IBefore =
-            Cs[I].Hi.ge_set(Cs[J].Lo).intersect(Both).is_empty().is_true();
-        bool JBefore =
-            Cs[J].Hi.ge_set(Cs[I].Lo).intersect(Both).is_empty().is_true();
+        // I is before J where both are, when no x_d of I is at or after
+        // one of J: one pair of intervals at a time, no maxima.
+        auto Before = [&](const Component &A, const Component &B) {
+          return A.Parts.flat_range_product(B.Parts)
+              .intersect_range(Ordered)
+              .intersect_params(Context)
+              .is_empty()
+              .is_true();
+        };
+        bool IBefore = Before(Cs[I], Cs[J]);
+        bool JBefore = Before(Cs[J], Cs[I]);
         if (IBefore == JBefore)
           return false;
         unsigned A = IBefore ? I : J, B = IBefore ? J : I;
@@ -440,7 +481,7 @@ bool SplittingPredicates::rangesOfTiles(
       continue;
     }
     It->Lo = It->Lo.union_add(C.Lo).coalesce();
-    It->Hi = It->Hi.union_add(C.Hi).coalesce();
+    It->Parts = It->Parts.unite(C.Parts);
   }
   std::vector<unsigned> Order;
   if (OrderOf(Merged, Order)) {
@@ -458,23 +499,31 @@ bool SplittingPredicates::rangesOfTiles(
   std::vector<isl::pw_aff> Ends(N);
   for (unsigned I = N; I-- > 0;) {
     Ends[I] = Cut;
-    Cut = unionMin(Comps[Order[I]].Lo, Cut);
+    // The intervals are in order where they coexist (in the context), so
+    // the first later one that is there starts before all the others:
+    // its start takes precedence, no minimum to compute.
+    const isl::pw_aff &Lo = Comps[Order[I]].Lo;
+    Cut = Lo.union_add(Cut.subtract_domain(Lo.domain()));
   }
   isl::pw_aff LPA(Outer, isl::val(Ctx, L));
   isl::set OuterCtx = Outer.intersect_params(Context);
   Out.clear();
-  isl::pw_aff Begin(Outer, isl::val(Ctx, 0L));
+  isl::pw_aff Begin(Outer, isl::val(Ctx, 0L)), BeginTile = Begin;
   for (unsigned I = 0; I < N; ++I) {
     // Simplified on tile indices, where the cut is smaller: a quarter of
     // the cost of doing it after scaling (Convolution2D's ranges).
-    isl::pw_aff End = Ends[I].gist(OuterCtx).coalesce();
-    End = End.scale(isl::val(Ctx, long(Width))).min(LPA).coalesce();
+    isl::pw_aff EndTile = Ends[I].gist(OuterCtx).coalesce();
+    isl::pw_aff End =
+        EndTile.scale(isl::val(Ctx, long(Width))).min(LPA).coalesce();
     unsigned P = Comps[Order[I]].Piece;
-    if (!Out.empty() && Out.back().Piece == P)
+    if (!Out.empty() && Out.back().Piece == P) {
       Out.back().End = End; // adjacent intervals of one piece
-    else
-      Out.push_back({P, Begin, End});
+      Out.back().EndTile = EndTile;
+    } else {
+      Out.push_back({P, Begin, End, BeginTile, EndTile});
+    }
     Begin = End;
+    BeginTile = EndTile;
   }
   if (Out.size() > MaxRanges) {
     Why = std::to_string(Out.size()) + " ranges, more than " +
@@ -494,7 +543,7 @@ SplittingPredicates::SplittingPredicates(const WorkItemModel &M,
                                          unsigned Width, unsigned MaxRanges,
                                          bool PointwiseOnly)
     : M(M), R(R), Dim(Dim), Width(Width ? Width : 1),
-      MaxRanges(MaxRanges ? MaxRanges : 1) {
+      MaxRanges(MaxRanges ? MaxRanges : 1), Context(M.predicateContext()) {
   // Opaque parameters the same along d are quantified away; those that
   // vary along d make what involves them non-affine here.
   for (const auto &P : M.params())
@@ -516,6 +565,36 @@ bool SplittingPredicates::involvesVarying(const isl::pw_aff &PA) const {
     if (PA.involves_param(Id).is_true())
       return true;
   return false;
+}
+
+isl::set SplittingPredicates::contextFor(ArrayRef<isl::set> Sets) const {
+  // The context holds every parameter of the model (twenty in hotspot:
+  // the opaque ones, the arguments): a test on a set that involves three
+  // of them needs the others' bounds no more, and each costs isl a row in
+  // every tableau. Projecting them out is exact: the set and the test do
+  // not involve them.
+  unsigned NP = islDim(Context, isl::dim::param);
+  SmallVector<bool, 32> Keep(NP);
+  for (unsigned I = 0; I < NP; ++I) {
+    isl::id Id = Context.space().dim_id(isl::dim::param, I);
+    Keep[I] = any_of(Sets, [&](const isl::set &S) {
+      return !S.is_null() && involvesParam(S, Id);
+    });
+  }
+  for (const auto &[K, C] : Contexts)
+    if (K == Keep)
+      return C;
+  isl::set C = Context;
+  for (unsigned I = NP; I-- > 0;)
+    if (!Keep[I])
+      C = C.project_out(isl::dim::param, I, 1);
+  C = C.coalesce();
+  Contexts.push_back({Keep, C});
+  return C;
+}
+
+isl::boolean SplittingPredicates::emptyInContext(const isl::set &S) const {
+  return S.intersect_params(contextFor({S})).is_empty();
 }
 
 isl::set SplittingPredicates::domainView(const isl::set &Domain) const {
@@ -564,57 +643,102 @@ void SplittingPredicates::compute() {
   unsigned NA = R.Accesses.size(), NB = R.Branches.size();
   Cons.assign(NA, isl::set());
   Uni.assign(NA, isl::set());
+  ConsT.assign(NA, isl::set());
+  UniT.assign(NA, isl::set());
+  NotConsT.assign(NA, isl::set());
+  NotUniT.assign(NA, isl::set());
   EverCons.assign(NA, false);
   BranchUni.assign(NB, isl::set());
+  BranchUniT.assign(NB, isl::set());
   if (!R.Modelled) {
     Refusal = "the region is not modelled: " + R.Why;
     return;
   }
-  isl::set Context = M.predicateContext();
+  IC = UniformControl = isl::set();
   IslQuota Q(M.ctx(), MaxPredicateOps);
-  // Everything on tile indices (see the header), back to work-items at the
-  // end. A good set is the tiles without a witness of divergence; the
+  // Everything on tile indices (see the header), back to work-items when
+  // asked. A good set is the tiles without a witness of divergence; the
   // witnesses for some value of an opaque parameter count.
-  isl::set Tiles = tilesOf(WI, Dim, Width);
+  Tiles = tilesOf(WI, Dim, Width);
   isl::set FullT = tilesOf(Full, Dim, Width);
-  auto Good = [&](isl::set Bad) {
+  auto Witnesses = [&](isl::set Bad) {
     for (const isl::id &Id : Opaque)
       if (involvesParam(Bad, Id))
         Bad = Bad.project_out_param(Id);
-    return Tiles.subtract(Bad).coalesce();
+    return Bad;
   };
-  auto ToWI = [&](const isl::set &T) { return workItemsOf(T, WI, Dim, Width); };
+  auto Good = [&](isl::set Bad) {
+    return Tiles.subtract(Witnesses(Bad)).coalesce();
+  };
+  auto ToWI = [&](const isl::set &T) { return toWorkItems(T); };
   isl::set BadIC = isl::set::empty(Tiles.space());
+  // Accesses of one block share their instances, and many share their
+  // offsets too (a context array's slot, stored and loaded): each distinct
+  // question is answered once, with the same isl operations.
+  struct View {
+    isl::set Domain, D, Multi;
+  };
+  std::vector<View> Views;
+  SmallVector<unsigned, 16> Asked; // accesses computed, not copied
   for (unsigned A = 0; A < NA; ++A) {
     const ModelAccess &Acc = R.Accesses[A];
-    isl::set D = domainView(Acc.Domain);
-    // The tiles with two active lanes: elsewhere every property holds.
-    isl::set Multi = divergentValueTiles(isl::pw_aff(), D, Dim, Width);
+    int Kind = Acc.UniformDims >> Dim & 1 ? 0 : !affineAccess(A) ? 1 : 2;
+    auto Same = find_if(Asked, [&](unsigned B) {
+      const ModelAccess &Other = R.Accesses[B];
+      int OtherKind = Other.UniformDims >> Dim & 1 ? 0
+                      : !affineAccess(B)           ? 1
+                                                   : 2;
+      return OtherKind == Kind && plainIsEqual(Other.Domain, Acc.Domain) &&
+             (Kind != 2 || (Other.Size == Acc.Size &&
+                            plainIsEqual(Other.Offset, Acc.Offset)));
+    });
+    if (Same != Asked.end()) {
+      NotConsT[A] = NotConsT[*Same];
+      NotUniT[A] = NotUniT[*Same];
+      this->ConsT[A] = this->ConsT[*Same];
+      this->UniT[A] = this->UniT[*Same];
+      EverCons[A] = EverCons[*Same];
+      if (EverCons[A])
+        BadIC = BadIC.unite(Tiles.subtract(this->ConsT[A])).coalesce();
+      continue;
+    }
+    Asked.push_back(A);
+    auto V = find_if(Views, [&](const View &V) {
+      return plainIsEqual(V.Domain, Acc.Domain);
+    });
+    if (V == Views.end()) {
+      isl::set D = domainView(Acc.Domain);
+      // The tiles with two active lanes: elsewhere every property holds.
+      Views.push_back(
+          {Acc.Domain, D, divergentValueTiles(isl::pw_aff(), D, Dim, Width)});
+      V = Views.end() - 1;
+    }
+    const isl::set &D = V->D, &Multi = V->Multi;
     isl::set ConsT, UniT;
-    if (Acc.UniformDims >> Dim & 1) {
+    if (Kind == 0) {
       ConsT = Tiles.subtract(Multi);
       UniT = Tiles;
-    } else if (!affineAccess(A)) {
+      NotConsT[A] = Multi;
+      NotUniT[A] = isl::set::empty(Tiles.space());
+    } else if (Kind == 1) {
       ConsT = UniT = Tiles.subtract(Multi);
+      NotConsT[A] = NotUniT[A] = Multi;
     } else {
-      isl::set BadCons =
-          divergentOffsetTiles(Acc.Offset, Acc.Size, D, Dim, Width);
-      ConsT = Good(BadCons);
-      UniT = Good(divergentValueTiles(Acc.Offset, D, Dim, Width));
+      NotConsT[A] =
+          Witnesses(divergentOffsetTiles(Acc.Offset, Acc.Size, D, Dim, Width));
+      NotUniT[A] = Witnesses(divergentValueTiles(Acc.Offset, D, Dim, Width));
+      ConsT = Tiles.subtract(NotConsT[A]).coalesce();
+      UniT = Tiles.subtract(NotUniT[A]).coalesce();
       // Non-trivially consecutive: on a full tile where two lanes run it.
-      EverCons[A] = ConsT.intersect(FullT)
-                        .intersect(Multi)
-                        .intersect_params(Context)
-                        .is_empty()
-                        .is_false();
+      EverCons[A] =
+          emptyInContext(ConsT.intersect(FullT).intersect(Multi)).is_false();
       if (EverCons[A])
         BadIC = BadIC.unite(Tiles.subtract(ConsT)).coalesce();
     }
-    Cons[A] = ToWI(ConsT);
-    Uni[A] = ToWI(UniT);
+    this->ConsT[A] = ConsT;
+    this->UniT[A] = UniT;
   }
-  isl::set ICT = Tiles.subtract(BadIC).coalesce();
-  IC = ToWI(ICT);
+  ICT = Tiles.subtract(BadIC).coalesce();
   isl::set BadControl = isl::set::empty(Tiles.space());
   for (unsigned B = 0; B < NB; ++B) {
     const ModelBranch &Br = R.Branches[B];
@@ -633,12 +757,12 @@ void SplittingPredicates::compute() {
                                                 D, Dim, Width));
     }
     isl::set UniT = Good(Bad);
-    BranchUni[B] = ToWI(UniT);
+    BranchUniT[B] = UniT;
     if (idDependent(B))
       BadControl = BadControl.unite(Tiles.subtract(UniT)).coalesce();
   }
   isl::set ControlT = Tiles.subtract(BadControl).coalesce();
-  UniformControl = ToWI(ControlT);
+  UniformControlT = ControlT;
   // Table 1, the hot cell split by control flow: first where every
   // id-dependent branch is uniform on tiles, then, there, by the successor
   // each such branch takes on the whole tile (for all its counters), so that
@@ -651,7 +775,7 @@ void SplittingPredicates::compute() {
   std::vector<isl::set> TileSets;
   auto Add = [&](unsigned C, isl::set S,
                  SmallVector<std::pair<unsigned, int>, 2> Fates) {
-    if (!S.intersect_params(Context).is_empty().is_false())
+    if (!emptyInContext(S).is_false())
       return;
     S = dropUnusedParams(S.gist_params(Context).coalesce());
     SplitPiece P;
@@ -663,6 +787,7 @@ void SplittingPredicates::compute() {
     P.Fates = std::move(Fates);
     Pieces.push_back(P);
     TileSets.push_back(S);
+    PieceTiles.push_back(S);
   };
   // The hot cell, refined branch by branch while pieces stay few.
   std::vector<std::pair<isl::set, SmallVector<std::pair<unsigned, int>, 2>>>
@@ -684,13 +809,13 @@ void SplittingPredicates::compute() {
       for (int I = 0; I < 2; ++I) {
         isl::set Part = Set.intersect(Always[I]).coalesce();
         Rest = Rest.subtract(Always[I]);
-        if (Part.intersect_params(Context).is_empty().is_false()) {
+        if (emptyInContext(Part).is_false()) {
           auto F = Fates;
           F.push_back({B, I});
           Next.push_back({Part, F});
         }
       }
-      if (Rest.intersect_params(Context).is_empty().is_false())
+      if (emptyInContext(Rest).is_false())
         Next.push_back({Rest.coalesce(), Fates});
     }
     if (Next.size() + 4 > MaxRanges)
@@ -715,20 +840,42 @@ void SplittingPredicates::compute() {
   }
 }
 
+isl::set SplittingPredicates::toWorkItems(const isl::set &T) const {
+  return workItemsOf(T, R.Domain, Dim, Width);
+}
+
 isl::set SplittingPredicates::consecutiveTiles(unsigned Access) const {
+  if (Cons[Access].is_null() && !ConsT[Access].is_null())
+    Cons[Access] = toWorkItems(ConsT[Access]);
   return Cons[Access];
 }
 
 isl::set SplittingPredicates::uniformTiles(unsigned Access) const {
+  if (Uni[Access].is_null() && !UniT[Access].is_null())
+    Uni[Access] = toWorkItems(UniT[Access]);
   return Uni[Access];
+}
+
+isl::set SplittingPredicates::uniformControlTiles() const {
+  if (UniformControl.is_null() && !UniformControlT.is_null())
+    UniformControl = toWorkItems(UniformControlT);
+  return UniformControl;
+}
+
+isl::set SplittingPredicates::consecutiveDomain() const {
+  if (IC.is_null() && !ICT.is_null())
+    IC = toWorkItems(ICT);
+  return IC;
 }
 
 isl::set SplittingPredicates::divergentTiles(unsigned Access) const {
   const ModelAccess &A = R.Accesses[Access];
   isl::set Runs = toWorkItems(A.Domain, R.Domain);
-  if (Cons[Access].is_null())
+  if (ConsT[Access].is_null())
     return Runs;
-  return Runs.subtract(Cons[Access]).subtract(Uni[Access]).coalesce();
+  return Runs.subtract(consecutiveTiles(Access))
+      .subtract(uniformTiles(Access))
+      .coalesce();
 }
 
 bool SplittingPredicates::affineAccess(unsigned Access) const {
@@ -760,17 +907,37 @@ bool SplittingPredicates::everConsecutive(unsigned Access) const {
 }
 
 isl::set SplittingPredicates::uniformBranchTiles(unsigned Branch) const {
+  if (BranchUni[Branch].is_null() && !BranchUniT[Branch].is_null())
+    BranchUni[Branch] = toWorkItems(BranchUniT[Branch]);
   return BranchUni[Branch];
 }
 
 AccessClass SplittingPredicates::classify(unsigned Access,
                                           const isl::set &Where) const {
-  if (Uni[Access].is_null())
+  if (UniT[Access].is_null())
     return AccessClass::Divergent;
-  isl::set W = Where.intersect_params(M.predicateContext());
-  if (W.is_subset(Uni[Access]).is_true())
+  // The whole region: its tiles are Tiles.
+  if (Where.get() == R.Domain.get())
+    return classifyTiles(Access, Tiles);
+  isl::set U = uniformTiles(Access), C = consecutiveTiles(Access);
+  if (Where.intersect_params(contextFor({Where, U})).is_subset(U).is_true())
     return AccessClass::Uniform;
-  if (W.is_subset(Cons[Access]).is_true())
+  if (Where.intersect_params(contextFor({Where, C})).is_subset(C).is_true())
+    return AccessClass::Consecutive;
+  return AccessClass::Divergent;
+}
+
+AccessClass SplittingPredicates::classifyTiles(unsigned Access,
+                                               const isl::set &T) const {
+  // Where lies within the work-items of UniT (a set of tiles) exactly when
+  // its tiles lie within UniT: no floor to eliminate. And tiles within the
+  // region's lie within UniT = Tiles - NotUniT exactly when they miss
+  // NotUniT: an intersection, not a subtraction.
+  if (UniT[Access].is_null())
+    return AccessClass::Divergent;
+  if (emptyInContext(T.intersect(NotUniT[Access])).is_true())
+    return AccessClass::Uniform;
+  if (emptyInContext(T.intersect(NotConsT[Access])).is_true())
     return AccessClass::Consecutive;
   return AccessClass::Divergent;
 }
@@ -802,6 +969,55 @@ static isl::set within(const isl::set &Domain, const isl::set &Piece) {
   return Domain.intersect(Lifted.set_tuple_id(Domain.get_tuple_id()));
 }
 
+isl::set SplittingPredicates::tileInterval(const isl::pw_aff &Begin,
+                                           const isl::pw_aff &End,
+                                           const isl::set &Tiles,
+                                           unsigned Dim) {
+  isl::ctx Ctx = Tiles.ctx();
+  // { Outer[o] -> [t] : Begin(o) <= t < End(o) }, back to Tile, as in
+  // rangeSet.
+  isl::map Geq(Ctx, "{ [a] -> [b] : b >= a }");
+  isl::map Lt(Ctx, "{ [a] -> [b] : b < a }");
+  isl::map In = isl::map::from_pw_aff(Begin).apply_range(Geq).intersect(
+      isl::map::from_pw_aff(End).apply_range(Lt));
+  isl::set W = In.wrap().flatten();
+  isl::space From = W.space().align_params(Tiles.space());
+  isl::map Back = isl::map::universe(
+      From.map_from_domain_and_range(Tiles.space().align_params(From)));
+  unsigned O = 0;
+  for (unsigned D = 0; D < 3; ++D)
+    Back = Back.equate(isl::dim::in, D == Dim ? 2 : O++, isl::dim::out, D);
+  return W.apply(Back).intersect(Tiles).coalesce();
+}
+
+const isl::set &SplittingPredicates::rangeTilesAt(unsigned Range) const {
+  if (RangeTiles.empty())
+    RangeTiles.resize(Ranges.size());
+  if (RangeTiles[Range].is_null()) {
+    const SplitRange &Rg = Ranges[Range];
+    RangeTiles[Range] = tileInterval(Rg.BeginTile, Rg.EndTile, Tiles, Dim)
+                            .intersect(PieceTiles[Rg.Piece])
+                            .coalesce();
+  }
+  return RangeTiles[Range];
+}
+
+isl::set SplittingPredicates::secondTiles(const isl::pw_aff &Begin,
+                                          const isl::pw_aff &End,
+                                          const isl::set &Tiles, unsigned Dim) {
+  isl::set In = tileInterval(Begin, End, Tiles, Dim);
+  isl::multi_aff Next = replaceDim(In.space(), Dim, [&](isl::aff V) {
+    return V.add_constant(isl::val(In.ctx(), 1L));
+  });
+  return In.intersect(In.preimage(Next));
+}
+
+bool SplittingPredicates::atMostOneTile(unsigned Range) const {
+  const SplitRange &Rg = Ranges[Range];
+  return emptyInContext(secondTiles(Rg.BeginTile, Rg.EndTile, Tiles, Dim))
+      .is_true();
+}
+
 const isl::set &SplittingPredicates::rangeSetAt(unsigned Range) const {
   if (RangeSets.empty())
     RangeSets.resize(Ranges.size());
@@ -821,11 +1037,11 @@ int SplittingPredicates::takenOnRange(unsigned Branch, unsigned Range) const {
   int &T = Taken[Branch * Slots + Range];
   if (T == -2) {
     if (Range == Ranges.size())
-      T = takenOn(Branch, R.Domain);
+      T = takenOnTiles(Branch, Tiles); // R.Domain's tiles
     else if (R.Branches[Branch].UniformDims >> Dim & 1)
       T = takenOnAll(Branch);
     else
-      T = takenOn(Branch, rangeSetAt(Range));
+      T = takenOnTiles(Branch, rangeTilesAt(Range));
   }
   return T;
 }
@@ -836,7 +1052,7 @@ AccessClass SplittingPredicates::classifyRange(unsigned Access,
     Classes.assign(R.Accesses.size() * Ranges.size(), -1);
   int &C = Classes[Access * Ranges.size() + Range];
   if (C < 0)
-    C = int(classify(Access, rangeSetAt(Range)));
+    C = int(classifyTiles(Access, rangeTilesAt(Range)));
   return AccessClass(C);
 }
 
@@ -844,19 +1060,80 @@ int SplittingPredicates::takenOn(unsigned Branch, const isl::set &Where) const {
   const ModelBranch &B = R.Branches[Branch];
   if (!B.Affine)
     return -1;
-  isl::set D = within(B.Domain, Where).intersect_params(M.predicateContext());
+  isl::set D = within(B.Domain, Where);
   for (unsigned I = 0; I < B.Taken.size(); ++I)
-    if (D.is_subset(B.Taken[I]).is_true())
+    if (D.intersect_params(contextFor({D, B.Taken[I]}))
+            .is_subset(B.Taken[I])
+            .is_true())
+      return I;
+  return -1;
+}
+
+/// The instances of \p Domain - \p Taken (over a block's space) whose
+/// work-item lies in \p WIDomain, expanded: x_d = w * t + lane with
+/// 0 <= lane < w, a bijection onto the block's space, so that "the tile of
+/// x lies in a set of tiles" is a condition on t alone (liftTiles).
+static isl::set expandedOutside(const isl::set &Domain, const isl::set &Taken,
+                                const isl::set &WIDomain, unsigned Dim,
+                                unsigned Width) {
+  Expanded E = expand(Domain.space(), Dim, Width);
+  isl::set WIE = WIDomain.insert_dims(isl::dim::set, 3, E.N - 3)
+                     .set_tuple_id(Domain.get_tuple_id())
+                     .preimage(E.ToBlock);
+  return Domain.subtract(Taken)
+      .preimage(E.ToBlock)
+      .intersect(E.Lanes)
+      .intersect(WIE)
+      .coalesce();
+}
+
+/// \p Tiles (over Tile) on the expanded space \p Like of expandedOutside.
+static isl::set liftTiles(const isl::set &Tiles, const isl::set &Like) {
+  unsigned N = islDim(Like, isl::dim::set);
+  return Tiles.insert_dims(isl::dim::set, 3, N - 3)
+      .set_tuple_id(Like.get_tuple_id());
+}
+
+bool SplittingPredicates::allTakenOnTiles(const isl::set &Domain,
+                                          const isl::set &Taken,
+                                          const isl::set &Tiles,
+                                          const isl::set &WIDomain,
+                                          const isl::set &Context, unsigned Dim,
+                                          unsigned Width) {
+  // The instances in those tiles lie in Taken exactly when none of them
+  // lies in Domain - Taken.
+  isl::set Out = expandedOutside(Domain, Taken, WIDomain, Dim, Width);
+  return Out.intersect(liftTiles(Tiles, Out))
+      .intersect_params(Context)
+      .is_empty()
+      .is_true();
+}
+
+int SplittingPredicates::takenOnTiles(unsigned Branch,
+                                      const isl::set &T) const {
+  const ModelBranch &B = R.Branches[Branch];
+  if (!B.Affine)
+    return -1;
+  // allTakenOnTiles, with each successor's expanded instances outside it
+  // computed once for all the ranges.
+  if (Outside.empty())
+    Outside.resize(R.Branches.size());
+  std::vector<isl::set> &Out = Outside[Branch];
+  if (Out.empty())
+    for (const isl::set &Taken : B.Taken)
+      Out.push_back(expandedOutside(B.Domain, Taken, R.Domain, Dim, Width));
+  for (unsigned I = 0; I < Out.size(); ++I)
+    if (emptyInContext(Out[I].intersect(liftTiles(T, Out[I]))).is_true())
       return I;
   return -1;
 }
 
 bool SplittingPredicates::uniformOnTiles(unsigned Branch,
                                          const isl::set &Where) const {
-  return !BranchUni[Branch].is_null() &&
-         Where.intersect_params(M.predicateContext())
-             .is_subset(BranchUni[Branch])
-             .is_true();
+  if (BranchUniT[Branch].is_null())
+    return false;
+  isl::set U = uniformBranchTiles(Branch);
+  return Where.intersect_params(contextFor({Where, U})).is_subset(U).is_true();
 }
 
 bool SplittingPredicates::uniformAcross(unsigned Branch,
@@ -868,20 +1145,49 @@ bool SplittingPredicates::uniformAcross(unsigned Branch,
     return false;
   // Two active instances of the piece that differ in x_d only, and take
   // different successors.
-  isl::set D = within(domainView(B.Domain), Where);
+  isl::set D, Conditions[2];
+  unsigned Fixed = ~0u; // the dimension the pairs may differ in, besides x_d
+  auto Range = find_if(RangeSets, [&](const isl::set &S) {
+    return !S.is_null() && S.get() == Where.get();
+  });
+  if (Range != RangeSets.end()) {
+    // A range: on its tiles, x_d = w * t + lane (see takenOnTiles), where
+    // the range needs no floor; the pairs differ in t and the lane.
+    isl::set View = domainView(B.Domain);
+    Expanded E = expand(View.space(), Dim, Width);
+    isl::set WIE = R.Domain.insert_dims(isl::dim::set, 3, E.N - 3)
+                       .set_tuple_id(View.get_tuple_id())
+                       .preimage(E.ToBlock);
+    D = View.preimage(E.ToBlock).intersect(E.Lanes).intersect(WIE);
+    D = D.intersect(liftTiles(rangeTilesAt(Range - RangeSets.begin()), D));
+    Fixed = E.N;
+    for (unsigned I = 0; I < B.Conditions.size() && I < 2; ++I)
+      Conditions[I] = B.Conditions[I].preimage(E.ToBlock);
+  } else {
+    D = within(domainView(B.Domain), Where);
+  }
   isl::map Line = isl::map::universe(D.space().map_from_set());
   for (unsigned I = 0, N = islDim(D, isl::dim::set); I < N; ++I)
-    if (I != Dim)
+    if (I != Dim && I != Fixed)
       Line = Line.equate(isl::dim::in, I, isl::dim::out, I);
   Line = Line.intersect_domain(D).intersect_range(D);
   for (unsigned I = 0; I < B.Taken.size(); ++I) {
-    isl::set T = B.Conditions[I].intersect(D);
+    isl::set C = B.Conditions[I];
+    if (Fixed != ~0u) {
+      if (I >= 2)
+        C = C.preimage(expand(C.space(), Dim, Width).ToBlock);
+      else
+        C = Conditions[I];
+    }
+    isl::set T = C.intersect(D);
     isl::map Mixed = Line.intersect_domain(T).intersect_range(D.subtract(T));
-    isl::set Bad = toWorkItems(Mixed.domain(), R.Domain);
+    // Only whether there is one counts: no need to project to work-items.
+    isl::set Bad =
+        Fixed != ~0u ? Mixed.domain() : toWorkItems(Mixed.domain(), R.Domain);
     for (const isl::id &Id : Opaque)
       if (involvesParam(Bad, Id))
         Bad = Bad.project_out_param(Id);
-    if (!Bad.intersect_params(M.predicateContext()).is_empty().is_true())
+    if (!emptyInContext(Bad).is_true())
       return false;
   }
   return true;
@@ -1137,7 +1443,7 @@ void SplittingPredicates::print(raw_ostream &OS) const {
     if (!idDependent(B))
       OS << "not id-dependent\n";
     else
-      OS << "uniform tiles " << Set(BranchUni[B]) << "\n";
+      OS << "uniform tiles " << Set(uniformBranchTiles(B)) << "\n";
   }
   for (unsigned A = 0; A < R.Accesses.size(); ++A) {
     const ModelAccess &Acc = R.Accesses[A];
@@ -1155,11 +1461,11 @@ void SplittingPredicates::print(raw_ostream &OS) const {
     OS << "\n      consecutive at " << Set(consecutivePoints(A).intersect(Runs))
        << "\n";
     OS << "      uniform at " << Set(uniformPoints(A).intersect(Runs)) << "\n";
-    OS << "      consecutive tiles " << Set(Cons[A])
+    OS << "      consecutive tiles " << Set(consecutiveTiles(A))
        << (EverCons[A] ? "" : " (never on a full tile)") << "\n";
-    OS << "      uniform tiles " << Set(Uni[A]) << "\n";
+    OS << "      uniform tiles " << Set(uniformTiles(A)) << "\n";
   }
-  OS << "    I_C: " << Set(IC) << "\n";
+  OS << "    I_C: " << Set(consecutiveDomain()) << "\n";
   OS << "    pieces:\n";
   for (unsigned P = 0; P < Pieces.size(); ++P)
     OS << "      " << P << " (" << Pieces[P].name(R)

@@ -107,6 +107,10 @@ struct SplitRange {
   /// \p Begin, \p End are [params] -> { Outer[o0, o1] -> [x_d] }, the
   /// outer ids being the other two dimensions in increasing order.
   isl::pw_aff Begin, End;
+  /// The same bounds as tile indices: Begin = min(w * BeginTile, L_d),
+  /// End = min(w * EndTile, L_d), over the same space (null when the range
+  /// was not made by rangesOfTiles).
+  isl::pw_aff BeginTile, EndTile;
 };
 
 /// How an access runs on the tiles of a piece.
@@ -133,6 +137,8 @@ public:
 
   /// Per access (an index into RegionModel::Accesses), over WI: the tiles
   /// where it is consecutive, uniform (tiles that never run it included).
+  /// Computed over { Tile[...] } (see below) and turned into work-items
+  /// when asked.
   isl::set consecutiveTiles(unsigned Access) const;
   isl::set uniformTiles(unsigned Access) const;
   /// The work-items that run it and whose tile is neither.
@@ -151,11 +157,13 @@ public:
   /// counters): not decided by the parameters alone.
   bool idDependent(unsigned Branch) const;
   /// The tiles where every id-dependent branch is uniform.
-  isl::set uniformControlTiles() const { return UniformControl; }
+  isl::set uniformControlTiles() const;
 
   /// I_C and I_T (section 4.2).
-  isl::set consecutiveDomain() const { return IC; }
-  isl::set remainderDomain() const { return R.Domain.subtract(IC); }
+  isl::set consecutiveDomain() const;
+  isl::set remainderDomain() const {
+    return R.Domain.subtract(consecutiveDomain());
+  }
 
   llvm::ArrayRef<SplitPiece> pieces() const { return Pieces; }
   /// The ranges of x_d in order; empty when splitting was refused
@@ -170,8 +178,19 @@ public:
   /// the whole region (takenOnAll), each computed once: the split's gain
   /// check and its specialization ask the same questions. A branch the
   /// same for every x_d is never fixed by a range of x_d alone: it counts
-  /// as fixed where it is on the whole region only.
+  /// as fixed where it is on the whole region only. takenOnRange and
+  /// classifyRange decide on the range's tiles (rangeTilesAt), which gives
+  /// the same answers as on rangeSetAt without its floors.
   const isl::set &rangeSetAt(unsigned Range) const;
+  /// The tiles of rangeSetAt(Range): { Tile[...] : BeginTile <= t_d <
+  /// EndTile } within its piece's tiles.
+  const isl::set &rangeTilesAt(unsigned Range) const;
+  /// Whether ranges()[Range] holds w work-items at most, for all
+  /// parameters in the context: whether EndTile - BeginTile <= 1, the
+  /// same as End - Begin <= w (0 <= BeginTile <= EndTile <= ceil(L_d / w),
+  /// so two tiles of the range always reach below L_d), decided on the
+  /// tile interval without comparing the pieces of End - Begin with w.
+  bool atMostOneTile(unsigned Range) const;
   int takenOnRange(unsigned Branch, unsigned Range) const;
   int takenOnAll(unsigned Branch) const;
   AccessClass classifyRange(unsigned Access, unsigned Range) const;
@@ -180,9 +199,16 @@ public:
   /// work-items \p Where (a piece's Set, a rangeSet(), any subset of the
   /// region's domain): how the access runs on the tiles there.
   AccessClass classify(unsigned Access, const isl::set &Where) const;
+  /// The same for the work-items of the tiles \p Tiles (over Tile, within
+  /// the region's tiles).
+  AccessClass classifyTiles(unsigned Access, const isl::set &Tiles) const;
   /// The successor taken on every instance of the branch in \p Where, -1
   /// if it varies (then the branch stays).
   int takenOn(unsigned Branch, const isl::set &Where) const;
+  /// The same on the work-items of the region's domain in the tiles
+  /// \p Tiles (over Tile): decided on the block's instances with x_d
+  /// written as w * t + lane, where a tile needs no floor.
+  int takenOnTiles(unsigned Branch, const isl::set &Tiles) const;
   /// Whether the branch is uniform on each tile of \p Where.
   bool uniformOnTiles(unsigned Branch, const isl::set &Where) const;
   /// Whether the branch takes the same successor for every x_d in
@@ -265,6 +291,22 @@ public:
 
   /// The tiles of the work-items \p S (over WI), and back.
   static isl::set tilesOf(const isl::set &S, unsigned Dim, unsigned Width);
+  /// { Tile[...] : Begin <= t_d < End } for bounds over
+  /// { Outer[o0, o1] -> [t_d] } (SplitRange's BeginTile and EndTile), on
+  /// the space of \p Tiles and within it.
+  static isl::set tileInterval(const isl::pw_aff &Begin, const isl::pw_aff &End,
+                               const isl::set &Tiles, unsigned Dim);
+  /// The tiles t of [Begin, End) (as tileInterval) whose next tile t + 1
+  /// is in it too: empty exactly where the interval holds one tile at most.
+  static isl::set secondTiles(const isl::pw_aff &Begin, const isl::pw_aff &End,
+                              const isl::set &Tiles, unsigned Dim);
+  /// takenOnTiles's isl part: whether the instances of \p Domain (over a
+  /// block's space) whose work-item lies in \p WIDomain and whose tile
+  /// lies in \p Tiles, all lie in \p Taken, within \p Context.
+  static bool allTakenOnTiles(const isl::set &Domain, const isl::set &Taken,
+                              const isl::set &Tiles, const isl::set &WIDomain,
+                              const isl::set &Context, unsigned Dim,
+                              unsigned Width);
   /// uniformCondition's isl part: \p Cond on \p Instances with dimension
   /// \p Dim projected out and left free, gisted with \p Context and
   /// without the constraints on the parameters alone that the instances
@@ -359,22 +401,48 @@ private:
   void compute();
   bool involvesVarying(const isl::set &S) const;
   bool involvesVarying(const isl::pw_aff &PA) const;
+  /// The context without the parameters that none of \p Sets involves
+  /// (memoized per choice of parameters).
+  isl::set contextFor(llvm::ArrayRef<isl::set> Sets) const;
+  /// Whether \p S is empty for the parameters in the context.
+  isl::boolean emptyInContext(const isl::set &S) const;
   /// \p Domain with the opaque parameters that vary along d projected out.
   isl::set domainView(const isl::set &Domain) const;
   bool affineAccess(unsigned Access) const;
   bool affineBranch(unsigned Branch) const;
 
+  /// \p T (over Tile) as work-items of the region.
+  isl::set toWorkItems(const isl::set &T) const;
+
   const WorkItemModel &M;
   const RegionModel &R;
   unsigned Dim, Width, MaxRanges;
   llvm::SmallVector<isl::id, 4> Opaque, Varying;
-  isl::set Full, UniformControl, IC;
-  std::vector<isl::set> Cons, Uni, BranchUni;
+  /// M.predicateContext(), once, and projected for contextFor.
+  isl::set Context;
+  mutable std::vector<std::pair<llvm::SmallVector<bool, 32>, isl::set>>
+      Contexts;
+  isl::set Full;
+  /// Over Tile: the region's tiles, and the sets below before they are
+  /// turned into work-items (lazily, in the mutable members after them).
+  isl::set Tiles, UniformControlT, ICT;
+  std::vector<isl::set> ConsT, UniT, BranchUniT;
+  /// Per access, the tiles (over Tile) with a witness that it is not
+  /// consecutive (uniform): ConsT = Tiles - NotConsT, UniT likewise.
+  std::vector<isl::set> NotConsT, NotUniT;
+  mutable isl::set UniformControl, IC;
+  mutable std::vector<isl::set> Cons, Uni, BranchUni;
   std::vector<bool> EverCons;
   std::vector<SplitPiece> Pieces;
-  /// Memos of rangeSetAt, takenOnRange/takenOnAll (-2: not yet known) and
-  /// classifyRange (-1: not yet known).
-  mutable std::vector<isl::set> RangeSets;
+  /// Per piece, its Set over Tile.
+  std::vector<isl::set> PieceTiles;
+  /// Memos of rangeSetAt, rangeTilesAt, takenOnRange/takenOnAll (-2: not
+  /// yet known) and classifyRange (-1: not yet known).
+  mutable std::vector<isl::set> RangeSets, RangeTiles;
+  /// Per branch and successor, the instances outside the successor with
+  /// x_d = w * t + lane (takenOnTiles), once.
+  mutable std::vector<std::vector<isl::set>> Outside;
+  /// Memos of invariantBoundsParams and wholeGroupParams.
   mutable isl::set InvariantBounds;
   mutable std::vector<isl::set> WholeGroup;
   mutable std::vector<int> Taken;
