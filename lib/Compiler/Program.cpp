@@ -296,10 +296,10 @@ static void addSingleChannelHalf(Module &M) {
                                cast<Constant>(Zero),
                                ConstantFP::get(F32, 1.0)}),
           H, uint64_t(0));
-      Value *AV = B.CreateInsertElement(ConstantVector::getSplat(
-                                            ElementCount::getFixed(4),
-                                            cast<Constant>(Zero)),
-                                        H, uint64_t(3));
+      Value *AV = B.CreateInsertElement(
+          ConstantVector::getSplat(ElementCount::getFixed(4),
+                                   cast<Constant>(Zero)),
+          H, uint64_t(3));
       B.CreateRet(B.CreateSelect(IsR, V, AV));
     }
   }

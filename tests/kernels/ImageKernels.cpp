@@ -998,9 +998,9 @@ kernel void writeHalf(write_only image2d_t R, write_only image2d_t A,
   }
   In[0] = 0.0f;
   In[1] = -0.0f;
-  In[2] = 65519.0f;  // rounds down to 65504
-  In[3] = 65520.0f;  // rounds to infinity
-  In[5] = 4.0e-08f;  // rounds up to the smallest subnormal half
+  In[2] = 65519.0f; // rounds down to 65504
+  In[3] = 65520.0f; // rounds to infinity
+  In[5] = 4.0e-08f; // rounds up to the smallest subnormal half
   Program P = E.build(Src);
   Kernel K = E.kernel(P, "writeHalf");
   cl_image_format RF = {CL_R, CL_HALF_FLOAT}, AF = {CL_A, CL_HALF_FLOAT};
