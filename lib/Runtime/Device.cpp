@@ -38,7 +38,10 @@ static cl_device_id makeDevice() {
   const TargetInfo &T = getTargetInfo();
   D->Platform = thePlatform();
   D->Available = settings().Devices != "none";
-  D->Name = H.CPUName;
+  // pocl's convention, "<driver>-<LLVM CPU>-<model name>" (pocl 3.1's CPU
+  // device is "pthread-skylake-avx512-Intel(R) ..."): applications and
+  // pocl's own tests pick pocl's devices by the driver's name in it.
+  D->Name = "pthread-" + T.CPU + "-" + H.CPUName;
   D->Vendor = "pocl-iss";
   if (H.CPUName.find("Intel") != std::string::npos)
     D->Vendor = "GenuineIntel";

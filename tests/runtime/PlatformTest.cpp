@@ -160,6 +160,25 @@ CLT_TEST(deviceInfoErrors) {
   CLT_EXPECT(N > 1);
 }
 
+/// The device's name follows pocl's "<driver>-<LLVM CPU>-<model name>",
+/// as applications and pocl's tests (test_cl_pocl_content_size) pick a
+/// pocl device by its driver's name; the model name is /proc/cpuinfo's.
+CLT_TEST(deviceNameAsPocl) {
+  std::string Name = E.deviceString(CL_DEVICE_NAME);
+  CLT_EXPECT_MSG(Name.rfind("pthread-", 0) == 0, "device name: " + Name);
+  std::ifstream CpuInfo("/proc/cpuinfo");
+  std::string Line, Model;
+  while (Model.empty() && std::getline(CpuInfo, Line))
+    if (Line.rfind("model name", 0) == 0 && Line.find(':') != std::string::npos)
+      Model = Line.substr(Line.find(':') + 2);
+  if (!Model.empty())
+    CLT_EXPECT_MSG(Name.size() > Model.size() + 9 &&
+                       Name.compare(Name.size() - Model.size(), Model.size(),
+                                    Model) == 0 &&
+                       Name[Name.size() - Model.size() - 1] == '-',
+                   "device name: " + Name + ", model: " + Model);
+}
+
 CLT_TEST(retainReleaseRootDevice) {
   CL_CHECK(clRetainDevice(E.Device));
   CL_CHECK(clReleaseDevice(E.Device));
