@@ -179,6 +179,29 @@ CLT_TEST(deviceNameAsPocl) {
                    "device name: " + Name + ", model: " + Model);
 }
 
+/// CL_DEVICE_DEVICE_ENQUEUE_CAPABILITIES is a cl_bitfield; pocl 3.1
+/// answers it as a cl_uint, and programs written for it (its
+/// test_deviceside_enqueue) query it with 4 bytes. Both sizes give 0 (no
+/// device-side enqueue); a shorter buffer is CL_INVALID_VALUE on both.
+CLT_TEST(deviceEnqueueCapabilitiesQuerySizes) {
+  cl_ulong Wide = ~cl_ulong(0);
+  size_t Ret = 0;
+  CL_CHECK(clGetDeviceInfo(E.Device, CL_DEVICE_DEVICE_ENQUEUE_CAPABILITIES,
+                           sizeof(Wide), &Wide, &Ret));
+  // pocl 3.1 writes (and reports) only a cl_uint.
+  CLT_EXPECT(Ret == (E.IsPoclIss ? sizeof(cl_ulong) : sizeof(cl_uint)));
+  CLT_EXPECT((E.IsPoclIss ? Wide : (Wide & 0xffffffffu)) == 0);
+  cl_uint Narrow = ~0u;
+  CL_CHECK(clGetDeviceInfo(E.Device, CL_DEVICE_DEVICE_ENQUEUE_CAPABILITIES,
+                           sizeof(Narrow), &Narrow, nullptr));
+  CLT_EXPECT(Narrow == 0);
+  cl_ushort Short = 0;
+  CLT_EXPECT_ERR(CL_INVALID_VALUE,
+                 clGetDeviceInfo(E.Device,
+                                 CL_DEVICE_DEVICE_ENQUEUE_CAPABILITIES,
+                                 sizeof(Short), &Short, nullptr));
+}
+
 CLT_TEST(retainReleaseRootDevice) {
   CL_CHECK(clRetainDevice(E.Device));
   CL_CHECK(clReleaseDevice(E.Device));
