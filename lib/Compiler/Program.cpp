@@ -234,10 +234,11 @@ static void relaxImageAccessAlignment(Module &M) {
 }
 
 /// The library function of the linked module named \p Name (internal, so
-/// the linker may have suffixed it) with \p Args arguments, or null.
+/// the linker may have suffixed it) with \p Args arguments, or null. A
+/// program's own function of that name is external and never taken.
 static Function *libraryFunction(Module &M, StringRef Name, unsigned Args) {
   for (Function &F : M)
-    if (!F.isDeclaration() && F.arg_size() == Args &&
+    if (!F.isDeclaration() && F.hasLocalLinkage() && F.arg_size() == Args &&
         (F.getName() == Name || F.getName().starts_with((Name + ".").str())))
       return &F;
   return nullptr;
