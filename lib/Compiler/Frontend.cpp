@@ -24,6 +24,8 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <algorithm>
+
 using namespace llvm;
 
 namespace iss {
@@ -213,6 +215,11 @@ compileOpenCL(LLVMContext &Ctx, const std::string &Source,
   };
   for (const std::string &E : T.Extensions)
     Enable(E);
+  // OpenCL C 3.0, 6.12: 1 where the device supports images, whatever the
+  // language version (pocl defines it too).
+  if (std::find(T.OpenCLCFeatures.begin(), T.OpenCLCFeatures.end(),
+                "__opencl_c_images") != T.OpenCLCFeatures.end())
+    CC1.push_back("-D__IMAGE_SUPPORT__=1");
   if (Std == "CL3.0") {
     for (const std::string &F : T.OpenCLCFeatures)
       Enable(F);

@@ -6,8 +6,10 @@
 // image as its dev_image_t (iss_image, WorkGroupABI.h) and a sampler as its
 // CLK_* bits. The formats are those the library converts both ways: R, A
 // and four-channel RGBA with every channel type, BGRA and ARGB with 8-bit
-// ones. Single-channel CL_HALF_FLOAT is left out although pocl 3.1 lists
-// it: its library reads such a pixel as 234.0 and never writes it.
+// ones. pocl 3.1's library has no half case for single-channel images (it
+// reads such a pixel as 234.0 and never writes it): the compiler adds one
+// (addSingleChannelHalf, lib/Compiler/Program.cpp), and CL_R and CL_A are
+// listed with CL_HALF_FLOAT as OpenCL 3.0 requires of CL_R.
 //
 // An image's pixels are packed unless CL_MEM_USE_HOST_PTR gives the
 // application's memory and pitches; a 1D image buffer uses its buffer's
@@ -235,8 +237,7 @@ static const std::vector<cl_image_format> &supportedFormats() {
         CL_UNSIGNED_INT16, CL_UNSIGNED_INT32, CL_HALF_FLOAT,   CL_FLOAT};
     for (cl_channel_order O : {CL_A, CL_R, CL_RGBA})
       for (cl_channel_type T : All)
-        if (!(O != CL_RGBA && T == CL_HALF_FLOAT))
-          V.push_back({O, T});
+        V.push_back({O, T});
     for (cl_channel_order O : {CL_ARGB, CL_BGRA})
       for (cl_channel_type T :
            {CL_SNORM_INT8, CL_UNORM_INT8, CL_SIGNED_INT8, CL_UNSIGNED_INT8})

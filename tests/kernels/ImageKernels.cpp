@@ -375,11 +375,13 @@ void quantize(HostImage &Im, cl_channel_type Type) {
       T = std::nearbyint(T * 1024.0f) / 1024.0f;
 }
 
-/// The image of \p Im (CL_RGBA, of \p Type: CL_FLOAT, CL_UNORM_INT8 or
-/// CL_HALF_FLOAT), written by clCreateImage's COPY_HOST_PTR.
+/// The image of \p Im (of \p Type: CL_FLOAT, CL_UNORM_INT8 or
+/// CL_HALF_FLOAT), written by clCreateImage's COPY_HOST_PTR. With \p Order
+/// CL_R or CL_A it holds only the texels' first or last channel.
 Mem deviceImage(const Env &E, const HostImage &Im,
-                cl_channel_type Type = CL_FLOAT) {
-  cl_image_format F = {CL_RGBA, Type};
+                cl_channel_type Type = CL_FLOAT,
+                cl_channel_order Order = CL_RGBA) {
+  cl_image_format F = {Order, Type};
   cl_image_desc D = {};
   D.image_type = Im.Type;
   D.image_width = Im.W;
@@ -392,13 +394,20 @@ Mem deviceImage(const Env &E, const HostImage &Im,
   if (Im.Type == CL_MEM_OBJECT_IMAGE3D)
     D.image_depth = Im.D;
   std::vector<unsigned char> Bytes;
-  const void *Host = Im.Texels.data();
+  std::vector<float> Channel;
+  const std::vector<float> *Texels = &Im.Texels;
+  if (Order != CL_RGBA) {
+    for (size_t I = Order == CL_R ? 0 : 3; I < Im.Texels.size(); I += 4)
+      Channel.push_back(Im.Texels[I]);
+    Texels = &Channel;
+  }
+  const void *Host = Texels->data();
   if (Type == CL_UNORM_INT8) {
-    for (float T : Im.Texels)
+    for (float T : *Texels)
       Bytes.push_back(static_cast<unsigned char>(std::nearbyint(T * 255.0f)));
     Host = Bytes.data();
   } else if (Type == CL_HALF_FLOAT) {
-    for (float T : Im.Texels) {
+    for (float T : *Texels) {
       uint16_t H = halfBits(T);
       Bytes.push_back(static_cast<unsigned char>(H & 0xff));
       Bytes.push_back(static_cast<unsigned char>(H >> 8));
@@ -428,11 +437,12 @@ std::vector<SamplerMode> allSamplers() {
 /// Samples \p Im at random coordinates with every sampler and compares
 /// with sampleRef.
 void checkSampling(const Env &E, HostImage Im, unsigned Seed,
-                   cl_channel_type Type = CL_FLOAT) {
+                   cl_channel_type Type = CL_FLOAT,
+                   cl_channel_order Order = CL_RGBA) {
   quantize(Im, Type);
   Program P = E.build(Source);
   Kernel K = E.kernel(P, kernelFor(Im.Type));
-  Mem Image = deviceImage(E, Im, Type);
+  Mem Image = deviceImage(E, Im, Type, Order);
   const size_t N = 96; // not a multiple of every vector width
   std::mt19937 Gen(Seed);
   for (const SamplerMode &M : allSamplers()) {
@@ -466,6 +476,13 @@ void checkSampling(const Env &E, HostImage Im, unsigned Seed,
     std::vector<float> Got = E.read<float>(Out, 4 * N), Want(4 * N);
     for (size_t I = 0; I < N; ++I) {
       std::array<float, 4> R = sampleRef(Im, M, &Coords[4 * I]);
+      // A one-channel image reads as (r, 0, 0, 1) or (0, 0, 0, a), its
+      // border colour too (OpenCL C 3.0, 8.3 and 8.2): the channel it
+      // has filters as in RGBA, whose border colour has the same 0 there.
+      if (Order == CL_R)
+        R = {R[0], 0.0f, 0.0f, 1.0f};
+      else if (Order == CL_A)
+        R = {0.0f, 0.0f, 0.0f, R[3]};
       std::copy(R.begin(), R.end(), &Want[4 * I]);
     }
     // Texels are in [0, 1]; linear filtering's weights may be computed
@@ -509,6 +526,31 @@ CLT_TEST(sample2DUnorm8) {
 CLT_TEST(sample3DHalf) {
   checkSampling(E, makeHostImage(CL_MEM_OBJECT_IMAGE3D, 4, 5, 6, 9), 17,
                 CL_HALF_FLOAT);
+}
+
+/// Single-channel half images (CL_R is required with read-write images by
+/// OpenCL 3.0). pocl 3.1's library reads them as 234.0 (read_image.cl,
+/// get_float_pixel has no half case), so these run on pocl-iss only,
+/// which adds the case (Program.cpp, addSingleChannelHalf).
+void checkHalfSampling(const Env &E, cl_mem_object_type T, size_t W, size_t H,
+                       size_t D, unsigned Seed) {
+  if (!E.IsPoclIss)
+    return;
+  for (cl_channel_order O : {CL_R, CL_A})
+    checkSampling(E, makeHostImage(T, W, H, D, Seed), Seed + 1, CL_HALF_FLOAT,
+                  O);
+}
+
+CLT_TEST(sample1DHalfOneChannel) {
+  checkHalfSampling(E, CL_MEM_OBJECT_IMAGE1D, 13, 1, 1, 21);
+}
+
+CLT_TEST(sample2DArrayHalfOneChannel) {
+  checkHalfSampling(E, CL_MEM_OBJECT_IMAGE2D_ARRAY, 6, 5, 3, 23);
+}
+
+CLT_TEST(sample3DHalfOneChannel) {
+  checkHalfSampling(E, CL_MEM_OBJECT_IMAGE3D, 5, 4, 3, 25);
 }
 
 CLT_TEST(sample1DArrayUnorm8) {
@@ -853,8 +895,8 @@ CLT_TEST(everyListedFormatRoundTrips) {
     cl_channel_order O = F.image_channel_order;
     // pocl 3.1 lists single-channel CL_HALF_FLOAT but its library reads
     // such pixels as 234.0 and never writes them (read_image.cl,
-    // get_float_pixel; write_image.cl, write_float_pixel); pocl-iss does
-    // not list them.
+    // get_float_pixel; write_image.cl, write_float_pixel); pocl-iss adds
+    // the half case (Program.cpp, addSingleChannelHalf).
     if (!E.IsPoclIss && T == CL_HALF_FLOAT && (O == CL_R || O == CL_A))
       continue;
     unsigned Channels = O == CL_R || O == CL_A ? 1 : 4;
@@ -901,6 +943,86 @@ CLT_TEST(everyListedFormatRoundTrips) {
     expectEqual(Got, Bytes,
                 "format " + std::to_string(O) + "/" + std::to_string(T));
   }
+}
+
+/// IEEE half bits of \p F rounded to the nearest, ties to even (what
+/// write_imagef stores in a CL_HALF_FLOAT image, OpenCL C 3.0 8.3.1.3).
+static uint16_t halfRoundedBits(float F) {
+  uint16_t Sign = std::signbit(F) ? 0x8000 : 0;
+  float A = std::fabs(F);
+  if (A >= 65520.0f) // rounds to infinity
+    return Sign | 0x7c00;
+  if (A < 6.103515625e-05f) // a subnormal half: a multiple of 2^-24
+    return Sign | static_cast<uint16_t>(std::nearbyint(A * 16777216.0f));
+  int Exp;
+  float M = std::frexp(A, &Exp); // A = M * 2^Exp, M in [0.5, 1)
+  // A carry out of the mantissa (2048) moves to the next exponent.
+  uint32_t Bits = ((Exp - 1 + 15) << 10) +
+                  (static_cast<uint32_t>(std::nearbyint(M * 2048.0f)) - 1024);
+  return Sign | static_cast<uint16_t>(Bits);
+}
+
+/// write_imagef to single-channel half images (CL_R takes the colour's x,
+/// CL_A its w), with values that round: ties, subnormal halves, overflow to
+/// infinity, negatives. pocl 3.1's library leaves such pixels unwritten
+/// (write_image.cl, write_float_pixel has no half case), so this runs on
+/// pocl-iss only.
+CLT_TEST(writeHalfOneChannel) {
+  if (!E.IsPoclIss)
+    return;
+  static const char *Src = R"CLC(
+kernel void writeHalf(write_only image2d_t R, write_only image2d_t A,
+                      global const float *In) {
+  int X = get_global_id(0), Y = get_global_id(1);
+  float V = In[Y * get_image_width(R) + X];
+  write_imagef(R, (int2)(X, Y), (float4)(V, -1.0f, -1.0f, -1.0f));
+  write_imagef(A, (int2)(X, Y), (float4)(-1.0f, -1.0f, -1.0f, V));
+}
+)CLC";
+  const size_t W = 37, H = 5;
+  std::vector<float> In = randomVector<float>(W * H, -70000.0f, 70000.0f, 31);
+  std::mt19937 Gen(32);
+  for (size_t I = 0; I < In.size(); ++I) {
+    float Scale = std::ldexp(1.0f, static_cast<int>(Gen() % 40) - 36);
+    switch (I % 4) {
+    case 0: // a tie between two halves: 1 + (2k + 1) * 2^-11
+      In[I] = std::ldexp(1.0f + (2 * (Gen() % 1024) + 1) / 2048.0f,
+                         static_cast<int>(Gen() % 20) - 10);
+      break;
+    case 1: // anything from the subnormal halves to the normal ones
+      In[I] = In[I] / 70000.0f * Scale;
+      break;
+    default:
+      break;
+    }
+  }
+  In[0] = 0.0f;
+  In[1] = -0.0f;
+  In[2] = 65519.0f; // rounds down to 65504
+  In[3] = 65520.0f; // rounds to infinity
+  In[5] = 4.0e-08f; // rounds up to the smallest subnormal half
+  Program P = E.build(Src);
+  Kernel K = E.kernel(P, "writeHalf");
+  cl_image_format RF = {CL_R, CL_HALF_FLOAT}, AF = {CL_A, CL_HALF_FLOAT};
+  cl_image_desc D = {};
+  D.image_type = CL_MEM_OBJECT_IMAGE2D;
+  D.image_width = W;
+  D.image_height = H;
+  cl_int Err;
+  Mem R(clCreateImage(E.Ctx, CL_MEM_WRITE_ONLY, &RF, &D, nullptr, &Err));
+  CL_CHECK(Err);
+  Mem A(clCreateImage(E.Ctx, CL_MEM_WRITE_ONLY, &AF, &D, nullptr, &Err));
+  CL_CHECK(Err);
+  Mem Buf = E.input(In);
+  setArgs(K, R, A, Buf);
+  size_t G[2] = {W, H};
+  E.run(K, 2, G, nullptr);
+  std::vector<uint16_t> Want(W * H);
+  for (size_t I = 0; I < In.size(); ++I)
+    Want[I] = halfRoundedBits(In[I]);
+  CLT_EXPECT(Want[2] == 0x7bff && Want[3] == 0x7c00 && Want[5] == 1);
+  expectEqual(readImage<uint16_t>(E, R, W * H, W, H), Want, "CL_R half");
+  expectEqual(readImage<uint16_t>(E, A, W * H, W, H), Want, "CL_A half");
 }
 
 /// A format without alpha reads with an alpha of 1, its border colour too

@@ -160,6 +160,48 @@ CLT_TEST(deviceInfoErrors) {
   CLT_EXPECT(N > 1);
 }
 
+/// The device's name follows pocl's "<driver>-<LLVM CPU>-<model name>",
+/// as applications and pocl's tests (test_cl_pocl_content_size) pick a
+/// pocl device by its driver's name; the model name is /proc/cpuinfo's.
+CLT_TEST(deviceNameAsPocl) {
+  std::string Name = E.deviceString(CL_DEVICE_NAME);
+  CLT_EXPECT_MSG(Name.rfind("pthread-", 0) == 0, "device name: " + Name);
+  std::ifstream CpuInfo("/proc/cpuinfo");
+  std::string Line, Model;
+  while (Model.empty() && std::getline(CpuInfo, Line))
+    if (Line.rfind("model name", 0) == 0 && Line.find(':') != std::string::npos)
+      Model = Line.substr(Line.find(':') + 2);
+  if (!Model.empty())
+    CLT_EXPECT_MSG(Name.size() > Model.size() + 9 &&
+                       Name.compare(Name.size() - Model.size(), Model.size(),
+                                    Model) == 0 &&
+                       Name[Name.size() - Model.size() - 1] == '-',
+                   "device name: " + Name + ", model: " + Model);
+}
+
+/// CL_DEVICE_DEVICE_ENQUEUE_CAPABILITIES is a cl_bitfield; pocl 3.1
+/// answers it as a cl_uint, and programs written for it (its
+/// test_deviceside_enqueue) query it with 4 bytes. Both sizes give 0 (no
+/// device-side enqueue); a shorter buffer is CL_INVALID_VALUE on both.
+CLT_TEST(deviceEnqueueCapabilitiesQuerySizes) {
+  cl_ulong Wide = ~cl_ulong(0);
+  size_t Ret = 0;
+  CL_CHECK(clGetDeviceInfo(E.Device, CL_DEVICE_DEVICE_ENQUEUE_CAPABILITIES,
+                           sizeof(Wide), &Wide, &Ret));
+  // pocl 3.1 writes (and reports) only a cl_uint.
+  CLT_EXPECT(Ret == (E.IsPoclIss ? sizeof(cl_ulong) : sizeof(cl_uint)));
+  CLT_EXPECT((E.IsPoclIss ? Wide : (Wide & 0xffffffffu)) == 0);
+  cl_uint Narrow = ~0u;
+  CL_CHECK(clGetDeviceInfo(E.Device, CL_DEVICE_DEVICE_ENQUEUE_CAPABILITIES,
+                           sizeof(Narrow), &Narrow, nullptr));
+  CLT_EXPECT(Narrow == 0);
+  cl_ushort Short = 0;
+  CLT_EXPECT_ERR(CL_INVALID_VALUE,
+                 clGetDeviceInfo(E.Device,
+                                 CL_DEVICE_DEVICE_ENQUEUE_CAPABILITIES,
+                                 sizeof(Short), &Short, nullptr));
+}
+
 CLT_TEST(retainReleaseRootDevice) {
   CL_CHECK(clRetainDevice(E.Device));
   CL_CHECK(clReleaseDevice(E.Device));

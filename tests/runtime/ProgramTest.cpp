@@ -511,6 +511,40 @@ CLT_TEST(openclCVersions) {
   }
 }
 
+static const char *PredefinedKernel = R"CLC(
+kernel void k(global int *out) {
+#ifdef __IMAGE_SUPPORT__
+  out[0] = __IMAGE_SUPPORT__;
+#else
+  out[0] = -1;
+#endif
+#ifdef __ENDIAN_LITTLE__
+  out[1] = __ENDIAN_LITTLE__;
+#else
+  out[1] = -1;
+#endif
+#ifdef __kernel_exec
+  out[2] = 1;
+#else
+  out[2] = -1;
+#endif
+}
+)CLC";
+
+/// OpenCL C 3.0, 6.12: __IMAGE_SUPPORT__ and __ENDIAN_LITTLE__ are 1 on a
+/// little-endian device with images, whatever the language version, and
+/// __kernel_exec is defined (the CTS's kernel_preprocessor_macros and
+/// kernel_numeric_constants check them).
+CLT_TEST(predefinedMacros) {
+  int Images = E.deviceValue<cl_bool>(CL_DEVICE_IMAGE_SUPPORT) ? 1 : -1;
+  int Little = E.deviceValue<cl_bool>(CL_DEVICE_ENDIAN_LITTLE) ? 1 : -1;
+  for (const char *Options : {"", "-cl-std=CL1.2", "-cl-std=CL3.0"}) {
+    std::vector<int> Got = runOne(E, PredefinedKernel, Options, 3);
+    expectEqual(Got, std::vector<int>{Images, Little, 1},
+                std::string("options '") + Options + "'");
+  }
+}
+
 /// The optional features' macros an OpenCL C 3.0 kernel sees are exactly
 /// CL_DEVICE_OPENCL_C_FEATURES; an OpenCL C 1.2 kernel sees none of them
 /// but __opencl_c_int64 (clang defines it for the full profile).
