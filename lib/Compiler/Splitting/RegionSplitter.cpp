@@ -82,7 +82,7 @@ public:
     bool Hot = any_of(this->P->pieces(),
                       [](const SplitPiece &SP) { return SP.UniformControl; });
     for (unsigned I = 0; I < Pieces.size(); ++I)
-      if (!getenv("XX_MASKED") && Hot && Narrow[I] && !this->P->pieces()[I].UniformControl)
+      if (Hot && Narrow[I] && !this->P->pieces()[I].UniformControl)
         Pieces[I].WholeTiles = false;
     LockStep.assign(RangePieces.size(), 0);
   }
