@@ -1003,16 +1003,8 @@ kernel void writeHalf(write_only image2d_t R, write_only image2d_t A,
   In[5] = 4.0e-08f; // rounds up to the smallest subnormal half
   Program P = E.build(Src);
   Kernel K = E.kernel(P, "writeHalf");
-  cl_image_format RF = {CL_R, CL_HALF_FLOAT}, AF = {CL_A, CL_HALF_FLOAT};
-  cl_image_desc D = {};
-  D.image_type = CL_MEM_OBJECT_IMAGE2D;
-  D.image_width = W;
-  D.image_height = H;
-  cl_int Err;
-  Mem R(clCreateImage(E.Ctx, CL_MEM_WRITE_ONLY, &RF, &D, nullptr, &Err));
-  CL_CHECK(Err);
-  Mem A(clCreateImage(E.Ctx, CL_MEM_WRITE_ONLY, &AF, &D, nullptr, &Err));
-  CL_CHECK(Err);
+  Mem R = E.image2D({CL_R, CL_HALF_FLOAT}, W, H, CL_MEM_WRITE_ONLY);
+  Mem A = E.image2D({CL_A, CL_HALF_FLOAT}, W, H, CL_MEM_WRITE_ONLY);
   Mem Buf = E.input(In);
   setArgs(K, R, A, Buf);
   size_t G[2] = {W, H};
@@ -1079,14 +1071,7 @@ CLT_TEST(imageWritesBeforeBarrier) {
   const size_t W = 24, H = 3, L[2] = {8, 1};
   Program P = E.build(Source, "-cl-std=CL3.0");
   Kernel K = E.kernel(P, "shiftThroughBarrier");
-  cl_image_format F = {CL_RGBA, CL_FLOAT};
-  cl_image_desc D = {};
-  D.image_type = CL_MEM_OBJECT_IMAGE2D;
-  D.image_width = W;
-  D.image_height = H;
-  cl_int Err;
-  Mem Image(clCreateImage(E.Ctx, CL_MEM_READ_WRITE, &F, &D, nullptr, &Err));
-  CL_CHECK(Err);
+  Mem Image = E.image2D({CL_RGBA, CL_FLOAT}, W, H);
   Mem Out = E.output<float>(4 * W * H);
   setArgs(K, Image, Out);
   size_t G[2] = {W, H};

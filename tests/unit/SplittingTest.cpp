@@ -161,7 +161,8 @@ TEST_F(SplittingTest, ForAllEliminatesOpaqueParameters) {
 long evalAt(const isl::pw_aff &PA, int N, int Y) {
   Scratch Sc;
   IRBuilder<> &B = Sc.B;
-  IslExprEmitter E(B, [&](const isl::id &) -> Value * { return B.getInt64(N); });
+  IslExprEmitter E(B,
+                   [&](const isl::id &) -> Value * { return B.getInt64(N); });
   Value *Dims[2] = {B.getInt64(Y), B.getInt64(0)};
   Expected<Value *> V = E.emit(PA, Dims);
   if (!V) {
@@ -203,22 +204,38 @@ void checkRanges(isl::ctx Ctx, ArrayRef<isl::set> Pieces,
     }
 }
 
+/// The ranges of \p Pieces along x in tiles of \p Width; none, and a
+/// failure, when rangesOf refuses.
+std::vector<SplitRange> rangesAlongX(ArrayRef<isl::set> Pieces,
+                                     const isl::set &WI, unsigned Width,
+                                     const isl::set &Context) {
+  std::vector<SplitRange> Ranges;
+  std::string Why;
+  if (!SplittingPredicates::rangesOf(Pieces, WI, 0, Width, Context, 8, Ranges,
+                                     Why))
+    ADD_FAILURE() << Why;
+  return Ranges;
+}
+
+/// A tail guard cut at n over \p WI, in tiles of 8 along x: the tiles
+/// below n, the tile n cuts, the rest.
+std::vector<isl::set> tailGuardPieces(const isl::set &WI) {
+  isl::ctx Ctx = WI.ctx();
+  isl::set Cut = WI.intersect(isl::set(
+      Ctx,
+      "[n] -> { WI[x, y, z] : 8 * floor(x / 8) < n < 8 * floor(x / 8) + 8 }"));
+  isl::set Below = WI.intersect(
+      isl::set(Ctx, "[n] -> { WI[x, y, z] : 8 * floor(x / 8) + 8 <= n }"));
+  return {Below, Cut, WI.subtract(Cut).subtract(Below)};
+}
+
 TEST_F(SplittingTest, RangesOfATailGuard) {
   // Three pieces along x: the tiles below n, the tile n cuts, the rest;
   // the first and the last are the same piece where n - O is aligned.
   isl::set WI = set("{ WI[x, y, z] : 0 <= x < 32 and 0 <= y < 2 and z = 0 }");
-  isl::set Cut = set("[n] -> { WI[x, y, z] : 0 <= x < 32 and 0 <= y < 2 and "
-                     "z = 0 and 8 * floor(x / 8) < n < 8 * floor(x / 8) + 8 }");
-  isl::set Below =
-      set("[n] -> { WI[x, y, z] : 0 <= x < 32 and 0 <= y < 2 and z = 0 and "
-          "8 * floor(x / 8) + 8 <= n }");
-  isl::set Above = WI.subtract(Cut).subtract(Below);
-  std::vector<isl::set> Pieces = {Below, Cut, Above};
-  std::vector<SplitRange> Ranges;
-  std::string Why;
-  ASSERT_TRUE(SplittingPredicates::rangesOf(
-      Pieces, WI, 0, 8, isl::set(Ctx, "[n] -> { : }"), 8, Ranges, Why))
-      << Why;
+  std::vector<isl::set> Pieces = tailGuardPieces(WI);
+  std::vector<SplitRange> Ranges =
+      rangesAlongX(Pieces, WI, 8, isl::set(Ctx, "[n] -> { : }"));
   ASSERT_EQ(Ranges.size(), 3u);
   EXPECT_EQ(Ranges[0].Piece, 0u);
   EXPECT_EQ(Ranges[1].Piece, 1u);
@@ -235,30 +252,14 @@ TEST_F(SplittingTest, RangesFollowTheOuterIds) {
                        "z = 0 and 4 * floor(x / 4) > y }");
   isl::set Diagonal = WI.subtract(Lower).subtract(Upper);
   std::vector<isl::set> Pieces = {Upper, Diagonal, Lower};
-  std::vector<SplitRange> Ranges;
-  std::string Why;
-  ASSERT_TRUE(SplittingPredicates::rangesOf(
-      Pieces, WI, 0, 4, isl::set(Ctx, "{ : }"), 8, Ranges, Why))
-      << Why;
+  std::vector<SplitRange> Ranges =
+      rangesAlongX(Pieces, WI, 4, isl::set(Ctx, "{ : }"));
   ASSERT_EQ(Ranges.size(), 3u);
   // Lower triangle first, then the diagonal tile, then the upper part.
   EXPECT_EQ(Ranges[0].Piece, 2u);
   EXPECT_EQ(Ranges[1].Piece, 1u);
   EXPECT_EQ(Ranges[2].Piece, 0u);
   checkRanges(Ctx, Pieces, Ranges, 16, 16, 0, 0);
-}
-
-/// The ranges of \p Pieces along x in tiles of \p Width; none, and a
-/// failure, when rangesOf refuses.
-std::vector<SplitRange> rangesAlongX(ArrayRef<isl::set> Pieces,
-                                     const isl::set &WI, unsigned Width,
-                                     const isl::set &Context) {
-  std::vector<SplitRange> Ranges;
-  std::string Why;
-  if (!SplittingPredicates::rangesOf(Pieces, WI, 0, Width, Context, 8, Ranges,
-                                     Why))
-    ADD_FAILURE() << Why;
-  return Ranges;
 }
 
 TEST_F(SplittingTest, BoundsTheSameInEveryRow) {
@@ -330,11 +331,9 @@ TEST_F(SplittingTest, RangesOfPiecesThatSwapPlaces) {
   isl::set A = set("[n] -> { WI[x, y, z] : 0 <= x < 16 and y = 0 and z = 0 "
                    "and ((n >= 0 and x < 8) or (n < 0 and x >= 8)) }");
   std::vector<isl::set> Pieces = {A, WI.subtract(A)};
-  std::vector<SplitRange> Ranges;
-  std::string Why;
-  ASSERT_TRUE(SplittingPredicates::rangesOf(
-      Pieces, WI, 0, 8, isl::set(Ctx, "[n] -> { : }"), 8, Ranges, Why))
-      << Why;
+  std::vector<SplitRange> Ranges =
+      rangesAlongX(Pieces, WI, 8, isl::set(Ctx, "[n] -> { : }"));
+  ASSERT_FALSE(Ranges.empty());
   EXPECT_EQ(Ranges.size(), 3u);
   checkRanges(Ctx, Pieces, Ranges, 16, 1, -5, 5);
 }
@@ -344,18 +343,9 @@ TEST_F(SplittingTest, RangeTilesAreTheTilesOfTheRange) {
   // w: each range's bounds in tiles give its tiles (within its piece's),
   // and its bounds in work-items are w times those, cut at L.
   isl::set WI = set("{ WI[x, y, z] : 0 <= x < 30 and 0 <= y < 2 and z = 0 }");
-  isl::set Cut = set("[n] -> { WI[x, y, z] : 0 <= x < 30 and 0 <= y < 2 and "
-                     "z = 0 and 8 * floor(x / 8) < n < 8 * floor(x / 8) + 8 }");
-  isl::set Below =
-      set("[n] -> { WI[x, y, z] : 0 <= x < 30 and 0 <= y < 2 and z = 0 and "
-          "8 * floor(x / 8) + 8 <= n }");
-  isl::set Above = WI.subtract(Cut).subtract(Below);
-  std::vector<isl::set> Pieces = {Below, Cut, Above};
-  std::vector<SplitRange> Ranges;
-  std::string Why;
-  ASSERT_TRUE(SplittingPredicates::rangesOf(
-      Pieces, WI, 0, 8, isl::set(Ctx, "[n] -> { : }"), 8, Ranges, Why))
-      << Why;
+  std::vector<isl::set> Pieces = tailGuardPieces(WI);
+  std::vector<SplitRange> Ranges =
+      rangesAlongX(Pieces, WI, 8, isl::set(Ctx, "[n] -> { : }"));
   ASSERT_EQ(Ranges.size(), 3u);
   isl::set Tiles = SplittingPredicates::tilesOf(WI, 0, 8);
   for (const SplitRange &R : Ranges) {
@@ -409,18 +399,10 @@ TEST_F(SplittingTest, RangesOfOneTileAreDecidedOnTheTileBounds) {
   // A tail guard cut at n on 30 work-items in tiles of 8: a range holds
   // more than w work-items exactly where its tile interval holds two.
   isl::set WI = set("{ WI[x, y, z] : 0 <= x < 30 and y = 0 and z = 0 }");
-  isl::set Cut = set("[n] -> { WI[x, y, z] : 0 <= x < 30 and y = 0 and "
-                     "z = 0 and 8 * floor(x / 8) < n < 8 * floor(x / 8) + 8 }");
-  isl::set Below =
-      set("[n] -> { WI[x, y, z] : 0 <= x < 30 and y = 0 and z = 0 and "
-          "8 * floor(x / 8) + 8 <= n }");
-  std::vector<isl::set> Pieces = {Below, Cut, WI.subtract(Cut).subtract(Below)};
-  std::vector<SplitRange> Ranges;
-  std::string Why;
+  std::vector<isl::set> Pieces = tailGuardPieces(WI);
   isl::set Context = set("[n] -> { : -100 <= n <= 100 }");
-  ASSERT_TRUE(
-      SplittingPredicates::rangesOf(Pieces, WI, 0, 8, Context, 8, Ranges, Why))
-      << Why;
+  std::vector<SplitRange> Ranges = rangesAlongX(Pieces, WI, 8, Context);
+  ASSERT_FALSE(Ranges.empty());
   isl::set Tiles = SplittingPredicates::tilesOf(WI, 0, 8);
   std::vector<bool> Narrow;
   for (const SplitRange &R : Ranges) {
@@ -521,12 +503,8 @@ TEST_F(SplittingTest, RangesOrderPiecesByWhereTheyMeet) {
                        "4 * floor(x / 4) + 4 > m }");
   isl::set Mid = WI.subtract(Left).subtract(Right);
   std::vector<isl::set> Pieces = {Mid, Right, Left};
-  std::vector<SplitRange> Ranges;
-  std::string Why;
-  ASSERT_TRUE(SplittingPredicates::rangesOf(
-      Pieces, WI, 0, 4, isl::set(Ctx, "[m, n] -> { : m <= n }"), 8, Ranges,
-      Why))
-      << Why;
+  std::vector<SplitRange> Ranges =
+      rangesAlongX(Pieces, WI, 4, isl::set(Ctx, "[m, n] -> { : m <= n }"));
   ASSERT_EQ(Ranges.size(), 3u);
   EXPECT_EQ(Ranges[0].Piece, 2u);
   EXPECT_EQ(Ranges[1].Piece, 0u);
