@@ -57,6 +57,14 @@ namespace iss {
 
 SplitPlan::~SplitPlan() = default;
 
+/// Whether \p Acc loads a work-group value (a work-item global, the
+/// scratch base): iss-wi-loops replaces those loads, the copy has none.
+static bool readsWorkGroupValue(const ModelAccess &Acc) {
+  auto *G = dyn_cast_or_null<GlobalVariable>(Acc.Base);
+  return G && (G->getName() == ScratchGlobal ||
+               is_contained(WorkItemGlobals, G->getName()));
+}
+
 namespace {
 
 /// A plan made from the splitting predicates of one region.
@@ -115,7 +123,8 @@ public:
       function_ref<Value *(Value *)> MapKernelValue) override {
     return P->emitBoundsInvariant(B, MapKernelValue);
   }
-  bool specialize(unsigned Range, ValueToValueMapTy &VMap,
+  void copyClasses(SmallVectorImpl<SmallVector<unsigned, 4>> &Classes) override;
+  bool specialize(ArrayRef<unsigned> Ranges, ValueToValueMapTy &VMap,
                   Value *const Ids[3],
                   function_ref<Value *(Value *)> MapKernelValue) override;
   std::string describe(unsigned Range) const override;
@@ -126,6 +135,28 @@ private:
     assert(W == P->width());
     return P->atMostOneTile(&Range - P->ranges().data());
   }
+  /// Whether range \p I's copy is the same code as that of the ranges
+  /// \p Class (see copyClasses).
+  bool sameCopy(ArrayRef<unsigned> Class, unsigned I) const;
+  /// The union of the sets of \p Ranges.
+  isl::set rangesSet(ArrayRef<unsigned> Ranges) const {
+    isl::set Where = P->rangeSetAt(Ranges.front());
+    for (unsigned I : Ranges.drop_front())
+      Where = Where.unite(P->rangeSetAt(I));
+    return Where;
+  }
+  /// Whether specialize recomputes the address of access \p A in the copy
+  /// of range \p Range (before looking at the copy's instructions).
+  bool recomputes(unsigned A, unsigned Range) const {
+    const ModelAccess &Acc = R.Accesses[A];
+    return Pieces[RangePieces[Range]].WholeTiles && !Acc.Offset.is_null() &&
+           Acc.Base && !readsWorkGroupValue(Acc) &&
+           P->classifyRange(A, Range) != AccessClass::Divergent;
+  }
+  /// The offset of \p Acc on its instances within the work-items \p Where,
+  /// where its clamps resolve; null where it has none.
+  static isl::pw_aff offsetWithin(const ModelAccess &Acc,
+                                  const isl::set &Where, unsigned Counts);
   unsigned
   makeLoopsUniform(const isl::set &Where, ValueToValueMapTy &VMap,
                    Value *const Ids[3],
@@ -166,14 +197,6 @@ private:
 Value *ModelSplitPlan::emitAssumptionCheck(
     IRBuilderBase &B, function_ref<Value *(Value *)> MapKernelValue) {
   return M.emitAssumptionCheck(B, MapKernelValue);
-}
-
-/// Whether \p Acc loads a work-group value (a work-item global, the
-/// scratch base): iss-wi-loops replaces those loads, the copy has none.
-static bool readsWorkGroupValue(const ModelAccess &Acc) {
-  auto *G = dyn_cast_or_null<GlobalVariable>(Acc.Base);
-  return G && (G->getName() == ScratchGlobal ||
-               is_contained(WorkItemGlobals, G->getName()));
 }
 
 void ModelSplitPlan::emitWholeGroupTests(
@@ -399,11 +422,84 @@ unsigned ModelSplitPlan::makeLoopsUniform(
   return Made;
 }
 
-bool ModelSplitPlan::specialize(unsigned RangeIndex, ValueToValueMapTy &VMap,
-                                Value *const Ids[3],
+isl::pw_aff ModelSplitPlan::offsetWithin(const ModelAccess &Acc,
+                                         const isl::set &Where,
+                                         unsigned Counts) {
+  isl::set Lifted = Where;
+  if (Counts)
+    Lifted = Lifted.insert_dims(isl::dim::set, 3, Counts);
+  isl::set Instances =
+      Acc.Domain.intersect(Lifted.set_tuple_id(Acc.Domain.get_tuple_id()));
+  if (Instances.is_empty().is_true())
+    return isl::pw_aff();
+  isl::pw_aff Offset = Acc.Offset.intersect_domain(Instances);
+  if (IslExprEmitter::oneExpression(Offset).is_null())
+    Offset = Offset.gist(Instances);
+  return Offset;
+}
+
+bool ModelSplitPlan::sameCopy(ArrayRef<unsigned> Class, unsigned I) const {
+  unsigned First = Class.front();
+  if (Pieces[RangePieces[First]].WholeTiles !=
+      Pieces[RangePieces[I]].WholeTiles)
+    return false;
+  for (unsigned Br = 0; Br < R.Branches.size(); ++Br)
+    if (P->takenOnRange(Br, First) != P->takenOnRange(Br, I))
+      return false;
+  for (unsigned A = 0; A < R.Accesses.size(); ++A)
+    if (P->classifyRange(A, First) != P->classifyRange(A, I))
+      return false;
+  // A recomputed address must be one expression on all the ranges: the
+  // copy of one would not serve the other where the clamps resolve
+  // differently (x + s and x + s - n of a wrap-around).
+  isl::set Where;
+  for (unsigned A = 0; A < R.Accesses.size(); ++A) {
+    if (!recomputes(A, First))
+      continue;
+    const ModelAccess &Acc = R.Accesses[A];
+    const ModelBlock *MB = R.block(Acc.I->getParent());
+    if (!MB)
+      continue; // not recomputed in either copy
+    if (Where.is_null()) {
+      SmallVector<unsigned, 5> All(Class.begin(), Class.end());
+      All.push_back(I);
+      Where = rangesSet(All);
+    }
+    isl::pw_aff Offset = offsetWithin(Acc, Where, MB->Loops.size());
+    if (!Offset.is_null() && IslExprEmitter::oneExpression(Offset).is_null())
+      return false;
+  }
+  return true;
+}
+
+void ModelSplitPlan::copyClasses(
+    SmallVectorImpl<SmallVector<unsigned, 4>> &Classes) {
+  Classes.clear();
+  for (unsigned I = 0; I < RangePieces.size(); ++I) {
+    // Whether a kernel loop runs in lock-step is decided on each range's
+    // copy, and a copy that does becomes a tile function of its own:
+    // straight-line regions only.
+    auto *Same = R.Loops.empty() ? find_if(Classes,
+                                           [&](const SmallVector<unsigned, 4> &C) {
+                                             return sameCopy(C, I);
+                                           })
+                                 : Classes.end();
+    if (Same != Classes.end())
+      Same->push_back(I);
+    else
+      Classes.push_back({I});
+  }
+}
+
+bool ModelSplitPlan::specialize(ArrayRef<unsigned> Ranges,
+                                ValueToValueMapTy &VMap, Value *const Ids[3],
                                 function_ref<Value *(Value *)> MapKernelValue) {
+  // The ranges of a class fold the same branches and classify the
+  // accesses alike (sameCopy): the first one answers for all.
+  unsigned RangeIndex = Ranges.front();
   const SplitRange &Range = P->ranges()[RangeIndex];
-  const isl::set &Where = P->rangeSetAt(RangeIndex);
+  const isl::set Where =
+      Ranges.size() == 1 ? P->rangeSetAt(RangeIndex) : rangesSet(Ranges);
   bool WholeTiles = Pieces[Range.Piece].WholeTiles;
 
   SmallPtrSet<const BasicBlock *, 32> CopyBlocks;
@@ -414,12 +510,7 @@ bool ModelSplitPlan::specialize(unsigned RangeIndex, ValueToValueMapTy &VMap,
   DenseMap<Loop *, PHINode *> Counters;
   for (unsigned A = 0; A < R.Accesses.size(); ++A) {
     const ModelAccess &Acc = R.Accesses[A];
-    if (!WholeTiles || Acc.Offset.is_null() || !Acc.Base)
-      continue;
-    AccessClass C = P->classifyRange(A, RangeIndex);
-    if (C == AccessClass::Divergent)
-      continue;
-    if (readsWorkGroupValue(Acc))
+    if (!recomputes(A, RangeIndex))
       continue;
     auto *I = dyn_cast_or_null<Instruction>(VMap.lookup(Acc.I));
     if (!I || !CopyBlocks.count(I->getParent()))
@@ -434,17 +525,9 @@ bool ModelSplitPlan::specialize(unsigned RangeIndex, ValueToValueMapTy &VMap,
     if (!MB || !dimValues(*MB, VMap, Ids, Counters, DimValues))
       continue;
     // The offset on the range's instances only, where its clamps resolve.
-    unsigned Counts = MB->Loops.size();
-    isl::set Lifted = Where;
-    if (Counts)
-      Lifted = Lifted.insert_dims(isl::dim::set, 3, Counts);
-    isl::set Instances =
-        Acc.Domain.intersect(Lifted.set_tuple_id(Acc.Domain.get_tuple_id()));
-    if (Instances.is_empty().is_true())
+    isl::pw_aff Offset = offsetWithin(Acc, Where, MB->Loops.size());
+    if (Offset.is_null())
       continue;
-    isl::pw_aff Offset = Acc.Offset.intersect_domain(Instances);
-    if (IslExprEmitter::oneExpression(Offset).is_null())
-      Offset = Offset.gist(Instances);
     IRBuilder<> B(I);
     // An opaque parameter (j * width, uniform along x_d) is the copy's
     // own value, where it is computed before the access.
@@ -504,7 +587,8 @@ bool ModelSplitPlan::specialize(unsigned RangeIndex, ValueToValueMapTy &VMap,
     }
     ConstantFoldTerminator(T->getParent(), /*DeleteDeadConditions=*/true);
   }
-  LockStep[RangeIndex] = Uniform;
+  for (unsigned I : Ranges)
+    LockStep[I] = Uniform;
   return Uniform > 0;
 }
 

@@ -16,7 +16,8 @@
 // (no epilogue, no runtime checks: the loops are parallel); any other
 // range is a scalar loop. A work group that one range covers whole runs
 // that range alone (emitWholeGroupTests); where the bounds are the same in
-// every row (emitBoundsInvariant) they are computed once per group. The
+// every row (emitBoundsInvariant) they are computed once per group.
+// Ranges whose copies would be the same code share one (copyClasses). The
 // plan computes the bounds and specialises each copy; it knows nothing of
 // how the loops are built.
 //
@@ -106,14 +107,24 @@ public:
       llvm::IRBuilderBase &B,
       llvm::function_ref<llvm::Value *(llvm::Value *)> MapKernelValue) = 0;
 
-  /// Specialises the copy of the region's body that runs range \p Range:
-  /// \p VMap maps the kernel's blocks and values to the copy's; \p Ids are
-  /// the copy's work-item ids. True when kernel loops of the copy now run
-  /// in lock-step on every lane of the range (their exits and induction
-  /// variables depend on the outer ids, counters and parameters only): the
-  /// work-item loop of its tiles may then go inside them.
+  /// The ranges whose specialised copies are the same code, as classes:
+  /// each class runs as one nest of rows with one copy of the body, over
+  /// its ranges in turn (fewer copies for the back half to compile; 2DCONV
+  /// has the interior on both sides of a border tile). Every range is in
+  /// one class; a class lists its ranges in increasing order, and the
+  /// classes come in the order of their first ranges.
+  virtual void copyClasses(
+      llvm::SmallVectorImpl<llvm::SmallVector<unsigned, 4>> &Classes) = 0;
+
+  /// Specialises the copy of the region's body that runs the ranges
+  /// \p Ranges (a class of copyClasses): \p VMap maps the kernel's blocks
+  /// and values to the copy's; \p Ids are the copy's work-item ids. True
+  /// when kernel loops of the copy now run in lock-step on every lane of
+  /// the ranges (their exits and induction variables depend on the outer
+  /// ids, counters and parameters only): the work-item loop of its tiles
+  /// may then go inside them.
   virtual bool
-  specialize(unsigned Range, llvm::ValueToValueMapTy &VMap,
+  specialize(llvm::ArrayRef<unsigned> Ranges, llvm::ValueToValueMapTy &VMap,
              llvm::Value *const Ids[3],
              llvm::function_ref<llvm::Value *(llvm::Value *)> MapKernelValue) = 0;
 
@@ -121,7 +132,8 @@ public:
   /// (the paper's Table 3), on one line: its accesses by class
   /// (consecutive, uniform, divergent on the range's tiles), the branches
   /// folded, and how many of its kernel loops run in lock-step (uniform;
-  /// the others are divergent). Call it after specialize(Range).
+  /// the others are divergent). Call it after specializing the class of
+  /// \p Range; every range of a class gives the same line.
   virtual std::string describe(unsigned Range) const = 0;
 };
 

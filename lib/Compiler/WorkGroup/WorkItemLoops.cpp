@@ -642,14 +642,21 @@ bool WorkGroupBuilder::emitSplitRegion(const Region &R, BasicBlock *Start,
       countWorkItems(PB, PB.getInt64(Config.workItems()), Start, "fallback");
     }
   }
-  // Each range runs as its own nest of outer loops around its loop of the
-  // vectorized id: the work-items of a region may run in any order, and a
-  // range costs its rows nothing where it is empty.
-  //  - A work group that lies in one range (Figure 2's interior groups)
-  //    runs that range alone, tested first, with no bound computed.
+  // Each class of ranges (SplitPlan::copyClasses: those whose copies are
+  // the same code) runs as its own nest of outer loops around a loop over
+  // its ranges and, in it, the range's loop of the vectorized id, with one
+  // copy of the body: the work-items of a region may run in any order, and
+  // a class costs its rows nothing where its ranges are empty.
+  //  - A work group that lies in one range (Figure 2's interior groups) is
+  //    tested first and enters the nests with that range's bounds [0, L_d)
+  //    and every other range empty, no bound computed. Where its rows hold
+  //    two tiles at most (2DCONV's 32x8 groups, Fan2's 16x16 at 16 lanes),
+  //    what a nest costs a row (the branch and phis of the bounds, the
+  //    tiles' division) is a share of the work: there it runs a copy of
+  //    that range of its own, with constant bounds.
   //  - Where the bounds are the same in every row of the group (its rows
   //    are all interior, or the guard is on the vectorized id alone), they
-  //    are computed once, at outer ids 0, and a range empty there is
+  //    are computed once, at outer ids 0, and a class empty there is
   //    skipped as a whole.
   //  - The rows of other groups compute their own.
   bool HasOuter = any_of(Config.loopOrder(), [&](unsigned Dim) {
@@ -658,7 +665,7 @@ bool WorkGroupBuilder::emitSplitRegion(const Region &R, BasicBlock *Start,
   SmallVector<std::pair<unsigned, Value *>, 2> Tests;
   IRBuilder<> TB(SplitStart);
   Plan.emitWholeGroupTests(TB, MapKernelValue, Tests);
-  SmallVector<BasicBlock *, 8> WholeFrom(RangePieces.size(), nullptr);
+  SmallVector<std::pair<BasicBlock *, unsigned>, 2> Wholes;
   BasicBlock *General = SplitStart;
   for (auto [Range, Test] : Tests) {
     BasicBlock *Whole = BasicBlock::Create(
@@ -666,7 +673,7 @@ bool WorkGroupBuilder::emitSplitRegion(const Region &R, BasicBlock *Start,
     BasicBlock *Else =
         BasicBlock::Create(Ctx, Start->getName() + ".ranges", WG, WGExit);
     BranchInst::Create(Whole, Else, Test, General);
-    WholeFrom[Range] = Whole;
+    Wholes.push_back({Whole, Range});
     General = Else;
   }
   IRBuilder<> HB(General);
@@ -681,9 +688,8 @@ bool WorkGroupBuilder::emitSplitRegion(const Region &R, BasicBlock *Start,
     // One plain loop over all the work-items, as if unsplit.
     while (!General->empty() && &General->back() != Before)
       General->back().eraseFromParent();
-    for (BasicBlock *Whole : WholeFrom)
-      if (Whole)
-        BranchInst::Create(General, Whole);
+    for (auto [Whole, Range] : Wholes)
+      BranchInst::Create(General, Whole);
     Nest N = buildNest(General, After, false, /*OuterOnly=*/true);
     IRBuilder<> B(N.Body);
     Value *Ids[3] = {N.Ids[0], N.Ids[1], N.Ids[2]};
@@ -700,73 +706,160 @@ bool WorkGroupBuilder::emitSplitRegion(const Region &R, BasicBlock *Start,
     return true;
   }
   assert(Once.size() == RangePieces.size() && "a bound per range");
+  bool WholeCopies =
+      HasOuter && Config.LocalSize[D] <= 2 * uint64_t(Config.VectorWidth);
+  if (!Wholes.empty() && !WholeCopies) {
+    // The whole groups join the others with their bounds known.
+    BasicBlock *Join =
+        BasicBlock::Create(Ctx, Start->getName() + ".join", WG, WGExit);
+    BranchInst::Create(Join, General);
+    IRBuilder<> JB(Join);
+    auto Phi = [&](Value *InGeneral, function_ref<Value *(unsigned)> InWhole,
+                   const Twine &Name) -> Value * {
+      if (all_of(Wholes, [&](auto &W) { return InWhole(W.second) == InGeneral; }))
+        return InGeneral;
+      PHINode *P = JB.CreatePHI(InGeneral->getType(), Wholes.size() + 1, Name);
+      P->addIncoming(InGeneral, General);
+      for (auto [Whole, Range] : Wholes)
+        P->addIncoming(InWhole(Range), Whole);
+      return P;
+    };
+    for (auto [Whole, Range] : Wholes)
+      BranchInst::Create(Join, Whole);
+    for (unsigned I = 0; I < Once.size(); ++I) {
+      Once[I].first = Phi(
+          Once[I].first, [&](unsigned) { return JB.getInt64(0); },
+          "wi.begin" + Twine(I));
+      Once[I].second = Phi(
+          Once[I].second,
+          [&](unsigned Range) {
+            return JB.getInt64(Range == I ? Config.LocalSize[D] : 0);
+          },
+          "wi.end" + Twine(I));
+    }
+    if (auto *C = dyn_cast<ConstantInt>(Same); !C || !C->isOne())
+      Same = Phi(Same, [&](unsigned) { return JB.getTrue(); }, "wi.same");
+    General = Join;
+  }
+  SmallVector<SmallVector<unsigned, 4>, 8> Classes;
+  Plan.copyClasses(Classes);
   SmallVector<unsigned, 8> RangeCounters(RangePieces.size(), ~0u);
-  // The loop of range I from Cur, within nest N, and its copy of the body.
-  auto EmitRange = [&](unsigned I, Nest &N, BasicBlock *Cur,
-                       std::pair<Value *, Value *> Bound) {
+  // The loops of the ranges \p Ranges (a class) within nest N, from Cur,
+  // the bounds of each in \p Bounds, and their copy of the body.
+  auto EmitClass = [&](ArrayRef<unsigned> Ranges, Nest &N, BasicBlock *Cur,
+                       ArrayRef<std::pair<Value *, Value *>> Bounds) {
     Value *Ids[3] = {N.Ids[0], N.Ids[1], N.Ids[2]};
     BasicBlock *Body, *BodyEnd;
-    const SplitPieceInfo &Info = Plan.pieces()[RangePieces[I]];
-    // Counted once per outer ids as the range is entered, outside the
+    const SplitPieceInfo &Info = Plan.pieces()[RangePieces[Ranges.front()]];
+    // Counted once per outer ids as the ranges are entered, outside the
     // loops the vectorizer works on.
-    // A whole group's copy adds to its range's counter.
-    unsigned &Counter = RangeCounters[I];
-    if (countsPieces()) {
-      IRBuilder<> CB(Cur);
-      Value *Top =
-          CB.CreateBinaryIntrinsic(Intrinsic::umax, Bound.second, Bound.first);
-      Counter = countWorkItems(CB, CB.CreateSub(Top, Bound.first), Start,
-                               Info.Name, Counter);
+    if (countsPieces())
+      for (unsigned K = 0; K < Ranges.size(); ++K) {
+        IRBuilder<> CB(Cur);
+        auto [Begin, End] = Bounds[K];
+        Value *Top = CB.CreateBinaryIntrinsic(Intrinsic::umax, End, Begin);
+        unsigned &Counter = RangeCounters[Ranges[K]];
+        Counter = countWorkItems(CB, CB.CreateSub(Top, Begin), Start,
+                                 Plan.pieces()[RangePieces[Ranges[K]]].Name,
+                                 Counter);
+      }
+    BasicBlock *From = Cur, *To = N.BodyEnd;
+    auto [Begin, End] = Bounds.front();
+    if (Ranges.size() > 1) {
+      // A loop over the class's ranges, kept a loop: unrolled, it would
+      // make the copies again.
+      BasicBlock *Header = BasicBlock::Create(Ctx, "wi.ranges", WG, WGExit);
+      BasicBlock *Latch =
+          BasicBlock::Create(Ctx, "wi.ranges.latch", WG, WGExit);
+      N.Blocks.push_back(Header);
+      N.Blocks.push_back(Latch);
+      BranchInst::Create(Header, Cur);
+      IRBuilder<> KB(Header);
+      PHINode *K = KB.CreatePHI(KB.getInt32Ty(), 2, "wi.range.index");
+      K->addIncoming(KB.getInt32(0), Cur);
+      std::tie(Begin, End) = Bounds.back();
+      for (unsigned J = Ranges.size() - 1; J-- > 0;) {
+        Value *IsJ = KB.CreateICmpEQ(K, KB.getInt32(J));
+        Begin = KB.CreateSelect(IsJ, Bounds[J].first, Begin);
+        End = KB.CreateSelect(IsJ, Bounds[J].second, End);
+      }
+      IRBuilder<> LB(Latch);
+      Value *Next = LB.CreateAdd(K, LB.getInt32(1), "wi.range.next", true,
+                                 true);
+      K->addIncoming(Next, Latch);
+      auto *Br = LB.CreateCondBr(
+          LB.CreateICmpULT(Next, LB.getInt32(Ranges.size())), Header,
+          N.BodyEnd);
+      MDNode *LoopID = MDNode::getDistinct(
+          Ctx, {nullptr, MDNode::get(Ctx, {MDString::get(
+                                              Ctx, "llvm.loop.unroll.disable")})});
+      LoopID->replaceOperandWith(0, LoopID);
+      Br->setMetadata(LLVMContext::MD_loop, LoopID);
+      From = Header;
+      To = Latch;
     }
-    buildRangeLoop(Cur, N.BodyEnd, Bound.first, Bound.second,
-                   Info.WholeTiles, Ids, Body, BodyEnd, N.Loops, N.Blocks);
+    buildRangeLoop(From, To, Begin, End, Info.WholeTiles, Ids, Body, BodyEnd,
+                   N.Loops, N.Blocks);
     ValueToValueMapTy VMap;
     size_t CopyBegin = N.Blocks.size();
     cloneRegion(
         R, Ids, [&](BasicBlock *) { return BodyEnd; }, Body, N.Blocks, &VMap);
-    bool Horizontal = Plan.specialize(I, VMap, Ids, MapKernelValue) &&
+    bool Horizontal = Plan.specialize(Ranges, VMap, Ids, MapKernelValue) &&
                       Info.WholeTiles && Config.Horizontal;
     if (Horizontal)
       runTileInside(N, CopyBegin, Body, BodyEnd, Ids[D]);
-    if (Counter != ~0u) {
-      PieceCounter &PC = PieceCounters[Counter];
-      PC.WholeTiles = Info.WholeTiles;
-      PC.Properties = Plan.describe(I);
-      PC.Horizontal = Horizontal;
-    }
+    for (unsigned I : Ranges)
+      if (RangeCounters[I] != ~0u) {
+        PieceCounter &PC = PieceCounters[RangeCounters[I]];
+        PC.WholeTiles = Info.WholeTiles;
+        PC.Properties = Plan.describe(I);
+        PC.Horizontal = Horizontal;
+      }
     markParallel(N);
   };
   auto *Known = dyn_cast<ConstantInt>(Same);
   BasicBlock *Pre = General;
-  for (unsigned I = 0; I < RangePieces.size(); ++I) {
+  for (unsigned C = 0; C < Classes.size(); ++C) {
+    ArrayRef<unsigned> Ranges = Classes[C];
+    unsigned First = Ranges.front();
     BasicBlock *Next =
-        I + 1 < RangePieces.size()
-            ? BasicBlock::Create(Ctx, "wi.range" + Twine(I + 1), WG, WGExit)
+        C + 1 < Classes.size()
+            ? BasicBlock::Create(Ctx, "wi.range" + Twine(Classes[C + 1].front()),
+                                 WG, WGExit)
             : After;
     BasicBlock *Rows = Pre;
     if (HasOuter && !(Known && Known->isZero())) {
-      Rows = BasicBlock::Create(Ctx, "wi.range" + Twine(I) + ".rows", WG,
+      Rows = BasicBlock::Create(Ctx, "wi.range" + Twine(First) + ".rows", WG,
                                 WGExit);
       IRBuilder<> PB(Pre);
-      Value *Empty = PB.CreateICmpUGE(Once[I].first, Once[I].second);
+      Value *Empty = nullptr;
+      for (unsigned I : Ranges) {
+        Value *E = PB.CreateICmpUGE(Once[I].first, Once[I].second);
+        Empty = Empty ? PB.CreateAnd(Empty, E) : E;
+      }
       if (!Known)
         Empty = PB.CreateAnd(Same, Empty);
       PB.CreateCondBr(Empty, Next, Rows);
     }
     Nest N = buildNest(Rows, Next, false, /*OuterOnly=*/true);
-    std::pair<Value *, Value *> Bound = Once[I];
+    SmallVector<std::pair<Value *, Value *>, 4> Bounds;
+    for (unsigned I : Ranges)
+      Bounds.push_back(Once[I]);
     BasicBlock *Cur = N.Body;
     if (!Known || Known->isZero()) {
       BasicBlock *RowBounds = N.Body;
       if (!Known)
         RowBounds = BasicBlock::Create(Ctx, "wi.bounds", WG, WGExit);
       IRBuilder<> RB(RowBounds);
-      std::pair<Value *, Value *> InRow;
-      [[maybe_unused]] bool Emitted =
-          Plan.emitRangeBounds(RB, N.Ids, MapKernelValue, I, InRow);
-      assert(Emitted && "a bound emitted once is emitted per row");
-      Bound = InRow;
-      if (!Known) {
+      SmallVector<std::pair<Value *, Value *>, 4> InRow(Ranges.size());
+      for (unsigned K = 0; K < Ranges.size(); ++K) {
+        [[maybe_unused]] bool Emitted = Plan.emitRangeBounds(
+            RB, N.Ids, MapKernelValue, Ranges[K], InRow[K]);
+        assert(Emitted && "a bound emitted once is emitted per row");
+      }
+      if (Known) {
+        Bounds = InRow;
+      } else {
         // Per row only where the group's rows may differ.
         Cur = BasicBlock::Create(Ctx, "wi.bounds.done", WG, WGExit);
         BranchInst::Create(Cur, RowBounds);
@@ -780,22 +873,23 @@ bool WorkGroupBuilder::emitSplitRegion(const Region &R, BasicBlock *Start,
           P->addIncoming(PerRow, RowBounds);
           return P;
         };
-        Bound = {Merge(Once[I].first, InRow.first),
-                 Merge(Once[I].second, InRow.second)};
+        for (unsigned K = 0; K < Ranges.size(); ++K)
+          Bounds[K] = {Merge(Bounds[K].first, InRow[K].first),
+                       Merge(Bounds[K].second, InRow[K].second)};
         N.Blocks.push_back(RowBounds);
         N.Blocks.push_back(Cur);
       }
     }
-    EmitRange(I, N, Cur, Bound);
+    EmitClass(Ranges, N, Cur, Bounds);
     Pre = Next;
   }
-  for (unsigned I = 0; I < RangePieces.size(); ++I)
-    if (BasicBlock *Whole = WholeFrom[I]) {
-      // Its own copy, the range's bounds constant.
+  if (WholeCopies)
+    for (auto [Whole, Range] : Wholes) {
       Nest N = buildNest(Whole, After, false, /*OuterOnly=*/true);
       IRBuilder<> WB(N.Body);
-      EmitRange(I, N, N.Body,
-                {WB.getInt64(0), WB.getInt64(Config.LocalSize[D])});
+      std::pair<Value *, Value *> Bound = {WB.getInt64(0),
+                                           WB.getInt64(Config.LocalSize[D])};
+      EmitClass({Range}, N, N.Body, Bound);
     }
   return true;
 }

@@ -4,7 +4,10 @@
 ; split from costing a work group more than the vector code it replaces:
 ;  - a group that lies in one range (here range 0: all four rows inside,
 ;    both tiles below n) is tested first and runs that range's own copy
-;    with constant bounds, no bound computed;
+;    with constant bounds, no bound computed, as its rows hold two tiles
+;    at most; with 32x4 groups (four tiles a row) it joins the others
+;    instead, with range 0's bounds [0, 32) in every row and the other
+;    ranges empty, and has no copy of its own (JOIN);
 ;  - other groups compute the bounds once, at row 0, where every row is
 ;    cut alike (the model's "bounds the same in every row"); only the
 ;    groups that hold a border row compute them per row (`wi.bounds`),
@@ -20,6 +23,7 @@
 ;
 ; RUN: pocl-iss-opt -passes='iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,iss-context,function(print<iss-model>)' -iss-kernel=rows -iss-local-size=16,4,1 -iss-vector-width=8 -o /dev/null %s 2>&1 | FileCheck %s --check-prefix=MODEL
 ; RUN: pocl-iss-opt -passes='iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,iss-context,iss-wi-loops' -iss-kernel=rows -iss-local-size=16,4,1 -iss-vector-width=8 -iss-mode=split -S %s | FileCheck %s
+; RUN: pocl-iss-opt -passes='iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,iss-context,iss-wi-loops' -iss-kernel=rows -iss-local-size=32,4,1 -iss-vector-width=8 -iss-mode=split -S %s | FileCheck %s --check-prefix=JOIN
 
 target triple = "x86_64-pc-linux-gnu"
 
@@ -127,3 +131,29 @@ end:
 ; CHECK-NEXT: %[[MORE:[0-9]+]] = icmp ult i64 %wi.tile.next{{[0-9]+}}, 2
 ; CHECK: br label %then
 ; CHECK: define internal void @__iss_sub_rows_0.region0.plain(
+
+; JOIN-LABEL: define void @__iss_sub_rows_0(
+; JOIN: br i1 %{{[0-9]+}}, label %wi.range0.whole, label %region0.ranges
+; JOIN: wi.range0.whole:
+; JOIN-NEXT: br label %region0.join
+; JOIN: region0.ranges:
+; JOIN: br label %region0.join
+; JOIN: region0.join:
+; JOIN-NEXT: %wi.end0 = phi i64 [ %[[END0:[0-9]+]], %region0.ranges ], [ 32, %wi.range0.whole ]
+; JOIN-NEXT: %wi.begin1 = phi i64 [ %[[END0]], %region0.ranges ], [ 0, %wi.range0.whole ]
+; JOIN-NEXT: %wi.end1 = phi i64 [ %{{[0-9]+}}, %region0.ranges ], [ 0, %wi.range0.whole ]
+; JOIN: %wi.end3 = phi i64 [ 32, %region0.ranges ], [ 0, %wi.range0.whole ]
+; JOIN-NEXT: %wi.same = phi i1 [ %{{[0-9]+}}, %region0.ranges ], [ true, %wi.range0.whole ]
+; JOIN-NEXT: %[[EMPTY0:[0-9]+]] = icmp uge i64 0, %wi.end0
+; JOIN-NEXT: %[[SKIP0:[0-9]+]] = and i1 %wi.same, %[[EMPTY0]]
+; JOIN-NEXT: br i1 %[[SKIP0]], label %wi.range1, label %wi.range0.rows
+; JOIN: wi.range1:
+; JOIN-NEXT: %[[EMPTY1:[0-9]+]] = icmp uge i64 %wi.begin1, %wi.end1
+; JOIN-NEXT: and i1 %wi.same, %[[EMPTY1]]
+; JOIN: wi.range0.rows:
+; JOIN: wi.body{{[0-9]+}}:
+; JOIN-NEXT: br i1 %wi.same, label %wi.bounds.done, label %wi.bounds
+; JOIN: wi.bounds.done:
+; JOIN-NEXT: %wi.bound = phi i64 [ %wi.end0, %wi.body{{[0-9]+}} ], [ %{{[0-9]+}}, %wi.bounds ]
+; JOIN-NOT: wi.range0.whole
+; JOIN: define internal void @__iss_sub_rows_0.region0.plain(

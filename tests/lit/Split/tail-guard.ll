@@ -6,8 +6,9 @@
 ; assumes the int global id does not wrap, which a check per work group
 ; guards: where it fails, the unsplit loop runs, outlined as a cold
 ; function optimized for size. A group that lies below n, tested first,
-; runs the first range's copy alone, with no bound computed (a copy of its
-; own, its loop bounds constant). Whole tiles run as a loop
+; runs the first range alone, with no bound computed: it joins the others
+; with bounds [0, 64) for that range and empty ones for the rest, and
+; there is no copy of its own. Whole tiles run as a loop
 ; over tiles around a loop of exactly w work-items; the one tile that n
 ; cuts, where the guard diverges, as a scalar loop (masks would cost more
 ; to compile and no less to run).
@@ -69,7 +70,7 @@ declare float @llvm.fmuladd.f32(float, float, float)
 ; CHECK: region0:
 ; CHECK-NEXT: br i1 %[[HOLDS]], label %region0.split, label %[[COLD:.*]]
 ; A group below n lies in the first range: tested first, before any bound
-; is computed, it runs that range's copy alone over all its tiles.
+; is computed, it runs that range alone over all its tiles.
 ; CHECK: region0.split:
 ; CHECK: %[[END:.*]] = add i64 %O_x{{[0-9]+}}, 64
 ; CHECK-NEXT: %[[WHOLE:.*]] = icmp sge i64 %{{[0-9]+}}, %[[END]]
@@ -77,10 +78,19 @@ declare float @llvm.fmuladd.f32(float, float, float)
 ; The unsplit loop is a cold function of its own (below).
 ; CHECK: [[COLD]]:
 ; CHECK-NEXT: call void @__iss_sub_saxpy_0.region0.plain(
+; CHECK: wi.range0.whole:
+; CHECK-NEXT: br label %region0.join
 ; Other groups compute the bounds once.
 ; CHECK: region0.ranges:
 ; CHECK-NOT: wi.tile
-; CHECK: br label %wi.body{{[0-9]+}}
+; CHECK: br label %region0.join
+; CHECK: region0.join:
+; CHECK-NEXT: %wi.end0 = phi i64 [ %[[END0:[0-9]+]], %region0.ranges ], [ 64, %wi.range0.whole ]
+; CHECK-NEXT: %wi.begin1 = phi i64 [ %[[END0]], %region0.ranges ], [ 0, %wi.range0.whole ]
+; CHECK-NEXT: %wi.end1 = phi i64 [ %[[END1:[0-9]+]], %region0.ranges ], [ 0, %wi.range0.whole ]
+; CHECK-NEXT: %wi.begin2 = phi i64 [ %[[END1]], %region0.ranges ], [ 0, %wi.range0.whole ]
+; CHECK-NEXT: %wi.end2 = phi i64 [ 64, %region0.ranges ], [ 0, %wi.range0.whole ]
+; CHECK-NEXT: br label %wi.body{{[0-9]+}}
 ; The ranges: whole tiles below n first.
 ; CHECK: udiv exact i64 %{{.*}}, 8
 ; CHECK: %wi.tile{{[0-9]*}} = phi i64
@@ -92,19 +102,14 @@ declare float @llvm.fmuladd.f32(float, float, float)
 ; CHECK-NEXT: br label %then
 ; The tile that n cuts: a scalar loop from the range's bound, the guard
 ; stays.
-; CHECK: %local_id_x{{[0-9]+}} = phi i64 [ %{{[0-9]+}}, %wi.body{{[0-9]+}} ]
+; CHECK: %local_id_x{{[0-9]+}} = phi i64 [ %wi.begin1, %wi.body{{[0-9]+}} ]
 ; CHECK: %c[[C2:[0-9]+]] = icmp slt i32 %i{{[0-9]+}}, %n.val
 ; CHECK-NEXT: br i1 %c[[C2]], label %then
 ; Above n: nothing to do.
 ; CHECK: %c{{[0-9]+}} = icmp slt i32 %i{{[0-9]+}}, %n.val
 ; CHECK-NEXT: br label %wi.x.body.end
-; The whole group's copy: the 8 tiles of 8 work-items, the guard folded.
-; CHECK: wi.x.tiles.header{{[0-9]+}}:
-; CHECK: %[[NEXT:wi.tile.next[0-9]+]] = add nuw nsw i64 %wi.tile{{[0-9]+}}, 1
-; CHECK-NEXT: %[[MORE:.*]] = icmp ult i64 %[[NEXT]], 8
-; CHECK-NEXT: br i1 %[[MORE]], label %wi.x.tiles.header{{[0-9]+}}, label %wi.body.end{{[0-9]+}}
-; CHECK: %c{{[0-9]+}} = icmp slt i32 %i{{[0-9]+}}, %n.val
-; CHECK-NEXT: br label %then
+; Three copies of the body in all, none for the whole group.
+; CHECK-NOT: icmp slt i32 %i{{[0-9]+}}, %n.val
 
 ; The unsplit loop keeps the guard; cold and small, it costs little to
 ; compile.
