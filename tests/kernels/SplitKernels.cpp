@@ -188,6 +188,19 @@ __kernel void uintCross(__global const float *In, __global float *Out) {
     Out[c] = In[c - 1] + In[c + 1] + In[c - width] + In[c + width] -
              4.0f * In[c];
 }
+
+// Guarded on both sides: the tiles that 0 and N - 1 cut share one copy.
+__kernel void smooth(__global const float *In, __global float *Out, int N) {
+  int i = get_global_id(0);
+  if (i > 0 && i < N - 1)
+    Out[i] = In[i - 1] + In[i + 1];
+}
+
+// Consecutive below N and above, but at i and at i - N: two copies.
+__kernel void wrap(__global const float *In, __global float *Out, int N) {
+  int i = get_global_id(0);
+  Out[i - get_global_offset(0)] = In[i < N ? i : i - N];
+}
 )CLC";
 
 namespace {
@@ -511,7 +524,10 @@ CLT_TEST(uintCrossOnGlobalSize) {
   for (auto [W, H, LX, LY] : {std::array<size_t, 4>{128, 32, 32, 4},
                               std::array<size_t, 4>{64, 17, 16, 1},
                               std::array<size_t, 4>{48, 48, 16, 16},
-                              std::array<size_t, 4>{24, 5, 8, 5}}) {
+                              std::array<size_t, 4>{24, 5, 8, 5},
+                              // Rows of more than two tiles: a whole
+                              // group joins the ranges' nests.
+                              std::array<size_t, 4>{256, 8, 64, 2}}) {
     // Small integers: exact in any order.
     auto Ints = randomVector<int>(W * H, -20, 20, unsigned(W + H));
     std::vector<float> In(Ints.begin(), Ints.end());
@@ -530,5 +546,54 @@ CLT_TEST(uintCrossOnGlobalSize) {
       }
     expectEqual(E.read<float>(DOut, W * H), Want,
                 "uintCross " + std::to_string(W) + "x" + std::to_string(H));
+  }
+}
+
+// Ranges whose copies are the same code share one (SplitPlan::copyClasses)
+// and run in a loop over their ranges; ranges of one piece whose addresses
+// differ keep their own. Local sizes with one tile, several, a partial one,
+// with global offsets that move the borders into any tile.
+CLT_TEST(rangesSharingACopy) {
+  Program P = E.build(SplitSource);
+  Kernel Smooth = E.kernel(P, "smooth");
+  Kernel Wrap = E.kernel(P, "wrap");
+  struct Case {
+    size_t G, L, Off;
+    int N;
+  };
+  for (Case C : {Case{256, 64, 0, 250}, Case{192, 16, 0, 100},
+                 Case{240, 48, 5, 200}, Case{256, 128, 3, 131},
+                 Case{64, 64, 0, 64}, Case{120, 24, 17, 2}}) {
+    std::string What = " global " + std::to_string(C.G) + " local " +
+                       std::to_string(C.L) + " offset " +
+                       std::to_string(C.Off) + " N " + std::to_string(C.N);
+    size_t Size = C.G + C.Off;
+    auto In = randomVector<float>(Size, -8.f, 8.f, unsigned(C.G + C.N));
+    {
+      std::vector<float> Init(Size, 5.0f);
+      Mem DIn = E.input(In), DOut = E.output<float>(Size);
+      E.write(DOut, Init);
+      setArgs(Smooth, DIn, DOut, C.N);
+      E.run(Smooth, 1, &C.G, &C.L, &C.Off);
+      std::vector<float> Want = Init;
+      for (size_t I = C.Off; I < Size; ++I)
+        if (I > 0 && int(I) < C.N - 1)
+          Want[I] = In[I - 1] + In[I + 1];
+      expectEqual(E.read<float>(DOut, Size), Want, "smooth" + What);
+    }
+    {
+      // In holds 2N values at least where i - N is read.
+      size_t Len = std::max(Size, size_t(2 * C.N));
+      auto Src = randomVector<float>(Len, -8.f, 8.f, unsigned(C.L));
+      Mem DIn = E.input(Src), DOut = E.output<float>(C.G);
+      setArgs(Wrap, DIn, DOut, C.N);
+      E.run(Wrap, 1, &C.G, &C.L, &C.Off);
+      std::vector<float> Want(C.G);
+      for (size_t I = C.Off; I < Size; ++I) {
+        int J = int(I) < C.N ? int(I) : int(I) - C.N;
+        Want[I - C.Off] = Src[J];
+      }
+      expectEqual(E.read<float>(DOut, C.G), Want, "wrap" + What);
+    }
   }
 }
