@@ -29,6 +29,8 @@ class Value;
 
 namespace iss {
 
+class WorkItemModel;
+
 /// What one compilation of a kernel is for: which kernel, its local size
 /// (a compile-time constant, DESIGN.md section 2) and how to vectorize.
 struct WorkGroupConfig {
@@ -143,7 +145,20 @@ ISS_KERNEL_PASS(ContextArraysPass);
 /// Work-item globals become loop counters and fields of the work-group
 /// context; the loops are marked parallel (llvm.loop.parallel_accesses).
 /// Also builds the per-launch selection function __iss_select_<kernel>.
-ISS_KERNEL_PASS(WorkItemLoopsPass);
+class WorkItemLoopsPass : public llvm::PassInfoMixin<WorkItemLoopsPass> {
+public:
+  explicit WorkItemLoopsPass(WorkGroupConfig C) : Config(std::move(C)) {}
+  /// With \p Model, the model of the kernel as it is now (iss-subkernels
+  /// built it for the scores), instead of building it again.
+  WorkItemLoopsPass(WorkGroupConfig C, const WorkItemModel *Model)
+      : Config(std::move(C)), Model(Model) {}
+  llvm::PreservedAnalyses run(llvm::Module &M,
+                              llvm::ModuleAnalysisManager &MAM);
+
+private:
+  WorkGroupConfig Config;
+  const WorkItemModel *Model = nullptr;
+};
 
 /// iss-subkernels: iss-context and iss-wi-loops, once per subkernel. In the
 /// `score` and `split+score` modes (the input-space-splitting paper,

@@ -319,8 +319,8 @@ PreservedAnalyses SubkernelsPass::run(Module &M, ModuleAnalysisManager &MAM) {
     Kept.resize(1);
     emitSelect(M, Config, nullptr, Context, Kept);
   }
-  Model.reset();
   if (!Cands[0].Keep) {
+    Model.reset();
     SB.release(First, "dominated");
     First = nullptr;
   }
@@ -330,10 +330,16 @@ PreservedAnalyses SubkernelsPass::run(Module &M, ModuleAnalysisManager &MAM) {
   for (unsigned I = 0; I < Kept.size(); ++I) {
     Function *Copy = First; // its iss-context has run
     if (Kept[I] != &Cands[0]) {
+      Model.reset(); // its blocks and loops are First's, done with
       Copy = SB.copy();
       SB.run(ContextArraysPass(ConfigOf(*Kept[I], I)));
     }
-    SB.run(WorkItemLoopsPass(ConfigOf(*Kept[I], I)));
+    // The first copy is as the model saw it: iss-wi-loops takes it as it
+    // is rather than build it again.
+    SB.run(WorkItemLoopsPass(ConfigOf(*Kept[I], I),
+                             Copy == First && Model ? &*Model : nullptr));
+    if (Copy == First)
+      Model.reset();
     SB.release(Copy, "sub" + Twine(I));
     std::string Sub = "__iss_sub_" + Config.Kernel + "_" + std::to_string(I);
     // Beside vector subkernels, the scalar fallback runs only launches that

@@ -1332,12 +1332,15 @@ PreservedAnalyses WorkItemLoopsPass::run(Module &M,
   // `split+score` split (the input-space-splitting paper, section 6.3).
   bool Split =
       Config.IssMode == Mode::Split || Config.IssMode == Mode::SplitScore;
-  std::optional<WorkItemModel> Model;
+  std::optional<WorkItemModel> Built;
   SplitPlanner Planner;
   if (Split && Config.MaxPieces > 1) {
-    FunctionAnalysisManager &FAM = functionAnalyses(M, MAM);
-    Model.emplace(WorkItemModelAnalysis().run(*Kernel, FAM));
-    Planner = makeSplitPlanner(*Model, Config.vectorizedDim(),
+    const WorkItemModel *Used = Model;
+    if (!Used) {
+      FunctionAnalysisManager &FAM = functionAnalyses(M, MAM);
+      Used = &Built.emplace(WorkItemModelAnalysis().run(*Kernel, FAM));
+    }
+    Planner = makeSplitPlanner(*Used, Config.vectorizedDim(),
                                Config.VectorWidth, Config.MaxPieces, *Kernel);
   }
   WorkGroupBuilder(M, *Kernel, Config, MAM, Planner).build();
