@@ -698,6 +698,38 @@ TEST_F(SplittingTest, LaneFreeConditionOfAClampedWindow) {
               set("[r, O, n] -> { [x, y, z, k] : r = 2 and k <= 4 }"));
 }
 
+TEST_F(SplittingTest, LaneFreeConditionOnTilesIsTheSame) {
+  // The clamped window above, its instances given as the range's tiles
+  // (x = 8t + lane, no floor of x): the same condition, k <= 2r, on every
+  // instance of those tiles, whatever the lane.
+  isl::set Domain = set("[r, O, n] -> { H[x, y, z, k] : 0 <= x < 64 and "
+                        "y = 0 and z = 0 and r >= 0 and 0 <= k <= 2r + 1 }");
+  isl::set WI = set("{ WI[x, y, z] : 0 <= x < 64 and y = 0 and z = 0 }");
+  isl::set Tiles = set("[r, O, n] -> { Tile[t, y, z] : O + 8t >= r and "
+                       "O + 8t + 7 + r <= n - 1 }");
+  isl::set Cond = set("[r, O, n] -> { H[x, y, z, k] : "
+                      "O + x - r + k <= O + x + r }");
+  isl::set C = SplittingPredicates::laneFreeConditionOnTiles(
+      Cond, Domain, WI, Tiles, 0, 8, set("[r, O, n] -> { : }"));
+  ASSERT_FALSE(C.is_null());
+  EXPECT_FALSE(C.involves_dims(isl::dim::set, 0, 1)) << islStr(C);
+  EXPECT_FALSE(involvesParam(C, isl::id(Ctx, "n"))) << islStr(C);
+  EXPECT_FALSE(involvesParam(C, isl::id(Ctx, "O"))) << islStr(C);
+  isl::set Instances = set(
+      "[r, O, n] -> { H[x, y, z, k] : 0 <= x < 64 and y = 0 and z = 0 and "
+      "r >= 0 and 0 <= k <= 2r + 1 and exists (t : 8t <= x <= 8t + 7 and "
+      "O + 8t >= r and O + 8t + 7 + r <= n - 1) }");
+  expectEqual(C.set_tuple_id(Instances.get_tuple_id()).intersect(Instances),
+              Cond.intersect(Instances));
+  expectEqual(C.intersect(set("[r, O, n] -> { [x, y, z, k] : r = 2 }")),
+              set("[r, O, n] -> { [x, y, z, k] : r = 2 and k <= 4 }"));
+  // And what laneFreeCondition gives on the same instances.
+  isl::set Same = SplittingPredicates::laneFreeCondition(
+      Cond, Instances, 0, set("[r, O, n] -> { : }"));
+  expectEqual(C.set_tuple_id(Instances.get_tuple_id()).intersect(Instances),
+              Same.set_tuple_id(Instances.get_tuple_id()).intersect(Instances));
+}
+
 TEST_F(SplittingTest, LaneFreeConditionKeepsWhatTheInstancesDoNotImply) {
   // A loop that runs only when n >= 100: the instances do not say so, so
   // the condition keeps it.

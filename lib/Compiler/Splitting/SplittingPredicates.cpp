@@ -1094,6 +1094,20 @@ static isl::set liftTiles(const isl::set &Tiles, const isl::set &Like) {
       .set_tuple_id(Like.get_tuple_id());
 }
 
+/// The instances of \p Domain (over a block's space) whose work-item lies
+/// in \p WIDomain and whose tile lies in \p Tiles (over Tile), expanded as
+/// E: on a range's tiles, where the range needs no floor of x_d.
+static isl::set expandedOnTiles(const isl::set &Domain,
+                                const isl::set &WIDomain, const isl::set &Tiles,
+                                const Expanded &E) {
+  isl::set WIE = WIDomain.insert_dims(isl::dim::set, 3, E.N - 3)
+                     .set_tuple_id(Domain.get_tuple_id())
+                     .preimage(E.ToBlock);
+  isl::set D =
+      Domain.preimage(E.ToBlock).intersect(E.Lanes).intersect(WIE);
+  return D.intersect(liftTiles(Tiles, D));
+}
+
 bool SplittingPredicates::allTakenOnTiles(const isl::set &Domain,
                                           const isl::set &Taken,
                                           const isl::set &Tiles,
@@ -1155,11 +1169,8 @@ bool SplittingPredicates::uniformAcross(unsigned Branch,
     // the range needs no floor; the pairs differ in t and the lane.
     isl::set View = domainView(B.Domain);
     Expanded E = expand(View.space(), Dim, Width);
-    isl::set WIE = R.Domain.insert_dims(isl::dim::set, 3, E.N - 3)
-                       .set_tuple_id(View.get_tuple_id())
-                       .preimage(E.ToBlock);
-    D = View.preimage(E.ToBlock).intersect(E.Lanes).intersect(WIE);
-    D = D.intersect(liftTiles(rangeTilesAt(Range - RangeSets.begin()), D));
+    D = expandedOnTiles(View, R.Domain,
+                        rangeTilesAt(Range - RangeSets.begin()), E);
     Fixed = E.N;
     for (unsigned I = 0; I < B.Conditions.size() && I < 2; ++I)
       Conditions[I] = B.Conditions[I].preimage(E.ToBlock);
@@ -1199,8 +1210,19 @@ isl::set SplittingPredicates::uniformCondition(unsigned Branch,
   const ModelBranch &B = R.Branches[Branch];
   if (!affineBranch(Branch) || Succ >= B.Conditions.size())
     return {};
-  isl::set C = laneFreeCondition(B.Conditions[Succ], within(B.Domain, Where),
-                                 Dim, M.predicateContext());
+  // On a range's tiles, where x_d = w * t + lane needs no floor (see
+  // uniformAcross): the same set, at a fraction of the projection's cost
+  // (Convolution2D's mask loops: 40% of the front half before).
+  auto Range = find_if(RangeSets, [&](const isl::set &S) {
+    return !S.is_null() && S.get() == Where.get();
+  });
+  isl::set C =
+      Range != RangeSets.end()
+          ? laneFreeConditionOnTiles(B.Conditions[Succ], B.Domain, R.Domain,
+                                     rangeTilesAt(Range - RangeSets.begin()),
+                                     Dim, Width, M.predicateContext())
+          : laneFreeCondition(B.Conditions[Succ], within(B.Domain, Where),
+                              Dim, M.predicateContext());
   for (const isl::id &Id : Opaque)
     if (involvesParam(C, Id))
       return {};
@@ -1217,8 +1239,31 @@ isl::set SplittingPredicates::laneFreeCondition(const isl::set &Cond,
     return S.project_out(isl::dim::set, Dim, 1)
         .insert_dims(isl::dim::set, Dim, 1);
   };
-  isl::set On = Free(Instances).coalesce();
-  isl::set C = Free(Cond.intersect(Instances)).coalesce();
+  return simplifyLaneFree(Free(Cond.intersect(Instances)).coalesce(),
+                          Free(Instances).coalesce(), Context);
+}
+
+isl::set SplittingPredicates::laneFreeConditionOnTiles(
+    const isl::set &Cond, const isl::set &Domain, const isl::set &WIDomain,
+    const isl::set &Tiles, unsigned Dim, unsigned Width,
+    const isl::set &Context) {
+  Expanded E = expand(Domain.space(), Dim, Width);
+  isl::set Instances = expandedOnTiles(Domain, WIDomain, Tiles, E);
+  // The tile and the lane projected out, x_d left free in their place.
+  auto Free = [&](const isl::set &S) {
+    return S.project_out(isl::dim::set, E.N, 1)
+        .project_out(isl::dim::set, Dim, 1)
+        .insert_dims(isl::dim::set, Dim, 1)
+        .reset_tuple_id();
+  };
+  return simplifyLaneFree(
+      Free(Cond.preimage(E.ToBlock).intersect(Instances)).coalesce(),
+      Free(Instances).coalesce(), Context);
+}
+
+isl::set SplittingPredicates::simplifyLaneFree(const isl::set &C,
+                                               const isl::set &On,
+                                               const isl::set &Context) {
   // What only says that there are instances here holds wherever the
   // branch runs: drop it when that changes nothing on the instances (isl's
   // gist keeps it, the instances being a union). Tried first: it is

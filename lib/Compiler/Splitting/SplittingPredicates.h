@@ -314,6 +314,20 @@ public:
   static isl::set laneFreeCondition(const isl::set &Cond,
                                     const isl::set &Instances, unsigned Dim,
                                     const isl::set &Context);
+  /// laneFreeCondition on the instances of \p Domain (over a block's space)
+  /// whose work-items lie in \p WIDomain and whose tiles of \p Width lie
+  /// in \p Tiles (over Tile): the same set as on those instances, computed
+  /// with x_d = w * t + lane, without floors of x_d.
+  static isl::set laneFreeConditionOnTiles(const isl::set &Cond,
+                                           const isl::set &Domain,
+                                           const isl::set &WIDomain,
+                                           const isl::set &Tiles, unsigned Dim,
+                                           unsigned Width,
+                                           const isl::set &Context);
+  /// The rest of both: \p C (x_d free), the condition on the instances
+  /// \p On (x_d free), gisted with them and \p Context.
+  static isl::set simplifyLaneFree(const isl::set &C, const isl::set &On,
+                                   const isl::set &Context);
   static isl::set workItemsOf(const isl::set &Tiles, const isl::set &WIDomain,
                               unsigned Dim, unsigned Width);
   /// The tiles with two active lanes (instances of \p Domain at equal
