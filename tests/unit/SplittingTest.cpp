@@ -243,6 +243,18 @@ TEST_F(SplittingTest, RangesOfATailGuard) {
   checkRanges(Ctx, Pieces, Ranges, 32, 2, -10, 45);
 }
 
+TEST_F(SplittingTest, RangesOfATailGuardEndAtAPartialTile) {
+  // 28 work-items in tiles of 8: the bounds are multiples of 8 but the
+  // last, which stops at 28 (where 8 divides the local size, as above,
+  // they need no minimum with it).
+  isl::set WI = set("{ WI[x, y, z] : 0 <= x < 28 and 0 <= y < 2 and z = 0 }");
+  std::vector<isl::set> Pieces = tailGuardPieces(WI);
+  std::vector<SplitRange> Ranges =
+      rangesAlongX(Pieces, WI, 8, isl::set(Ctx, "[n] -> { : }"));
+  ASSERT_EQ(Ranges.size(), 3u);
+  checkRanges(Ctx, Pieces, Ranges, 28, 2, -10, 45);
+}
+
 TEST_F(SplittingTest, RangesFollowTheOuterIds) {
   // A triangle: x <= y, tiles of 4 along x, y the outer id.
   isl::set WI = set("{ WI[x, y, z] : 0 <= x < 16 and 0 <= y < 16 and z = 0 }");

@@ -309,6 +309,17 @@ static isl::map outerToDim(const isl::set &S, unsigned Dim) {
   return resetRangeTuple(M.set_domain_tuple(isl::id(S.ctx(), "Outer")));
 }
 
+/// The work-item bound w * \p EndTile, at most \p L: where w divides L
+/// the tiles end there already, and isl's minimum (a fifth of hotspot's
+/// range computation) is not needed.
+static isl::pw_aff endOfTiles(const isl::pw_aff &EndTile, unsigned Width,
+                              long L, const isl::set &Outer) {
+  isl::pw_aff End = EndTile.scale(isl::val(Outer.ctx(), long(Width)));
+  if (L % Width)
+    End = End.min(isl::pw_aff(Outer, isl::val(Outer.ctx(), L)));
+  return End.coalesce();
+}
+
 namespace {
 struct Component {
   unsigned Piece;
@@ -371,9 +382,7 @@ bool SplittingPredicates::rangesOfTiles(
       isl::pw_aff EndTile = isl::pw_aff(Outer, isl::val(Ctx, NT))
                                 .gist(Outer.intersect_params(Context))
                                 .coalesce();
-      isl::pw_aff End = EndTile.scale(isl::val(Ctx, long(Width)))
-                            .min(isl::pw_aff(Outer, isl::val(Ctx, L)))
-                            .coalesce();
+      isl::pw_aff End = endOfTiles(EndTile, Width, L, Outer);
       Out.assign({{0, Begin, End, Begin, EndTile}});
       return true;
     }
@@ -505,7 +514,6 @@ bool SplittingPredicates::rangesOfTiles(
     const isl::pw_aff &Lo = Comps[Order[I]].Lo;
     Cut = Lo.union_add(Cut.subtract_domain(Lo.domain()));
   }
-  isl::pw_aff LPA(Outer, isl::val(Ctx, L));
   isl::set OuterCtx = Outer.intersect_params(Context);
   Out.clear();
   isl::pw_aff Begin(Outer, isl::val(Ctx, 0L)), BeginTile = Begin;
@@ -513,8 +521,7 @@ bool SplittingPredicates::rangesOfTiles(
     // Simplified on tile indices, where the cut is smaller: a quarter of
     // the cost of doing it after scaling (Convolution2D's ranges).
     isl::pw_aff EndTile = Ends[I].gist(OuterCtx).coalesce();
-    isl::pw_aff End =
-        EndTile.scale(isl::val(Ctx, long(Width))).min(LPA).coalesce();
+    isl::pw_aff End = endOfTiles(EndTile, Width, L, Outer);
     unsigned P = Comps[Order[I]].Piece;
     if (!Out.empty() && Out.back().Piece == P) {
       Out.back().End = End; // adjacent intervals of one piece
