@@ -229,10 +229,12 @@ std::vector<isl::set> tailGuardPieces(const isl::set &WI) {
   return {Below, Cut, WI.subtract(Cut).subtract(Below)};
 }
 
-TEST_F(SplittingTest, RangesOfATailGuard) {
-  // Three pieces along x: the tiles below n, the tile n cuts, the rest;
-  // the first and the last are the same piece where n - O is aligned.
-  isl::set WI = set("{ WI[x, y, z] : 0 <= x < 32 and 0 <= y < 2 and z = 0 }");
+/// The ranges of a tail guard over L work-items in 2 rows, tiles of 8,
+/// checked point by point for n in [-10, 45]: the tiles below n, the tile
+/// n cuts, the rest.
+void checkTailGuardRanges(isl::ctx Ctx, int L) {
+  isl::set WI(Ctx, "{ WI[x, y, z] : 0 <= x < " + std::to_string(L) +
+                       " and 0 <= y < 2 and z = 0 }");
   std::vector<isl::set> Pieces = tailGuardPieces(WI);
   std::vector<SplitRange> Ranges =
       rangesAlongX(Pieces, WI, 8, isl::set(Ctx, "[n] -> { : }"));
@@ -240,19 +242,20 @@ TEST_F(SplittingTest, RangesOfATailGuard) {
   EXPECT_EQ(Ranges[0].Piece, 0u);
   EXPECT_EQ(Ranges[1].Piece, 1u);
   EXPECT_EQ(Ranges[2].Piece, 2u);
-  checkRanges(Ctx, Pieces, Ranges, 32, 2, -10, 45);
+  checkRanges(Ctx, Pieces, Ranges, L, 2, -10, 45);
+}
+
+TEST_F(SplittingTest, RangesOfATailGuard) {
+  // Three pieces along x: the tiles below n, the tile n cuts, the rest;
+  // the first and the last are the same piece where n - O is aligned.
+  checkTailGuardRanges(Ctx, 32);
 }
 
 TEST_F(SplittingTest, RangesOfATailGuardEndAtAPartialTile) {
   // 28 work-items in tiles of 8: the bounds are multiples of 8 but the
   // last, which stops at 28 (where 8 divides the local size, as above,
   // they need no minimum with it).
-  isl::set WI = set("{ WI[x, y, z] : 0 <= x < 28 and 0 <= y < 2 and z = 0 }");
-  std::vector<isl::set> Pieces = tailGuardPieces(WI);
-  std::vector<SplitRange> Ranges =
-      rangesAlongX(Pieces, WI, 8, isl::set(Ctx, "[n] -> { : }"));
-  ASSERT_EQ(Ranges.size(), 3u);
-  checkRanges(Ctx, Pieces, Ranges, 28, 2, -10, 45);
+  checkTailGuardRanges(Ctx, 28);
 }
 
 TEST_F(SplittingTest, RangesFollowTheOuterIds) {
