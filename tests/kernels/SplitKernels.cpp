@@ -561,9 +561,9 @@ CLT_TEST(rangesSharingACopy) {
     size_t G, L, Off;
     int N;
   };
-  for (Case C : {Case{256, 64, 0, 250}, Case{192, 16, 0, 100},
-                 Case{240, 48, 5, 200}, Case{256, 128, 3, 131},
-                 Case{64, 64, 0, 64}, Case{120, 24, 17, 2}}) {
+  for (Case C :
+       {Case{256, 64, 0, 250}, Case{192, 16, 0, 100}, Case{240, 48, 5, 200},
+        Case{256, 128, 3, 131}, Case{64, 64, 0, 64}, Case{120, 24, 17, 2}}) {
     std::string What = " global " + std::to_string(C.G) + " local " +
                        std::to_string(C.L) + " offset " +
                        std::to_string(C.Off) + " N " + std::to_string(C.N);

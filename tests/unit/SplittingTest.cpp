@@ -730,10 +730,10 @@ TEST_F(SplittingTest, LaneFreeConditionOnTilesIsTheSame) {
   EXPECT_FALSE(C.involves_dims(isl::dim::set, 0, 1)) << islStr(C);
   EXPECT_FALSE(involvesParam(C, isl::id(Ctx, "n"))) << islStr(C);
   EXPECT_FALSE(involvesParam(C, isl::id(Ctx, "O"))) << islStr(C);
-  isl::set Instances = set(
-      "[r, O, n] -> { H[x, y, z, k] : 0 <= x < 64 and y = 0 and z = 0 and "
-      "r >= 0 and 0 <= k <= 2r + 1 and exists (t : 8t <= x <= 8t + 7 and "
-      "O + 8t >= r and O + 8t + 7 + r <= n - 1) }");
+  isl::set Instances =
+      set("[r, O, n] -> { H[x, y, z, k] : 0 <= x < 64 and y = 0 and z = 0 and "
+          "r >= 0 and 0 <= k <= 2r + 1 and exists (t : 8t <= x <= 8t + 7 and "
+          "O + 8t >= r and O + 8t + 7 + r <= n - 1) }");
   expectEqual(C.set_tuple_id(Instances.get_tuple_id()).intersect(Instances),
               Cond.intersect(Instances));
   expectEqual(C.intersect(set("[r, O, n] -> { [x, y, z, k] : r = 2 }")),

@@ -155,8 +155,8 @@ private:
   }
   /// The offset of \p Acc on its instances within the work-items \p Where,
   /// where its clamps resolve; null where it has none.
-  static isl::pw_aff offsetWithin(const ModelAccess &Acc,
-                                  const isl::set &Where, unsigned Counts);
+  static isl::pw_aff offsetWithin(const ModelAccess &Acc, const isl::set &Where,
+                                  unsigned Counts);
   unsigned
   makeLoopsUniform(const isl::set &Where, ValueToValueMapTy &VMap,
                    Value *const Ids[3],
@@ -449,9 +449,10 @@ bool ModelSplitPlan::sameCopy(ArrayRef<unsigned> Class, unsigned I) const {
   for (unsigned A = 0; A < R.Accesses.size(); ++A)
     if (P->classifyRange(A, First) != P->classifyRange(A, I))
       return false;
-  // A recomputed address must be one expression on all the ranges: the
-  // copy of one would not serve the other where the clamps resolve
-  // differently (x + s and x + s - n of a wrap-around).
+  // A recomputed address must be one expression on all the ranges: where
+  // the clamps resolve differently (x + s and x + s - n of a wrap-around),
+  // a shared copy would compute it piecewise, no longer unit-stride to the
+  // vectorizer.
   isl::set Where;
   for (unsigned A = 0; A < R.Accesses.size(); ++A) {
     if (!recomputes(A, First))
@@ -479,11 +480,12 @@ void ModelSplitPlan::copyClasses(
     // Whether a kernel loop runs in lock-step is decided on each range's
     // copy, and a copy that does becomes a tile function of its own:
     // straight-line regions only.
-    auto *Same = R.Loops.empty() ? find_if(Classes,
-                                           [&](const SmallVector<unsigned, 4> &C) {
-                                             return sameCopy(C, I);
-                                           })
-                                 : Classes.end();
+    auto *Same = R.Loops.empty()
+                     ? find_if(Classes,
+                               [&](const SmallVector<unsigned, 4> &C) {
+                                 return sameCopy(C, I);
+                               })
+                     : Classes.end();
     if (Same != Classes.end())
       Same->push_back(I);
     else

@@ -123,10 +123,10 @@ public:
   /// the ranges (their exits and induction variables depend on the outer
   /// ids, counters and parameters only): the work-item loop of its tiles
   /// may then go inside them.
-  virtual bool
-  specialize(llvm::ArrayRef<unsigned> Ranges, llvm::ValueToValueMapTy &VMap,
-             llvm::Value *const Ids[3],
-             llvm::function_ref<llvm::Value *(llvm::Value *)> MapKernelValue) = 0;
+  virtual bool specialize(
+      llvm::ArrayRef<unsigned> Ranges, llvm::ValueToValueMapTy &VMap,
+      llvm::Value *const Ids[3],
+      llvm::function_ref<llvm::Value *(llvm::Value *)> MapKernelValue) = 0;
 
   /// What the plan knows of range \p Range's copy, for POCL_ISS_STATS
   /// (the paper's Table 3), on one line: its accesses by class

@@ -1110,8 +1110,7 @@ static isl::set expandedOnTiles(const isl::set &Domain,
   isl::set WIE = WIDomain.insert_dims(isl::dim::set, 3, E.N - 3)
                      .set_tuple_id(Domain.get_tuple_id())
                      .preimage(E.ToBlock);
-  isl::set D =
-      Domain.preimage(E.ToBlock).intersect(E.Lanes).intersect(WIE);
+  isl::set D = Domain.preimage(E.ToBlock).intersect(E.Lanes).intersect(WIE);
   return D.intersect(liftTiles(Tiles, D));
 }
 
@@ -1176,8 +1175,8 @@ bool SplittingPredicates::uniformAcross(unsigned Branch,
     // the range needs no floor; the pairs differ in t and the lane.
     isl::set View = domainView(B.Domain);
     Expanded E = expand(View.space(), Dim, Width);
-    D = expandedOnTiles(View, R.Domain,
-                        rangeTilesAt(Range - RangeSets.begin()), E);
+    D = expandedOnTiles(View, R.Domain, rangeTilesAt(Range - RangeSets.begin()),
+                        E);
     Fixed = E.N;
     for (unsigned I = 0; I < B.Conditions.size() && I < 2; ++I)
       Conditions[I] = B.Conditions[I].preimage(E.ToBlock);
@@ -1228,8 +1227,8 @@ isl::set SplittingPredicates::uniformCondition(unsigned Branch,
           ? laneFreeConditionOnTiles(B.Conditions[Succ], B.Domain, R.Domain,
                                      rangeTilesAt(Range - RangeSets.begin()),
                                      Dim, Width, M.predicateContext())
-          : laneFreeCondition(B.Conditions[Succ], within(B.Domain, Where),
-                              Dim, M.predicateContext());
+          : laneFreeCondition(B.Conditions[Succ], within(B.Domain, Where), Dim,
+                              M.predicateContext());
   for (const isl::id &Id : Opaque)
     if (involvesParam(C, Id))
       return {};

@@ -716,7 +716,8 @@ bool WorkGroupBuilder::emitSplitRegion(const Region &R, BasicBlock *Start,
     IRBuilder<> JB(Join);
     auto Phi = [&](Value *InGeneral, function_ref<Value *(unsigned)> InWhole,
                    const Twine &Name) -> Value * {
-      if (all_of(Wholes, [&](auto &W) { return InWhole(W.second) == InGeneral; }))
+      if (all_of(Wholes,
+                 [&](auto &W) { return InWhole(W.second) == InGeneral; }))
         return InGeneral;
       PHINode *P = JB.CreatePHI(InGeneral->getType(), Wholes.size() + 1, Name);
       P->addIncoming(InGeneral, General);
@@ -738,7 +739,8 @@ bool WorkGroupBuilder::emitSplitRegion(const Region &R, BasicBlock *Start,
           "wi.end" + Twine(I));
     }
     if (auto *C = dyn_cast<ConstantInt>(Same); !C || !C->isOne())
-      Same = Phi(Same, [&](unsigned) { return JB.getTrue(); }, "wi.same");
+      Same = Phi(
+          Same, [&](unsigned) { return JB.getTrue(); }, "wi.same");
     General = Join;
   }
   SmallVector<SmallVector<unsigned, 4>, 8> Classes;
@@ -759,9 +761,9 @@ bool WorkGroupBuilder::emitSplitRegion(const Region &R, BasicBlock *Start,
         auto [Begin, End] = Bounds[K];
         Value *Top = CB.CreateBinaryIntrinsic(Intrinsic::umax, End, Begin);
         unsigned &Counter = RangeCounters[Ranges[K]];
-        Counter = countWorkItems(CB, CB.CreateSub(Top, Begin), Start,
-                                 Plan.pieces()[RangePieces[Ranges[K]]].Name,
-                                 Counter);
+        Counter =
+            countWorkItems(CB, CB.CreateSub(Top, Begin), Start,
+                           Plan.pieces()[RangePieces[Ranges[K]]].Name, Counter);
       }
     BasicBlock *From = Cur, *To = N.BodyEnd;
     auto [Begin, End] = Bounds.front();
@@ -784,15 +786,16 @@ bool WorkGroupBuilder::emitSplitRegion(const Region &R, BasicBlock *Start,
         End = KB.CreateSelect(IsJ, Bounds[J].second, End);
       }
       IRBuilder<> LB(Latch);
-      Value *Next = LB.CreateAdd(K, LB.getInt32(1), "wi.range.next", true,
-                                 true);
+      Value *Next =
+          LB.CreateAdd(K, LB.getInt32(1), "wi.range.next", true, true);
       K->addIncoming(Next, Latch);
-      auto *Br = LB.CreateCondBr(
-          LB.CreateICmpULT(Next, LB.getInt32(Ranges.size())), Header,
-          N.BodyEnd);
+      auto *Br =
+          LB.CreateCondBr(LB.CreateICmpULT(Next, LB.getInt32(Ranges.size())),
+                          Header, N.BodyEnd);
       MDNode *LoopID = MDNode::getDistinct(
-          Ctx, {nullptr, MDNode::get(Ctx, {MDString::get(
-                                              Ctx, "llvm.loop.unroll.disable")})});
+          Ctx,
+          {nullptr,
+           MDNode::get(Ctx, {MDString::get(Ctx, "llvm.loop.unroll.disable")})});
       LoopID->replaceOperandWith(0, LoopID);
       Br->setMetadata(LLVMContext::MD_loop, LoopID);
       From = Header;
@@ -824,8 +827,8 @@ bool WorkGroupBuilder::emitSplitRegion(const Region &R, BasicBlock *Start,
     unsigned First = Ranges.front();
     BasicBlock *Next =
         C + 1 < Classes.size()
-            ? BasicBlock::Create(Ctx, "wi.range" + Twine(Classes[C + 1].front()),
-                                 WG, WGExit)
+            ? BasicBlock::Create(
+                  Ctx, "wi.range" + Twine(Classes[C + 1].front()), WG, WGExit)
             : After;
     BasicBlock *Rows = Pre;
     if (HasOuter && !(Known && Known->isZero())) {
