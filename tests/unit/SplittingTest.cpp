@@ -204,6 +204,14 @@ void checkRanges(isl::ctx Ctx, ArrayRef<isl::set> Pieces,
     }
 }
 
+/// The piece of each range, in order.
+std::vector<unsigned> piecesInOrder(ArrayRef<SplitRange> Ranges) {
+  std::vector<unsigned> Out;
+  for (const SplitRange &R : Ranges)
+    Out.push_back(R.Piece);
+  return Out;
+}
+
 /// The ranges of \p Pieces along x in tiles of \p Width; none, and a
 /// failure, when rangesOf refuses.
 std::vector<SplitRange> rangesAlongX(ArrayRef<isl::set> Pieces,
@@ -238,10 +246,7 @@ void checkTailGuardRanges(isl::ctx Ctx, int L) {
   std::vector<isl::set> Pieces = tailGuardPieces(WI);
   std::vector<SplitRange> Ranges =
       rangesAlongX(Pieces, WI, 8, isl::set(Ctx, "[n] -> { : }"));
-  ASSERT_EQ(Ranges.size(), 3u);
-  EXPECT_EQ(Ranges[0].Piece, 0u);
-  EXPECT_EQ(Ranges[1].Piece, 1u);
-  EXPECT_EQ(Ranges[2].Piece, 2u);
+  ASSERT_EQ(piecesInOrder(Ranges), (std::vector<unsigned>{0, 1, 2}));
   checkRanges(Ctx, Pieces, Ranges, L, 2, -10, 45);
 }
 
@@ -269,11 +274,8 @@ TEST_F(SplittingTest, RangesFollowTheOuterIds) {
   std::vector<isl::set> Pieces = {Upper, Diagonal, Lower};
   std::vector<SplitRange> Ranges =
       rangesAlongX(Pieces, WI, 4, isl::set(Ctx, "{ : }"));
-  ASSERT_EQ(Ranges.size(), 3u);
   // Lower triangle first, then the diagonal tile, then the upper part.
-  EXPECT_EQ(Ranges[0].Piece, 2u);
-  EXPECT_EQ(Ranges[1].Piece, 1u);
-  EXPECT_EQ(Ranges[2].Piece, 0u);
+  ASSERT_EQ(piecesInOrder(Ranges), (std::vector<unsigned>{2, 1, 0}));
   checkRanges(Ctx, Pieces, Ranges, 16, 16, 0, 0);
 }
 
@@ -498,8 +500,7 @@ TEST_F(SplittingTest, OnePieceIsOneRange) {
   ASSERT_TRUE(SplittingPredicates::rangesOf({WI}, WI, 0, 8, set("[n] -> { : }"),
                                             1, Ranges, Why))
       << Why;
-  ASSERT_EQ(Ranges.size(), 1u);
-  EXPECT_EQ(Ranges[0].Piece, 0u);
+  ASSERT_EQ(piecesInOrder(Ranges), (std::vector<unsigned>{0}));
   checkRanges(Ctx, {WI}, Ranges, 30, 2, 0, 0);
   isl::set Even = set("{ WI[x, y, z] : 0 <= x < 16 and y = 0 and z = 0 and "
                       "x mod 2 = 0 }");
@@ -520,10 +521,7 @@ TEST_F(SplittingTest, RangesOrderPiecesByWhereTheyMeet) {
   std::vector<isl::set> Pieces = {Mid, Right, Left};
   std::vector<SplitRange> Ranges =
       rangesAlongX(Pieces, WI, 4, isl::set(Ctx, "[m, n] -> { : m <= n }"));
-  ASSERT_EQ(Ranges.size(), 3u);
-  EXPECT_EQ(Ranges[0].Piece, 2u);
-  EXPECT_EQ(Ranges[1].Piece, 0u);
-  EXPECT_EQ(Ranges[2].Piece, 1u);
+  ASSERT_EQ(piecesInOrder(Ranges), (std::vector<unsigned>{2, 0, 1}));
 }
 
 TEST_F(SplittingTest, RangesRefuseAnOrderThatDependsOnParameters) {
