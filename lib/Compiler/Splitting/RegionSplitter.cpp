@@ -136,8 +136,10 @@ private:
     return P->atMostOneTile(&Range - P->ranges().data());
   }
   /// Whether range \p I's copy is the same code as that of the ranges
-  /// \p Class (see copyClasses).
-  bool sameCopy(ArrayRef<unsigned> Class, unsigned I) const;
+  /// \p Class (see copyClasses); if so, \p Offsets gets each recomputed
+  /// address on them all (offsetWithin; null for the others).
+  bool sameCopy(ArrayRef<unsigned> Class, unsigned I,
+                std::vector<isl::pw_aff> &Offsets) const;
   /// The union of the sets of \p Ranges.
   isl::set rangesSet(ArrayRef<unsigned> Ranges) const {
     isl::set Where = P->rangeSetAt(Ranges.front());
@@ -190,6 +192,10 @@ private:
   SmallVector<unsigned, 8> RangePieces;
   /// Per range: the kernel loops specialize made lock-step in its copy.
   SmallVector<unsigned, 8> LockStep;
+  /// The classes of copyClasses of more than one range, and the
+  /// recomputed addresses sameCopy found for each: specialize uses them.
+  SmallVector<std::pair<SmallVector<unsigned, 4>, std::vector<isl::pw_aff>>, 2>
+      SharedOffsets;
 };
 
 } // namespace
@@ -438,7 +444,8 @@ isl::pw_aff ModelSplitPlan::offsetWithin(const ModelAccess &Acc,
   return Offset;
 }
 
-bool ModelSplitPlan::sameCopy(ArrayRef<unsigned> Class, unsigned I) const {
+bool ModelSplitPlan::sameCopy(ArrayRef<unsigned> Class, unsigned I,
+                              std::vector<isl::pw_aff> &Offsets) const {
   unsigned First = Class.front();
   if (Pieces[RangePieces[First]].WholeTiles !=
       Pieces[RangePieces[I]].WholeTiles)
@@ -454,6 +461,7 @@ bool ModelSplitPlan::sameCopy(ArrayRef<unsigned> Class, unsigned I) const {
   // a shared copy would compute it piecewise, no longer unit-stride to the
   // vectorizer.
   isl::set Where;
+  std::vector<isl::pw_aff> Found(R.Accesses.size());
   for (unsigned A = 0; A < R.Accesses.size(); ++A) {
     if (!recomputes(A, First))
       continue;
@@ -469,28 +477,38 @@ bool ModelSplitPlan::sameCopy(ArrayRef<unsigned> Class, unsigned I) const {
     isl::pw_aff Offset = offsetWithin(Acc, Where, MB->Loops.size());
     if (!Offset.is_null() && IslExprEmitter::oneExpression(Offset).is_null())
       return false;
+    Found[A] = Offset;
   }
+  Offsets = std::move(Found);
   return true;
 }
 
 void ModelSplitPlan::copyClasses(
     SmallVectorImpl<SmallVector<unsigned, 4>> &Classes) {
   Classes.clear();
+  // Per class, the addresses sameCopy found on its ranges so far.
+  std::vector<std::vector<isl::pw_aff>> Offsets;
   for (unsigned I = 0; I < RangePieces.size(); ++I) {
     // Whether a kernel loop runs in lock-step is decided on each range's
     // copy, and a copy that does becomes a tile function of its own:
     // straight-line regions only.
-    auto *Same = R.Loops.empty()
-                     ? find_if(Classes,
-                               [&](const SmallVector<unsigned, 4> &C) {
-                                 return sameCopy(C, I);
-                               })
-                     : Classes.end();
-    if (Same != Classes.end())
-      Same->push_back(I);
+    unsigned C = 0;
+    if (R.Loops.empty())
+      while (C < Classes.size() && !sameCopy(Classes[C], I, Offsets[C]))
+        ++C;
     else
+      C = Classes.size();
+    if (C < Classes.size()) {
+      Classes[C].push_back(I);
+    } else {
       Classes.push_back({I});
+      Offsets.emplace_back();
+    }
   }
+  SharedOffsets.clear();
+  for (unsigned C = 0; C < Classes.size(); ++C)
+    if (Classes[C].size() > 1)
+      SharedOffsets.push_back({Classes[C], std::move(Offsets[C])});
 }
 
 bool ModelSplitPlan::specialize(ArrayRef<unsigned> Ranges,
@@ -503,6 +521,11 @@ bool ModelSplitPlan::specialize(ArrayRef<unsigned> Ranges,
   const isl::set Where =
       Ranges.size() == 1 ? P->rangeSetAt(RangeIndex) : rangesSet(Ranges);
   bool WholeTiles = Pieces[Range.Piece].WholeTiles;
+  // A class's addresses, computed on all its ranges when it was formed.
+  const std::vector<isl::pw_aff> *Shared = nullptr;
+  for (const auto &[Class, Offsets] : SharedOffsets)
+    if (ArrayRef<unsigned>(Class) == Ranges)
+      Shared = &Offsets;
 
   SmallPtrSet<const BasicBlock *, 32> CopyBlocks;
   for (const ModelBlock &MB : R.Blocks)
@@ -527,7 +550,8 @@ bool ModelSplitPlan::specialize(ArrayRef<unsigned> Ranges,
     if (!MB || !dimValues(*MB, VMap, Ids, Counters, DimValues))
       continue;
     // The offset on the range's instances only, where its clamps resolve.
-    isl::pw_aff Offset = offsetWithin(Acc, Where, MB->Loops.size());
+    isl::pw_aff Offset =
+        Shared ? (*Shared)[A] : offsetWithin(Acc, Where, MB->Loops.size());
     if (Offset.is_null())
       continue;
     IRBuilder<> B(I);
