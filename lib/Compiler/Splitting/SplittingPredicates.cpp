@@ -1076,6 +1076,16 @@ int SplittingPredicates::takenOn(unsigned Branch, const isl::set &Where) const {
   return -1;
 }
 
+/// The points of \p S (over a block's space) whose work-item lies in
+/// \p WIDomain, expanded as E.
+static isl::set expandedIn(const isl::set &S, const isl::set &WIDomain,
+                           const Expanded &E) {
+  isl::set WIE = WIDomain.insert_dims(isl::dim::set, 3, E.N - 3)
+                     .set_tuple_id(S.get_tuple_id())
+                     .preimage(E.ToBlock);
+  return S.preimage(E.ToBlock).intersect(E.Lanes).intersect(WIE);
+}
+
 /// The instances of \p Domain - \p Taken (over a block's space) whose
 /// work-item lies in \p WIDomain, expanded: x_d = w * t + lane with
 /// 0 <= lane < w, a bijection onto the block's space, so that "the tile of
@@ -1083,14 +1093,8 @@ int SplittingPredicates::takenOn(unsigned Branch, const isl::set &Where) const {
 static isl::set expandedOutside(const isl::set &Domain, const isl::set &Taken,
                                 const isl::set &WIDomain, unsigned Dim,
                                 unsigned Width) {
-  Expanded E = expand(Domain.space(), Dim, Width);
-  isl::set WIE = WIDomain.insert_dims(isl::dim::set, 3, E.N - 3)
-                     .set_tuple_id(Domain.get_tuple_id())
-                     .preimage(E.ToBlock);
-  return Domain.subtract(Taken)
-      .preimage(E.ToBlock)
-      .intersect(E.Lanes)
-      .intersect(WIE)
+  return expandedIn(Domain.subtract(Taken), WIDomain,
+                    expand(Domain.space(), Dim, Width))
       .coalesce();
 }
 
@@ -1107,10 +1111,7 @@ static isl::set liftTiles(const isl::set &Tiles, const isl::set &Like) {
 static isl::set expandedOnTiles(const isl::set &Domain,
                                 const isl::set &WIDomain, const isl::set &Tiles,
                                 const Expanded &E) {
-  isl::set WIE = WIDomain.insert_dims(isl::dim::set, 3, E.N - 3)
-                     .set_tuple_id(Domain.get_tuple_id())
-                     .preimage(E.ToBlock);
-  isl::set D = Domain.preimage(E.ToBlock).intersect(E.Lanes).intersect(WIE);
+  isl::set D = expandedIn(Domain, WIDomain, E);
   return D.intersect(liftTiles(Tiles, D));
 }
 
