@@ -90,6 +90,13 @@ bool involvesParam(const isl::set &S, const isl::id &Id);
 bool plainIsEqual(const isl::set &A, const isl::set &B);
 bool plainIsEqual(const isl::pw_aff &A, const isl::pw_aff &B);
 
+/// Whether \p A and \p B differ by an expression of the parameters alone
+/// (a stencil's neighbours, x + 1 and x + width): plainly equal, or each
+/// one piece on the same domain whose difference involves no set
+/// dimension. Then any two points' values differ alike in both. False
+/// when unsure, or for a null object.
+bool differByParams(const isl::pw_aff &A, const isl::pw_aff &B);
+
 /// The local (existentially quantified) dimensions of \p BM; 0 on error.
 /// (basic_map::dim(isl::dim::div) asks the map, which has none.)
 unsigned localDims(const isl::basic_map &BM);

@@ -118,6 +118,27 @@ bool plainIsEqual(const isl::pw_aff &A, const isl::pw_aff &B) {
          isl_pw_aff_plain_is_equal(A.get(), B.get()) == isl_bool_true;
 }
 
+bool differByParams(const isl::pw_aff &A, const isl::pw_aff &B) {
+  if (A.is_null() || B.is_null())
+    return false;
+  if (plainIsEqual(A, B))
+    return true;
+  // Several pieces would be compared piece by piece, a product.
+  if (isl_pw_aff_n_piece(A.get()) != 1 || isl_pw_aff_n_piece(B.get()) != 1 ||
+      !plainIsEqual(A.domain(), B.domain()))
+    return false;
+  isl_size N = isl_pw_aff_dim(A.get(), isl_dim_in);
+  if (N < 0)
+    return false;
+  bool Params = true;
+  isl::stat St = A.sub(B).foreach_piece([&](isl::set, isl::aff D) {
+    // Through the local dimensions too (floor(x / 16), say).
+    Params = isl_aff_involves_dims(D.get(), isl_dim_in, 0, N) == isl_bool_false;
+    return isl::stat::ok();
+  });
+  return !St.is_error() && Params;
+}
+
 unsigned localDims(const isl::basic_map &BM) {
   if (BM.is_null())
     return 0;

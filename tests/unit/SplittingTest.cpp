@@ -83,6 +83,38 @@ TEST_F(SplittingTest, UniformAndConsecutiveTilesOfMax) {
               set("{ WI[x, 0, 0] : 0 <= x <= 4 }"));
 }
 
+TEST_F(SplittingTest, NeighboursDifferByParameters) {
+  // A stencil's reads x - 1 and x + width (bytes of 4) differ by the
+  // parameters alone: any two lanes' addresses differ alike, so their
+  // tiles are the same (the predicates answer for both once).
+  isl::set WI = set("[O, n] -> { WI[x, y, z] : 0 <= x < 16 and 0 <= y < 2 "
+                    "and z = 0 and -O < x < n - O }");
+  isl::pw_aff Left = pwAff("[O, n, w] -> { WI[x, y, z] -> [(4x - 4)] }");
+  isl::pw_aff Below =
+      pwAff("[O, n, w] -> { WI[x, y, z] -> [(4x + 4w + 4O)] }");
+  EXPECT_TRUE(differByParams(Left, Below));
+  EXPECT_TRUE(differByParams(Left, Left));
+  expectEqual(SplittingPredicates::consecutiveTileSet(Left, 4, WI, WI, 0, 8),
+              SplittingPredicates::consecutiveTileSet(Below, 4, WI, WI, 0, 8));
+  expectEqual(SplittingPredicates::uniformValueTiles(Left, WI, WI, 0, 8),
+              SplittingPredicates::uniformValueTiles(Below, WI, WI, 0, 8));
+  // Not by the parameters alone: another stride, a row's, a tile's
+  // index (a local dimension of x).
+  EXPECT_FALSE(
+      differByParams(Left, pwAff("[O, n, w] -> { WI[x, y, z] -> [(8x)] }")));
+  EXPECT_FALSE(differByParams(
+      Left, pwAff("[O, n, w] -> { WI[x, y, z] -> [(4x + 4y * 16)] }")));
+  EXPECT_FALSE(differByParams(
+      Left,
+      pwAff("[O, n, w] -> { WI[x, y, z] -> [(4x + 64 * floor(x / 16))] }")));
+  // Clamped reads have pieces: not compared, whatever they differ by.
+  isl::pw_aff Clamped = pwAff("[O, n, w] -> { WI[x, y, z] -> [(4 * min(x, n))] }");
+  EXPECT_FALSE(differByParams(Clamped, Clamped.add(pwAff(
+      "[O, n, w] -> { WI[x, y, z] -> [(4)] }"))));
+  EXPECT_TRUE(differByParams(Clamped, Clamped));
+  EXPECT_FALSE(differByParams(Left, isl::pw_aff()));
+}
+
 TEST_F(SplittingTest, InactiveLanesDoNotCount) {
   // Only the even lanes run the access: a masked consecutive access is
   // still consecutive; B[x / 2] is not, but it is where one lane runs.

@@ -155,10 +155,15 @@ private:
            Acc.Base && !readsWorkGroupValue(Acc) &&
            P->classifyRange(A, Range) != AccessClass::Divergent;
   }
+  /// Per block's domain (which its accesses share), its instances within
+  /// one set of work-items, and their affine hull.
+  using InstancesWithin =
+      DenseMap<const isl_set *, std::pair<isl::set, isl::set>>;
   /// The offset of \p Acc on its instances within the work-items \p Where,
-  /// where its clamps resolve; null where it has none.
+  /// where its clamps resolve; null where it has none. \p Instances holds
+  /// the instances found within \p Where so far.
   static isl::pw_aff offsetWithin(const ModelAccess &Acc, const isl::set &Where,
-                                  unsigned Counts);
+                                  unsigned Counts, InstancesWithin &Instances);
   unsigned
   makeLoopsUniform(const isl::set &Where, ValueToValueMapTy &VMap,
                    Value *const Ids[3],
@@ -429,15 +434,26 @@ unsigned ModelSplitPlan::makeLoopsUniform(
 }
 
 isl::pw_aff ModelSplitPlan::offsetWithin(const ModelAccess &Acc,
-                                         const isl::set &Where,
-                                         unsigned Counts) {
-  isl::set Lifted = Where;
-  if (Counts)
-    Lifted = Lifted.insert_dims(isl::dim::set, 3, Counts);
-  isl::set Instances =
-      Acc.Domain.intersect(Lifted.set_tuple_id(Acc.Domain.get_tuple_id()));
-  if (Instances.is_empty().is_true())
+                                         const isl::set &Where, unsigned Counts,
+                                         InstancesWithin &Within) {
+  auto &[Instances, Hull] = Within[Acc.Domain.get()];
+  if (Instances.is_null()) {
+    isl::set Lifted = Where;
+    if (Counts)
+      Lifted = Lifted.insert_dims(isl::dim::set, 3, Counts);
+    Instances =
+        Acc.Domain.intersect(Lifted.set_tuple_id(Acc.Domain.get_tuple_id()));
+    if (Instances.is_empty().is_true())
+      Instances = isl::set::empty(Instances.space());
+    else
+      Hull = isl::set(Instances.affine_hull());
+  }
+  if (Hull.is_null())
     return isl::pw_aff();
+  // One expression: what the instances change in it is their equalities
+  // (isl substitutes them), which their affine hull has alike.
+  if (!IslExprEmitter::oneExpression(Acc.Offset).is_null())
+    return Acc.Offset.intersect_domain(Hull);
   isl::pw_aff Offset = Acc.Offset.intersect_domain(Instances);
   if (IslExprEmitter::oneExpression(Offset).is_null())
     Offset = Offset.gist(Instances);
@@ -461,6 +477,7 @@ bool ModelSplitPlan::sameCopy(ArrayRef<unsigned> Class, unsigned I,
   // a shared copy would compute it piecewise, no longer unit-stride to the
   // vectorizer.
   isl::set Where;
+  InstancesWithin Instances;
   std::vector<isl::pw_aff> Found(R.Accesses.size());
   for (unsigned A = 0; A < R.Accesses.size(); ++A) {
     if (!recomputes(A, First))
@@ -474,7 +491,7 @@ bool ModelSplitPlan::sameCopy(ArrayRef<unsigned> Class, unsigned I,
       All.push_back(I);
       Where = rangesSet(All);
     }
-    isl::pw_aff Offset = offsetWithin(Acc, Where, MB->Loops.size());
+    isl::pw_aff Offset = offsetWithin(Acc, Where, MB->Loops.size(), Instances);
     if (!Offset.is_null() && IslExprEmitter::oneExpression(Offset).is_null())
       return false;
     Found[A] = Offset;
@@ -533,6 +550,7 @@ bool ModelSplitPlan::specialize(ArrayRef<unsigned> Ranges,
       CopyBlocks.insert(C);
   // Addresses first: the branches folded below may delete blocks.
   DenseMap<Loop *, PHINode *> Counters;
+  InstancesWithin Instances;
   for (unsigned A = 0; A < R.Accesses.size(); ++A) {
     const ModelAccess &Acc = R.Accesses[A];
     if (!recomputes(A, RangeIndex))
@@ -551,7 +569,8 @@ bool ModelSplitPlan::specialize(ArrayRef<unsigned> Ranges,
       continue;
     // The offset on the range's instances only, where its clamps resolve.
     isl::pw_aff Offset =
-        Shared ? (*Shared)[A] : offsetWithin(Acc, Where, MB->Loops.size());
+        Shared ? (*Shared)[A]
+               : offsetWithin(Acc, Where, MB->Loops.size(), Instances);
     if (Offset.is_null())
       continue;
     IRBuilder<> B(I);

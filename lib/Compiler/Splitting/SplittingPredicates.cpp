@@ -19,6 +19,7 @@
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <numeric>
 #include <optional>
 
 using namespace llvm;
@@ -655,6 +656,8 @@ void SplittingPredicates::compute() {
   NotConsT.assign(NA, isl::set());
   NotUniT.assign(NA, isl::set());
   EverCons.assign(NA, false);
+  Rep.resize(NA);
+  std::iota(Rep.begin(), Rep.end(), 0u);
   BranchUni.assign(NB, isl::set());
   BranchUniT.assign(NB, isl::set());
   if (!R.Modelled) {
@@ -680,7 +683,9 @@ void SplittingPredicates::compute() {
   auto ToWI = [&](const isl::set &T) { return toWorkItems(T); };
   isl::set BadIC = isl::set::empty(Tiles.space());
   // Accesses of one block share their instances, and many share their
-  // offsets too (a context array's slot, stored and loaded): each distinct
+  // offsets too (a context array's slot, stored and loaded) or differ from
+  // another's by a uniform amount (a stencil's neighbours, x - 1 and
+  // x + width): any two lanes' addresses differ alike, so each distinct
   // question is answered once, with the same isl operations.
   struct View {
     isl::set Domain, D, Multi;
@@ -697,9 +702,10 @@ void SplittingPredicates::compute() {
                                                    : 2;
       return OtherKind == Kind && plainIsEqual(Other.Domain, Acc.Domain) &&
              (Kind != 2 || (Other.Size == Acc.Size &&
-                            plainIsEqual(Other.Offset, Acc.Offset)));
+                            differByParams(Other.Offset, Acc.Offset)));
     });
     if (Same != Asked.end()) {
+      Rep[A] = *Same;
       NotConsT[A] = NotConsT[*Same];
       NotUniT[A] = NotUniT[*Same];
       this->ConsT[A] = this->ConsT[*Same];
@@ -852,12 +858,14 @@ isl::set SplittingPredicates::toWorkItems(const isl::set &T) const {
 }
 
 isl::set SplittingPredicates::consecutiveTiles(unsigned Access) const {
+  Access = Rep[Access];
   if (Cons[Access].is_null() && !ConsT[Access].is_null())
     Cons[Access] = toWorkItems(ConsT[Access]);
   return Cons[Access];
 }
 
 isl::set SplittingPredicates::uniformTiles(unsigned Access) const {
+  Access = Rep[Access];
   if (Uni[Access].is_null() && !UniT[Access].is_null())
     Uni[Access] = toWorkItems(UniT[Access]);
   return Uni[Access];
@@ -1057,6 +1065,8 @@ AccessClass SplittingPredicates::classifyRange(unsigned Access,
                                                unsigned Range) const {
   if (Classes.empty())
     Classes.assign(R.Accesses.size() * Ranges.size(), -1);
+  // Accesses of one class in compute() answer alike.
+  Access = Rep[Access];
   int &C = Classes[Access * Ranges.size() + Range];
   if (C < 0)
     C = int(classifyTiles(Access, rangeTilesAt(Range)));

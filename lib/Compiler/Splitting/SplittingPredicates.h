@@ -447,6 +447,10 @@ private:
   mutable isl::set UniformControl, IC;
   mutable std::vector<isl::set> Cons, Uni, BranchUni;
   std::vector<bool> EverCons;
+  /// Per access, the first access whose sets it shares (itself if none):
+  /// the same domain and kind, and for an affine one the same size and an
+  /// offset that differs by parameters alone (differByParams).
+  std::vector<unsigned> Rep;
   std::vector<SplitPiece> Pieces;
   /// Per piece, its Set over Tile.
   std::vector<isl::set> PieceTiles;
