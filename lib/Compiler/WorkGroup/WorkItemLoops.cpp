@@ -1150,6 +1150,12 @@ void WorkGroupBuilder::runTileInside(Nest &N, size_t CopyBegin,
   TK->eraseFromParent();
 }
 
+/// The most tiles an unsplit work-item loop keeps rolled for the loop
+/// vectorizer (markParallel). LLVM's full unroller at O3 takes a trip count
+/// times a body size up to 1200 (300 with its largest boost): 4 tiles of 16
+/// lanes leave bodies of 18 instructions.
+static constexpr uint64_t MaxTilesKeptRolled = 4;
+
 void WorkGroupBuilder::markParallel(const Nest &N) {
   MDNode *Group = MDNode::getDistinct(Ctx, {});
   for (BasicBlock *BB : N.Blocks)
@@ -1183,6 +1189,9 @@ void WorkGroupBuilder::markParallel(const Nest &N) {
       Ops.push_back(MDNode::get(
           Ctx, {MDString::get(Ctx, Name), ConstantAsMetadata::get(V)}));
     };
+    auto Hint = [&](const char *Name) {
+      return MDNode::get(Ctx, {MDString::get(Ctx, Name)});
+    };
     if (Scalar || L.Role == LoopRec::Scalar) {
       Flag("llvm.loop.vectorize.width", ConstantInt::get(I32, 1));
       Flag("llvm.loop.interleave.count", ConstantInt::get(I32, 1));
@@ -1193,16 +1202,39 @@ void WorkGroupBuilder::markParallel(const Nest &N) {
     } else if (L.Role == LoopRec::Tile) {
       // Its w iterations are one vector iteration: the full unroller, which
       // runs before the loop vectorizer, must leave it alone.
-      Ops.push_back(
-          MDNode::get(Ctx, {MDString::get(Ctx, "llvm.loop.unroll.disable")}));
+      Ops.push_back(Hint("llvm.loop.unroll.disable"));
       if (Config.ForceWidth)
         Flag("llvm.loop.vectorize.width",
              ConstantInt::get(I32, Config.VectorWidth));
-    } else if (Innermost && Config.ForceWidth) {
+    } else if (Innermost) {
       // Otherwise the vectorizer's cost model decides: forcing vectorization
       // made array-of-struct kernels (nn) twice slower than scalar code.
-      Flag("llvm.loop.vectorize.width",
-           ConstantInt::get(I32, Config.VectorWidth));
+      if (Config.ForceWidth)
+        Flag("llvm.loop.vectorize.width",
+             ConstantInt::get(I32, Config.VectorWidth));
+      // A few whole tiles (a local size of w or 2w) would be unrolled whole
+      // before the vectorizer sees them, as a tile would: sgemm and
+      // FloydWarshall in 16x16 groups ran scalar, five times slower. What
+      // the vectorizer makes of the loop may be unrolled as without these
+      // hints (its followups; a remainder is rarely run), but a loop it
+      // leaves is not unrolled at all: only up to MaxTilesKeptRolled tiles,
+      // where LLVM's full unroller takes a body of any use (binomialOption's
+      // 255 work-items ran 1.6 times slower rolled; a bound on the body's
+      // size here, before O3 simplifies it, kept hotspot's 16 unrolled).
+      // Fewer than w iterations are left to the unroller and the SLP
+      // vectorizer (DCT's 8x8 groups).
+      uint64_t Trips = Config.LocalSize[L.Dim], W = Config.VectorWidth;
+      if (Trips >= W && Trips <= MaxTilesKeptRolled * W) {
+        Ops.push_back(Hint("llvm.loop.unroll.disable"));
+        Ops.push_back(
+            MDNode::get(Ctx, {MDString::get(
+                                  Ctx, "llvm.loop.vectorize.followup_vectorized"),
+                              Hint("llvm.loop.isvectorized")}));
+        Ops.push_back(MDNode::get(
+            Ctx, {MDString::get(Ctx, "llvm.loop.vectorize.followup_epilogue"),
+                  Hint("llvm.loop.isvectorized"),
+                  Hint("llvm.loop.unroll.runtime.disable")}));
+      }
     }
     MDNode *LoopID = MDNode::getDistinct(Ctx, Ops);
     LoopID->replaceOperandWith(0, LoopID);

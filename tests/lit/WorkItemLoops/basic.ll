@@ -2,7 +2,10 @@
 ; work-item loop, kernel arguments loaded from their slots, work-item
 ; globals replaced by the loop counter and the context's fields, the loop
 ; marked parallel, the vectorizer's cost model left to decide in vec mode
-; and the loop kept scalar in scalar mode.
+; and the loop kept scalar in scalar mode. A loop of one to four tiles
+; (w = 8 here) is kept from LLVM's full unroller, which runs before the
+; loop vectorizer, and what the vectorizer makes of it is not; fewer or
+; more work-items are left to the unroller.
 ;
 ; __kernel void k(__global float *a, float s) {
 ;   a[get_global_id(0)] *= s;
@@ -11,6 +14,9 @@
 ; RUN: pocl-iss-opt -passes=iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,iss-context,iss-wi-loops -iss-kernel=k -iss-local-size=16,1,1 -iss-mode=vec -S %s | FileCheck %s
 ; RUN: pocl-iss-opt -passes=iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,iss-context,iss-wi-loops -iss-kernel=k -iss-local-size=16,1,1 -iss-mode=scalar -S %s | FileCheck %s --check-prefix=SCALAR
 ; RUN: pocl-iss-opt -passes=iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,iss-context,iss-wi-loops -iss-kernel=other -iss-local-size=16,1,1 -S %s | FileCheck %s --check-prefix=NONE
+; RUN: pocl-iss-opt -passes=iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,iss-context,iss-wi-loops -iss-kernel=k -iss-local-size=32,1,1 -iss-vector-width=8 -iss-mode=vec -S %s | FileCheck %s --check-prefix=ROLLED
+; RUN: pocl-iss-opt -passes=iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,iss-context,iss-wi-loops -iss-kernel=k -iss-local-size=4,1,1 -iss-vector-width=8 -iss-mode=vec -S %s | FileCheck %s --check-prefix=FREE
+; RUN: pocl-iss-opt -passes=iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,iss-context,iss-wi-loops -iss-kernel=k -iss-local-size=40,1,1 -iss-vector-width=8 -iss-mode=vec -S %s | FileCheck %s --check-prefix=FREE
 
 target triple = "x86_64-pc-linux-gnu"
 
@@ -70,9 +76,21 @@ entry:
 ; CHECK-NEXT: ret i32 0
 ; CHECK: !iss.subkernels = !{![[SUB:[0-9]+]]}
 ; CHECK-DAG: ![[SUB]] = !{!"k", !"__iss_sub_k_0", !"vec:x"}
-; CHECK-DAG: ![[LOOP]] = distinct !{![[LOOP]], ![[PAR:[0-9]+]]}
+; CHECK-DAG: ![[LOOP]] = distinct !{![[LOOP]], ![[PAR:[0-9]+]], ![[NOUNROLL:[0-9]+]], ![[FV:[0-9]+]], ![[FE:[0-9]+]]}
 ; CHECK-DAG: ![[PAR]] = !{!"llvm.loop.parallel_accesses", ![[GROUP]]}
-; CHECK-NOT: llvm.loop.vectorize
+; CHECK-DAG: ![[NOUNROLL]] = !{!"llvm.loop.unroll.disable"}
+; CHECK-DAG: ![[FV]] = !{!"llvm.loop.vectorize.followup_vectorized", ![[ISVEC:[0-9]+]]}
+; CHECK-DAG: ![[FE]] = !{!"llvm.loop.vectorize.followup_epilogue", ![[ISVEC]], ![[NORUNTIME:[0-9]+]]}
+; CHECK-DAG: ![[ISVEC]] = !{!"llvm.loop.isvectorized"}
+; CHECK-DAG: ![[NORUNTIME]] = !{!"llvm.loop.unroll.runtime.disable"}
+; CHECK-NOT: llvm.loop.vectorize.width
+
+; Four tiles of 8 still; 4 or 40 work-items not.
+; ROLLED: icmp ult i64 %local_id_x.next, 32
+; ROLLED: !{!"llvm.loop.unroll.disable"}
+; FREE: wi.x.latch:
+; FREE-NOT: llvm.loop.unroll.disable
+; FREE-NOT: followup
 
 ; SCALAR-LABEL: define void @__iss_sub_k_0
 ; SCALAR: !{!"k", !"__iss_sub_k_0", !"scalar:scalar"}

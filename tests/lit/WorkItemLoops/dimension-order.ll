@@ -49,7 +49,7 @@ entry:
 ; The x local id is the constant 0.
 ; Y: add i64 %{{.*}}, 0
 ; Y: !{!"k", !"__iss_sub_k_0", !"vec:y"}
-; Y-DAG: ![[INNER]] = distinct !{![[INNER]], !{{[0-9]+}}, ![[W:[0-9]+]]}
+; Y-DAG: ![[INNER]] = distinct !{![[INNER]], !{{[0-9]+}}, ![[W:[0-9]+]], !{{[0-9]+}}, !{{[0-9]+}}, !{{[0-9]+}}}
 ; Y-DAG: ![[W]] = !{!"llvm.loop.vectorize.width", i32 8}
 ; Y-DAG: ![[OUTER]] = distinct !{![[OUTER]], !{{[0-9]+}}}
 
