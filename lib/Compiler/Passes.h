@@ -41,6 +41,10 @@ struct WorkGroupConfig {
   /// when ForceWidth is set (POCL_ISS_VECTOR_WIDTH).
   unsigned VectorWidth = 8;
   bool ForceWidth = false;
+  /// Masked vector loads and stores cost about what plain ones do (AVX-512;
+  /// -iss-cheap-masks): a split that would only fold a guard over
+  /// consecutive accesses gains nothing on the vectorizer's masks.
+  bool CheapMasks = false;
   /// Horizontal inner-loop parallelization (POCL_ISS_HORIZONTAL).
   bool Horizontal = true;
   /// The most ranges, each a copy of the body, a split region may have

@@ -559,6 +559,8 @@ getCompiledKernel(const std::vector<uint8_t> &Binary, const std::string &Kernel,
   Config.IssMode = S.IssMode;
   Config.VectorWidth = S.VectorWidth ? S.VectorWidth : defaultVectorWidth();
   Config.ForceWidth = S.VectorWidth != 0;
+  // The key names the target CPU, which decides this.
+  Config.CheapMasks = getTargetInfo().NativeVectorBits >= 512;
   Config.Horizontal = S.Horizontal;
   Config.MaxPieces = S.MaxPieces;
   Config.SafeDivision = S.SafeDivision;

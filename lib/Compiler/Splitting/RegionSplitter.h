@@ -23,10 +23,11 @@ class WorkItemModel;
 /// The planner for \p Kernel's regions, vectorized along \p Dim with
 /// \p Width lanes, at most \p MaxPieces ranges per region. \p M and
 /// \p Kernel must outlive it. A region it does not split is a remark
-/// (iss-split) saying why.
+/// (iss-split) saying why. \p CheapMasks: masked loads and stores cost
+/// what plain ones do (WorkGroupConfig::CheapMasks).
 SplitPlanner makeSplitPlanner(const WorkItemModel &M, unsigned Dim,
                               unsigned Width, unsigned MaxPieces,
-                              llvm::Function &Kernel);
+                              bool CheapMasks, llvm::Function &Kernel);
 
 } // namespace iss
 

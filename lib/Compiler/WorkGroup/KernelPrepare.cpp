@@ -62,6 +62,10 @@ static cl::opt<bool>
     HorizontalOpt("iss-horizontal",
                cl::desc("Horizontal inner-loop parallelization"),
                cl::init(true));
+static cl::opt<bool> CheapMasksOpt(
+    "iss-cheap-masks",
+    cl::desc("Masked loads and stores cost what plain ones do (AVX-512)"),
+    cl::init(false));
 static cl::opt<bool>
     StatsOpt("iss-stats",
              cl::desc("Count the work-items each piece runs (POCL_ISS_STATS)"),
@@ -87,6 +91,7 @@ WorkGroupConfig WorkGroupConfig::fromCommandLine() {
     C.ForceWidth = true;
   }
   C.Horizontal = HorizontalOpt;
+  C.CheapMasks = CheapMasksOpt;
   C.MaxPieces = MaxPiecesOpt;
   C.Stats = StatsOpt;
   // Bad values keep the defaults, as a bad -iss-mode does.

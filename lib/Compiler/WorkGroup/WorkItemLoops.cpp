@@ -1376,7 +1376,8 @@ PreservedAnalyses WorkItemLoopsPass::run(Module &M,
       Used = &Built.emplace(WorkItemModelAnalysis().run(*Kernel, FAM));
     }
     Planner = makeSplitPlanner(*Used, Config.vectorizedDim(),
-                               Config.VectorWidth, Config.MaxPieces, *Kernel);
+                               Config.VectorWidth, Config.MaxPieces,
+                               Config.CheapMasks, *Kernel);
   }
   WorkGroupBuilder(M, *Kernel, Config, MAM, Planner).build();
   return PreservedAnalyses::none();
