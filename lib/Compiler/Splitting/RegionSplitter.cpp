@@ -681,13 +681,6 @@ SplitPlanner makeSplitPlanner(const WorkItemModel &M, unsigned Dim,
       return Refuse(R->Why.empty() ? "not modelled" : R->Why);
     if (M.localSize(Dim) < Width)
       return nullptr; // no whole tile: the vectorizer's own masks do better
-    auto P =
-        std::make_unique<SplittingPredicates>(M, *R, Dim, Width, MaxPieces);
-    if (P->ranges().empty())
-      return Refuse(P->refusal() +
-                    (StringRef(P->refusal()).contains("more than")
-                         ? " (POCL_ISS_MAX_PIECES)"
-                         : ""));
     // Where masked loads and stores cost what plain ones do, a straight-line
     // region whose accesses are all consecutive (and not so only by the
     // model's checks) runs as fast on the vectorizer's masks: a branch
@@ -695,23 +688,45 @@ SplitPlanner makeSplitPlanner(const WorkItemModel &M, unsigned Dim,
     // split, which adds its ranges' bounds to every group (Parboil's
     // stencil ran 10% slower split). A uniform access under the guard
     // would become a masked gather, and a loop would not run in lock-step.
-    bool Masked = CheapMasks && R->Loops.empty() &&
-                  all_of(seq(unsigned(R->Accesses.size())), [&](unsigned A) {
-                    return !R->Accesses[A].Checked &&
-                           P->classify(A, R->Domain) ==
-                               AccessClass::Consecutive;
-                  });
     auto Guard = [&](unsigned Br) {
       const BasicBlock *BB = R->Branches[Br].Term->getParent();
       return any_of(successors(BB), [&](const BasicBlock *S) {
         return PDT->dominates(S, BB);
       });
     };
-    // A split pays only where a range's copy is simpler than the whole
-    // region's: a branch that becomes fixed (but a guard over masked
-    // accesses), an access that becomes consecutive or uniform, or one
-    // that is so only by the model's run-time checks of opaque values
-    // (whose address the split alone recomputes).
+    const char *MasksCover = "its branches only guard consecutive accesses, "
+                             "which the vectorizer's masks cover as fast "
+                             "(-iss-cheap-masks)";
+    bool StraightLine = CheapMasks && R->Loops.empty();
+    // Decided as written first, before any set is computed: every branch a
+    // guard (or the same along d), every address stepping by its size.
+    if (StraightLine && !R->Branches.empty()) {
+      SplittingPredicates Written(M, *R, Dim, Width, MaxPieces,
+                                  /*PointwiseOnly=*/true);
+      if (all_of(seq(unsigned(R->Branches.size())),
+                 [&](unsigned Br) {
+                   return Guard(Br) || R->Branches[Br].UniformDims >> Dim & 1;
+                 }) &&
+          all_of(seq(unsigned(R->Accesses.size())), [&](unsigned A) {
+            return !R->Accesses[A].Checked && Written.consecutiveAsWritten(A);
+          }))
+        return Refuse(MasksCover);
+    }
+    auto P =
+        std::make_unique<SplittingPredicates>(M, *R, Dim, Width, MaxPieces);
+    if (P->ranges().empty())
+      return Refuse(P->refusal() +
+                    (StringRef(P->refusal()).contains("more than")
+                         ? " (POCL_ISS_MAX_PIECES)"
+                         : ""));
+    // The same on the predicates' classes, which clamps that never clamp
+    // may pass.
+    bool Masked = StraightLine &&
+                  all_of(seq(unsigned(R->Accesses.size())), [&](unsigned A) {
+                    return !R->Accesses[A].Checked &&
+                           P->classify(A, R->Domain) ==
+                               AccessClass::Consecutive;
+                  });
     bool GuardFolds = false;
     auto Gains = [&] {
       unsigned NumRanges = P->ranges().size();
@@ -736,10 +751,7 @@ SplitPlanner makeSplitPlanner(const WorkItemModel &M, unsigned Dim,
       return false;
     };
     if (!Gains())
-      return GuardFolds ? Refuse("its branches only guard consecutive "
-                                 "accesses, which the vectorizer's masks "
-                                 "cover as fast (-iss-cheap-masks)")
-                        : nullptr;
+      return GuardFolds ? Refuse(MasksCover) : nullptr;
     return std::make_unique<ModelSplitPlan>(M, *R, std::move(P), *DT);
   };
 }

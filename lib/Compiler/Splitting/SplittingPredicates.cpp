@@ -917,6 +917,22 @@ isl::set SplittingPredicates::uniformPoints(unsigned Access) const {
                 R.Domain, Opaque);
 }
 
+bool SplittingPredicates::consecutiveAsWritten(unsigned Access) const {
+  const ModelAccess &A = R.Accesses[Access];
+  if (!affineAccess(Access) || A.UniformDims >> Dim & 1 ||
+      isl_pw_aff_n_piece(A.Offset.get()) != 1)
+    return false;
+  isl::pw_aff X = isl::pw_aff::var_on_domain(
+      isl::local_space(A.Offset.domain_space()), isl::dim::set, Dim);
+  isl::pw_aff Base = A.Offset.sub(X.scale(isl::val(A.Offset.ctx(), A.Size)));
+  bool Free = true;
+  isl::stat St = Base.foreach_piece([&](isl::set, isl::aff B) {
+    Free = isl_aff_involves_dims(B.get(), isl_dim_in, Dim, 1) == isl_bool_false;
+    return isl::stat::ok();
+  });
+  return !St.is_error() && Free;
+}
+
 bool SplittingPredicates::everConsecutive(unsigned Access) const {
   return EverCons[Access];
 }

@@ -149,6 +149,11 @@ public:
   isl::set uniformPoints(unsigned Access) const;
   /// Whether the access is consecutive on some full tile with two lanes.
   bool everConsecutive(unsigned Access) const;
+  /// Whether the access's address steps by its size along x_d wherever it
+  /// runs, as written: one expression, x_d's coefficient its size, its base
+  /// the same along d. Then it is consecutive on every tile; no set is
+  /// computed (PointwiseOnly will do).
+  bool consecutiveAsWritten(unsigned Access) const;
 
   /// Per branch (an index into RegionModel::Branches): the tiles where all
   /// active lanes take the same successor.
