@@ -5,7 +5,9 @@
 ; would add its ranges' bounds to every group. The region stays unsplit and
 ; a remark says why. A guard over a uniform load (a masked gather once
 ; if-converted) or an if-then-else (both sides run once if-converted) is
-; still split, and without -iss-cheap-masks every one is.
+; still split, and without -iss-cheap-masks every one is. A clamp that
+; the guard keeps from clamping (min(i, n) under i < n) is one expression
+; in the model: alike.
 ;
 ; __kernel void tail(__global float *y, __global const float *x, int n) {
 ;   int i = get_global_id(0);
@@ -23,8 +25,14 @@
 ;   int i = get_global_id(0);
 ;   if (i < n) y[i] = x[i]; else y[i] = z[i];
 ; }
+; __kernel void clamped(__global float *y, __global const float *x, int n) {
+;   int i = get_global_id(0);
+;   if (i < n)
+;     y[i] = x[min(i, n)];
+; }
 ;
 ; RUN: pocl-iss-opt -passes='iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,iss-context,iss-wi-loops' -iss-kernel=tail -iss-local-size=64,1,1 -iss-vector-width=8 -iss-mode=split -iss-cheap-masks -pass-remarks-missed=iss-split -S %s 2>&1 | FileCheck %s --check-prefix=MASKED
+; RUN: pocl-iss-opt -passes='iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,iss-context,iss-wi-loops' -iss-kernel=clamped -iss-local-size=64,1,1 -iss-vector-width=8 -iss-mode=split -iss-cheap-masks -pass-remarks-missed=iss-split -S %s 2>&1 | FileCheck %s --check-prefix=MASKED
 ; RUN: pocl-iss-opt -passes='iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,iss-context,iss-wi-loops' -iss-kernel=tail -iss-local-size=64,1,1 -iss-vector-width=8 -iss-mode=split -pass-remarks-missed=iss-split -S %s 2>&1 | FileCheck %s --check-prefix=SPLIT
 ; RUN: pocl-iss-opt -passes='iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,iss-context,iss-wi-loops' -iss-kernel=scale -iss-local-size=64,1,1 -iss-vector-width=8 -iss-mode=split -iss-cheap-masks -pass-remarks-missed=iss-split -S %s 2>&1 | FileCheck %s --check-prefix=SPLIT
 ; RUN: pocl-iss-opt -passes='iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,iss-context,iss-wi-loops' -iss-kernel=pick -iss-local-size=64,1,1 -iss-vector-width=8 -iss-mode=split -iss-cheap-masks -pass-remarks-missed=iss-split -S %s 2>&1 | FileCheck %s --check-prefix=SPLIT
@@ -89,6 +97,28 @@ end:
   ret void
 }
 
+define spir_kernel void @clamped(ptr %y, ptr %x, i32 %n) {
+entry:
+  %i = call i32 @gid()
+  %c = icmp slt i32 %i, %n
+  br i1 %c, label %then, label %end
+
+then:
+  %m = call i32 @llvm.smin.i32(i32 %i, i32 %n)
+  %mm = sext i32 %m to i64
+  %px = getelementptr inbounds float, ptr %x, i64 %mm
+  %vx = load float, ptr %px
+  %ii = sext i32 %i to i64
+  %py = getelementptr inbounds float, ptr %y, i64 %ii
+  store float %vx, ptr %py
+  br label %end
+
+end:
+  ret void
+}
+
+declare i32 @llvm.smin.i32(i32, i32)
+
 define spir_kernel void @pick(ptr %y, ptr %x, ptr %z, i32 %n) {
 entry:
   %i = call i32 @gid()
@@ -114,7 +144,7 @@ end:
 }
 
 ; MASKED: remark: {{.*}}region after entry.barrier not split: its branches only guard consecutive accesses, which the vectorizer's masks cover as fast (-iss-cheap-masks)
-; MASKED-LABEL: define void @__iss_sub_tail_0(
+; MASKED-LABEL: define void @__iss_sub_{{tail|clamped}}_0(
 ; MASKED-NOT: wi.x.tile
 ; MASKED: wi.x.header:
 ; MASKED-NOT: wi.x.tile
