@@ -41,6 +41,9 @@ struct WorkGroupConfig {
   /// when ForceWidth is set (POCL_ISS_VECTOR_WIDTH).
   unsigned VectorWidth = 8;
   bool ForceWidth = false;
+  /// The lanes the compilation was given, before a subkernel for a smaller
+  /// local size halved them (Subkernels.cpp); 0: VectorWidth.
+  unsigned GivenWidth = 0;
   /// Masked vector loads and stores cost about what plain ones do (AVX-512;
   /// -iss-cheap-masks): a split that would only fold a guard over
   /// consecutive accesses gains nothing on the vectorizer's masks.

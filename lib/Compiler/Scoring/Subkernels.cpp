@@ -277,6 +277,7 @@ PreservedAnalyses SubkernelsPass::run(Module &M, ModuleAnalysisManager &MAM) {
       SC.IssMode = Mode::Scalar;
     } else {
       SC.VecDim = C.Dim;
+      SC.GivenWidth = Config.VectorWidth;
       SC.VectorWidth = C.Width;
     }
     return SC;

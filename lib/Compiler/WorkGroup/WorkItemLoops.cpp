@@ -1221,9 +1221,12 @@ void WorkGroupBuilder::markParallel(const Nest &N) {
       // where LLVM's full unroller takes a body of any use (binomialOption's
       // 255 work-items ran 1.6 times slower rolled; a bound on the body's
       // size here, before O3 simplifies it, kept hotspot's 16 unrolled).
-      // Fewer than w iterations are left to the unroller and the SLP
-      // vectorizer (DCT's 8x8 groups).
-      uint64_t Trips = Config.LocalSize[L.Dim], W = Config.VectorWidth;
+      // Fewer iterations than the lanes the compilation was given are left
+      // to the unroller and the SLP vectorizer, in a subkernel of fewer
+      // lanes too (DCT's 8x8 groups: the vectorizer's cost model refuses
+      // half its loops at 8 lanes, which then ran 3x slower rolled).
+      uint64_t Trips = Config.LocalSize[L.Dim];
+      uint64_t W = std::max(Config.VectorWidth, Config.GivenWidth);
       if (Trips >= W && Trips <= MaxTilesKeptRolled * W) {
         Ops.push_back(Hint("llvm.loop.unroll.disable"));
         Ops.push_back(

@@ -33,6 +33,11 @@
 ; RUN: pocl-iss-opt -passes='iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,iss-subkernels' -iss-kernel=cols -iss-local-size=2,16,1 -iss-vector-width=8 -iss-mode=split+score -S %s | FileCheck %s --check-prefix=NARROW
 ; A dimension shorter than the width gets a narrower vector (4 of 8 lanes).
 ; RUN: pocl-iss-opt -passes='iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,iss-subkernels' -iss-kernel=cols -iss-local-size=4,4,1 -iss-mode=split+score -S %s | FileCheck %s --check-prefix=W4
+; Its loop of 4 work-items, fewer than the 8 lanes the compilation was
+; given, is left to LLVM's full unroller (WorkItemLoops/basic.ll); the
+; subkernel of 8 lanes for 8x8 groups keeps it off.
+; RUN: pocl-iss-opt -passes='iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,iss-subkernels' -iss-kernel=rows -iss-local-size=4,4,1 -iss-mode=score -S %s | FileCheck %s --check-prefix=UNROLL4
+; RUN: pocl-iss-opt -passes='iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,iss-subkernels' -iss-kernel=rows -iss-local-size=8,8,1 -iss-mode=score -S %s | FileCheck %s --check-prefix=ROLLED8
 ;
 ; either: consecutive along y where f != 0, along x where f == 0:
 ; __kernel void either(__global float *out, int n, int f) {
@@ -182,3 +187,8 @@ end:
 ; EITHER: ![[X]] = !{!"either", !"__iss_sub_either_0", !"split+score:x/8"}
 ; EITHER: ![[Y]] = !{!"either", !"__iss_sub_either_1", !"split+score:y/8"}
 ; EITHER: ![[F]] = !{!"either", !"__iss_sub_either_2", !"split+score:scalar"}
+
+; UNROLL4: !{!"rows", !"__iss_sub_rows_0", !"score:y/4"}
+; UNROLL4-NOT: llvm.loop.unroll.disable
+; ROLLED8: !{!"rows", !"__iss_sub_rows_0", !"score:y/8"}
+; ROLLED8: !{!"llvm.loop.unroll.disable"}
