@@ -698,15 +698,19 @@ SplitPlanner makeSplitPlanner(const WorkItemModel &M, unsigned Dim,
                              "which the vectorizer's masks cover as fast "
                              "(-iss-cheap-masks)";
     bool StraightLine = CheapMasks && R->Loops.empty();
-    // Decided as written first, before any set is computed: every branch a
-    // guard (or the same along d), every address stepping by its size.
-    if (StraightLine && !R->Branches.empty()) {
+    // Decided as written first, before any set is computed: every branch
+    // the same along d or a guard, one a guard that is not, every address
+    // stepping by its size.
+    auto Along = [&](unsigned Br) -> bool {
+      return R->Branches[Br].UniformDims >> Dim & 1;
+    };
+    auto Branches = seq(unsigned(R->Branches.size()));
+    if (StraightLine &&
+        any_of(Branches, [&](unsigned Br) { return !Along(Br) && Guard(Br); })) {
       SplittingPredicates Written(M, *R, Dim, Width, MaxPieces,
                                   /*PointwiseOnly=*/true);
-      if (all_of(seq(unsigned(R->Branches.size())),
-                 [&](unsigned Br) {
-                   return Guard(Br) || R->Branches[Br].UniformDims >> Dim & 1;
-                 }) &&
+      if (all_of(Branches,
+                 [&](unsigned Br) { return Along(Br) || Guard(Br); }) &&
           all_of(seq(unsigned(R->Accesses.size())), [&](unsigned A) {
             return !R->Accesses[A].Checked && Written.consecutiveAsWritten(A);
           }))
