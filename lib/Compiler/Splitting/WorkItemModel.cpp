@@ -2161,7 +2161,21 @@ Value *WorkItemModel::emitAssumptionCheck(
   }
   Value *AllNext = B.CreateAnd(All, B.CreateFreeze(*Here));
   Value *Next = B.CreateAdd(Idx, B.getInt64(1), "", true, true);
-  B.CreateCondBr(B.CreateICmpULT(Next, B.getInt64(N)), Loop, Done);
+  BranchInst *Latch =
+      B.CreateCondBr(B.CreateICmpULT(Next, B.getInt64(N)), Loop, Done);
+  // The full unroller would take a loop of a few work-items (16 rows)
+  // before the vectorizer, and the unrolled checks kept their flags on the
+  // stack (FloydWarshall's split ran 1.6x slower than its checks as one
+  // vector and-reduction).
+  auto Hint = [&](const char *Name) {
+    return MDNode::get(C, {MDString::get(C, Name)});
+  };
+  MDNode *ID = MDNode::getDistinct(
+      C, {nullptr, Hint("llvm.loop.unroll.disable"),
+          MDNode::get(C, {MDString::get(C, "llvm.loop.vectorize.followup_all"),
+                          Hint("llvm.loop.isvectorized")})});
+  ID->replaceOperandWith(0, ID);
+  Latch->setMetadata(LLVMContext::MD_loop, ID);
   Idx->addIncoming(Next, B.GetInsertBlock());
   All->addIncoming(AllNext, B.GetInsertBlock());
   B.SetInsertPoint(Done);

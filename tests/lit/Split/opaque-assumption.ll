@@ -6,7 +6,8 @@
 ; work-item), and as y * width is computed from the local ids and
 ; work-group values alone, iss-wi-loops checks it once per work group,
 ; after the entry: a loop over the group's rows (x does not change it)
-; recomputes y * width and tests the assumption. Where a row fails, the
+; recomputes y * width and tests the assumption, kept from LLVM's full
+; unroller for the vectorizer's and-reduction. Where a row fails, the
 ; group runs the unsplit loops. The split's addresses come from the model, as byte offsets from
 ; the buffers: consecutive along x for the loop vectorizer, which cannot
 ; see through the zext of the IR's. `vec` does not split.
@@ -47,7 +48,7 @@
 ; CHECK: %yw = mul i32 %y, %width
 ; CHECK: [[ALL]] = and i1 %iss.assume.all,
 ; CHECK: [[NEXT]] = add nuw nsw i64 %iss.assume.wi, 1
-; CHECK: br i1 {{%.*}}, label %iss.assume.loop, label %iss.assume.done
+; CHECK: br i1 {{%.*}}, label %iss.assume.loop, label %iss.assume.done, !llvm.loop [[ASSUMELOOP:![0-9]+]]
 ; CHECK: iss.assume.done:
 ; CHECK-NEXT: %iss.assumed = and i1 {{%.*}}, [[ALL]]
 ; CHECK-NEXT: br label %region0
@@ -97,3 +98,7 @@ entry:
   store float %s, ptr %po
   ret void
 }
+; CHECK-DAG: [[ASSUMELOOP]] = distinct !{[[ASSUMELOOP]], [[NOUNROLL:![0-9]+]], [[FOLLOWUP:![0-9]+]]}
+; CHECK-DAG: [[NOUNROLL]] = !{!"llvm.loop.unroll.disable"}
+; CHECK-DAG: [[FOLLOWUP]] = !{!"llvm.loop.vectorize.followup_all", [[ISVEC:![0-9]+]]}
+; CHECK-DAG: [[ISVEC]] = !{!"llvm.loop.isvectorized"}
