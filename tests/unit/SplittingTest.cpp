@@ -90,8 +90,7 @@ TEST_F(SplittingTest, NeighboursDifferByParameters) {
   isl::set WI = set("[O, n] -> { WI[x, y, z] : 0 <= x < 16 and 0 <= y < 2 "
                     "and z = 0 and -O < x < n - O }");
   isl::pw_aff Left = pwAff("[O, n, w] -> { WI[x, y, z] -> [(4x - 4)] }");
-  isl::pw_aff Below =
-      pwAff("[O, n, w] -> { WI[x, y, z] -> [(4x + 4w + 4O)] }");
+  isl::pw_aff Below = pwAff("[O, n, w] -> { WI[x, y, z] -> [(4x + 4w + 4O)] }");
   EXPECT_TRUE(differByParams(Left, Below));
   EXPECT_TRUE(differByParams(Left, Left));
   expectEqual(SplittingPredicates::consecutiveTileSet(Left, 4, WI, WI, 0, 8),
@@ -108,9 +107,10 @@ TEST_F(SplittingTest, NeighboursDifferByParameters) {
       Left,
       pwAff("[O, n, w] -> { WI[x, y, z] -> [(4x + 64 * floor(x / 16))] }")));
   // Clamped reads have pieces: not compared, whatever they differ by.
-  isl::pw_aff Clamped = pwAff("[O, n, w] -> { WI[x, y, z] -> [(4 * min(x, n))] }");
-  EXPECT_FALSE(differByParams(Clamped, Clamped.add(pwAff(
-      "[O, n, w] -> { WI[x, y, z] -> [(4)] }"))));
+  isl::pw_aff Clamped =
+      pwAff("[O, n, w] -> { WI[x, y, z] -> [(4 * min(x, n))] }");
+  EXPECT_FALSE(differByParams(
+      Clamped, Clamped.add(pwAff("[O, n, w] -> { WI[x, y, z] -> [(4)] }"))));
   EXPECT_TRUE(differByParams(Clamped, Clamped));
   EXPECT_FALSE(differByParams(Left, isl::pw_aff()));
 }

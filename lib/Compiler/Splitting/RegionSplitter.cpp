@@ -31,8 +31,8 @@
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
 #include "llvm/Analysis/PostDominators.h"
-#include "llvm/IR/Dominators.h"
 #include "llvm/IR/Constants.h"
+#include "llvm/IR/Dominators.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
@@ -690,9 +690,8 @@ SplitPlanner makeSplitPlanner(const WorkItemModel &M, unsigned Dim,
     // would become a masked gather, and a loop would not run in lock-step.
     auto Guard = [&](unsigned Br) {
       const BasicBlock *BB = R->Branches[Br].Term->getParent();
-      return any_of(successors(BB), [&](const BasicBlock *S) {
-        return PDT->dominates(S, BB);
-      });
+      return any_of(successors(BB),
+                    [&](const BasicBlock *S) { return PDT->dominates(S, BB); });
     };
     const char *MasksCover = "its branches only guard consecutive accesses, "
                              "which the vectorizer's masks cover as fast "
@@ -705,8 +704,9 @@ SplitPlanner makeSplitPlanner(const WorkItemModel &M, unsigned Dim,
       return R->Branches[Br].UniformDims >> Dim & 1;
     };
     auto Branches = seq(unsigned(R->Branches.size()));
-    if (StraightLine &&
-        any_of(Branches, [&](unsigned Br) { return !Along(Br) && Guard(Br); })) {
+    if (StraightLine && any_of(Branches, [&](unsigned Br) {
+          return !Along(Br) && Guard(Br);
+        })) {
       SplittingPredicates Written(M, *R, Dim, Width, MaxPieces,
                                   /*PointwiseOnly=*/true);
       if (all_of(Branches,
@@ -725,19 +725,19 @@ SplitPlanner makeSplitPlanner(const WorkItemModel &M, unsigned Dim,
                          : ""));
     // The same on the predicates' classes, which clamps that never clamp
     // may pass.
-    bool Masked = StraightLine &&
-                  all_of(seq(unsigned(R->Accesses.size())), [&](unsigned A) {
-                    return !R->Accesses[A].Checked &&
-                           P->classify(A, R->Domain) ==
-                               AccessClass::Consecutive;
-                  });
+    bool Masked =
+        StraightLine &&
+        all_of(seq(unsigned(R->Accesses.size())), [&](unsigned A) {
+          return !R->Accesses[A].Checked &&
+                 P->classify(A, R->Domain) == AccessClass::Consecutive;
+        });
     bool GuardFolds = false;
     auto Gains = [&] {
       unsigned NumRanges = P->ranges().size();
       for (unsigned Br = 0; Br < R->Branches.size(); ++Br) {
-        if (P->takenOnAll(Br) >= 0 ||
-            none_of(seq(NumRanges),
-                    [&](unsigned I) { return P->takenOnRange(Br, I) >= 0; }))
+        if (P->takenOnAll(Br) >= 0 || none_of(seq(NumRanges), [&](unsigned I) {
+              return P->takenOnRange(Br, I) >= 0;
+            }))
           continue;
         if (!Masked || !Guard(Br))
           return true;

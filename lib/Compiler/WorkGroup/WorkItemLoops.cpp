@@ -1229,10 +1229,9 @@ void WorkGroupBuilder::markParallel(const Nest &N) {
       uint64_t W = std::max(Config.VectorWidth, Config.GivenWidth);
       if (Trips >= W && Trips <= MaxTilesKeptRolled * W) {
         Ops.push_back(Hint("llvm.loop.unroll.disable"));
-        Ops.push_back(
-            MDNode::get(Ctx, {MDString::get(
-                                  Ctx, "llvm.loop.vectorize.followup_vectorized"),
-                              Hint("llvm.loop.isvectorized")}));
+        Ops.push_back(MDNode::get(
+            Ctx, {MDString::get(Ctx, "llvm.loop.vectorize.followup_vectorized"),
+                  Hint("llvm.loop.isvectorized")}));
         Ops.push_back(MDNode::get(
             Ctx, {MDString::get(Ctx, "llvm.loop.vectorize.followup_epilogue"),
                   Hint("llvm.loop.isvectorized"),
@@ -1378,9 +1377,9 @@ PreservedAnalyses WorkItemLoopsPass::run(Module &M,
       FunctionAnalysisManager &FAM = functionAnalyses(M, MAM);
       Used = &Built.emplace(WorkItemModelAnalysis().run(*Kernel, FAM));
     }
-    Planner = makeSplitPlanner(*Used, Config.vectorizedDim(),
-                               Config.VectorWidth, Config.MaxPieces,
-                               Config.CheapMasks, *Kernel);
+    Planner =
+        makeSplitPlanner(*Used, Config.vectorizedDim(), Config.VectorWidth,
+                         Config.MaxPieces, Config.CheapMasks, *Kernel);
   }
   WorkGroupBuilder(M, *Kernel, Config, MAM, Planner).build();
   return PreservedAnalyses::none();
