@@ -190,6 +190,7 @@ static Settings readSettings() {
   if (Err.empty())
     if (const char *V = Get("POCL_ISS_MAX_PIECES"))
       Err = parseUnsigned("POCL_ISS_MAX_PIECES", V, 1, 64, S.MaxPieces);
+  if (Err.empty())
     if (const char *V = Get("POCL_ISS_SAFE_DIVISION"))
       Err = parseBool("POCL_ISS_SAFE_DIVISION", V, S.SafeDivision);
   if (Err.empty())

@@ -516,3 +516,26 @@ CLT_TEST(platformNameOverride) {
   // Without the variable (as this process runs) the name is ours.
   CLT_EXPECT(platformString(E.Platform, CL_PLATFORM_NAME) == "pocl-iss");
 }
+
+/// A bad value stops the process with one line naming the variable, also
+/// where a later variable is good (POCL_ISS_SAFE_DIVISION's good value
+/// used to clear POCL_ISS_MAX_PIECES's error, and the default ran).
+CLT_TEST(badEnvironmentValue) {
+  if (!E.IsPoclIss)
+    CLT_SKIP("pocl-iss's variables");
+  std::string Out = "/tmp/iss-bad-env-" + std::to_string(getpid());
+  int Status = waitChild(startChild(PLATFORM_NAMES_CHILD, nullptr,
+                                    {{"POCL_ISS_MAX_PIECES", "lots"},
+                                     {"POCL_ISS_SAFE_DIVISION", "1"}},
+                                    Out),
+                         60);
+  std::ifstream In(Out);
+  std::stringstream Text;
+  Text << In.rdbuf();
+  std::remove(Out.c_str());
+  CLT_EXPECT_MSG(Status != -1 && WIFEXITED(Status) && WEXITSTATUS(Status) == 1,
+                 Text.str());
+  CLT_EXPECT_MSG(Text.str().find("pocl-iss: POCL_ISS_MAX_PIECES='lots'") !=
+                     std::string::npos,
+                 Text.str());
+}
