@@ -559,8 +559,9 @@ getCompiledKernel(const std::vector<uint8_t> &Binary, const std::string &Kernel,
   Config.IssMode = S.IssMode;
   Config.VectorWidth = S.VectorWidth ? S.VectorWidth : defaultVectorWidth();
   Config.ForceWidth = S.VectorWidth != 0;
-  // The key names the target CPU, which decides this.
-  Config.CheapMasks = getTargetInfo().NativeVectorBits >= 512;
+  Config.CheapMasks = S.CheapMasks >= 0
+                          ? S.CheapMasks != 0
+                          : getTargetInfo().NativeVectorBits >= 512;
   Config.Horizontal = S.Horizontal;
   Config.MaxPieces = S.MaxPieces;
   Config.SafeDivision = S.SafeDivision;
@@ -577,7 +578,8 @@ getCompiledKernel(const std::vector<uint8_t> &Binary, const std::string &Kernel,
      << kernelLibraryHash() << "; target " << T.Triple << ' ' << T.CPU
      << "; mode " << modeName(Config.IssMode) << "; width "
      << Config.VectorWidth << (Config.ForceWidth ? " forced" : "")
-     << (Config.Horizontal ? "; horizontal" : "") << "; pieces "
+     << (Config.Horizontal ? "; horizontal" : "")
+     << (Config.CheapMasks ? "; cheap masks" : "") << "; pieces "
      << Config.MaxPieces << (Config.SafeDivision ? "" : "; unguarded division")
      << (Config.Stats ? "; stats" : "") << "; dims " << S.DimsMask
      << "; weights " << S.WeightConsecutive << ',' << S.WeightUniform << ','

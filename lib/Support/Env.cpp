@@ -194,6 +194,12 @@ static Settings readSettings() {
     if (const char *V = Get("POCL_ISS_SAFE_DIVISION"))
       Err = parseBool("POCL_ISS_SAFE_DIVISION", V, S.SafeDivision);
   if (Err.empty())
+    if (const char *V = Get("POCL_ISS_CHEAP_MASKS")) {
+      bool B = false;
+      Err = parseBool("POCL_ISS_CHEAP_MASKS", V, B);
+      S.CheapMasks = B;
+    }
+  if (Err.empty())
     if (const char *V = Get("POCL_ISS_DIMS"))
       Err = parseDims(V, S.DimsMask);
   if (Err.empty())

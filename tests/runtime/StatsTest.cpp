@@ -9,7 +9,8 @@
 // The paper's Convolution2D on a 1024x1024 image in groups of 32x8 runs its
 // interior piece on more than 98% of the work-items and its border pieces
 // on the rest, every work-item counted once. A second child, in
-// `split+score`, shows which subkernel each launch selected.
+// `split+score`, shows which subkernel each launch selected; a third, a
+// tail guard split or left to the masks as POCL_ISS_CHEAP_MASKS says.
 //
 //===----------------------------------------------------------------------===//
 
@@ -65,6 +66,36 @@ static int child() {
       std::fprintf(stderr, "Convolution2D: %s\n", Bad.c_str());
       return 1;
     }
+  } catch (const clt::Failure &F) {
+    std::fprintf(stderr, "%s\n", F.what());
+    return 1;
+  }
+  return 0;
+}
+
+/// A tail guard over consecutive accesses, in `split` mode: its pieces are
+/// what POCL_ISS_CHEAP_MASKS decides (split, or left to the masks).
+static int masksChild() {
+  if (!clt::findPlatform("pocl-iss"))
+    return 77;
+  try {
+    clt::Env E;
+    E.open("pocl-iss");
+    clt::Program P = E.build("__kernel void guarded(__global float *x, int n) "
+                             "{ int i = get_global_id(0); "
+                             "if (i < n) x[i] *= 2.0f; }");
+    clt::Kernel K = E.kernel(P, "guarded");
+    std::vector<float> X(1024, 1.0f);
+    clt::Mem B = E.input(X);
+    clt::setArgs(K, B, 1000);
+    size_t G = 1024, L = 64;
+    E.run(K, 1, &G, &L);
+    std::vector<float> Got = E.read<float>(B, X.size());
+    for (size_t I = 0; I < Got.size(); ++I)
+      if (Got[I] != (I < 1000 ? 2.0f : 1.0f)) {
+        std::fprintf(stderr, "guarded: x[%zu] = %g\n", I, Got[I]);
+        return 1;
+      }
   } catch (const clt::Failure &F) {
     std::fprintf(stderr, "%s\n", F.what());
     return 1;
@@ -238,11 +269,54 @@ static int checkScores(const char *Self) {
   return 0;
 }
 
+/// The pieces of `guarded` in the second table, by their descriptions.
+static std::vector<std::string> guardedPieces(const std::string &Out) {
+  std::vector<std::string> Pieces;
+  size_t At = Out.find("work-items per piece");
+  if (At == std::string::npos)
+    return Pieces;
+  std::istringstream Lines(Out.substr(At));
+  std::string Line;
+  while (std::getline(Lines, Line))
+    if (Line.rfind("guarded ", 0) == 0)
+      Pieces.push_back(Line);
+  return Pieces;
+}
+
+/// POCL_ISS_CHEAP_MASKS=1 leaves the tail guard to the vectorizer's masks
+/// (one piece, unsplit); =0 splits it, whatever the machine.
+static int checkCheapMasks(const char *Self) {
+  for (const char *Value : {"1", "0"}) {
+    std::string Out = runChild(
+        Self,
+        std::string("POCL_ISS_STATS=1 POCL_ISS_MODE=split "
+                    "POCL_ISS_VECTOR_WIDTH=8 POCL_ISS_CHEAP_MASKS=") +
+            Value,
+        "--masks-child");
+    if (Out.find("exit=0") == std::string::npos) {
+      std::printf("FAIL: the masks child failed (POCL_ISS_CHEAP_MASKS=%s)\n",
+                  Value);
+      return 1;
+    }
+    std::vector<std::string> Pieces = guardedPieces(Out);
+    bool Unsplit = Pieces.size() == 1 &&
+                   Pieces[0].find("unsplit") != std::string::npos;
+    if (Unsplit != (*Value == '1') || Pieces.empty()) {
+      std::printf("FAIL: POCL_ISS_CHEAP_MASKS=%s: %zu pieces of guarded%s\n",
+                  Value, Pieces.size(), Unsplit ? ", unsplit" : "");
+      return 1;
+    }
+  }
+  return 0;
+}
+
 int main(int Argc, char **Argv) {
   if (Argc > 1 && std::strcmp(Argv[1], "--child") == 0)
     return child();
   if (Argc > 1 && std::strcmp(Argv[1], "--scores-child") == 0)
     return scoresChild();
+  if (Argc > 1 && std::strcmp(Argv[1], "--masks-child") == 0)
+    return masksChild();
   char Self[4096];
   ssize_t Len = readlink("/proc/self/exe", Self, sizeof(Self) - 1);
   if (Len <= 0)
@@ -283,6 +357,8 @@ int main(int Argc, char **Argv) {
   if (int R = checkPieces(Out))
     return R;
   if (int R = checkScores(Self))
+    return R;
+  if (int R = checkCheapMasks(Self))
     return R;
   std::printf("ok\n");
   return 0;
