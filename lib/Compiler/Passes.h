@@ -217,6 +217,20 @@ public:
 /// then leave \p M alone).
 llvm::Function *kernelToProcess(llvm::Module &M, const WorkGroupConfig &C);
 
+/// A distinct loop ID for a latch's llvm.loop: the self reference, then
+/// \p Hints.
+llvm::MDNode *makeLoopID(llvm::LLVMContext &C,
+                         llvm::ArrayRef<llvm::Metadata *> Hints);
+/// The loop hint !{!"Name"}.
+llvm::MDNode *loopHint(llvm::LLVMContext &C, llvm::StringRef Name);
+/// Appends to \p Hints what keeps LLVM's full unroller, which runs before
+/// the loop vectorizer, off a loop of a few vector iterations, and leaves
+/// what the vectorizer makes of it to the unroller as without them:
+/// llvm.loop.unroll.disable, and followups with the vectorized loop's and
+/// its remainder's own hints (a remainder is rarely run).
+void appendVectorizeBeforeUnroll(
+    llvm::LLVMContext &C, llvm::SmallVectorImpl<llvm::Metadata *> &Hints);
+
 /// The function analyses of \p M's functions.
 llvm::FunctionAnalysisManager &functionAnalyses(llvm::Module &M,
                                                 llvm::ModuleAnalysisManager &MAM);

@@ -661,7 +661,8 @@ SplitPlanner makeSplitPlanner(const WorkItemModel &M, unsigned Dim,
                               unsigned Width, unsigned MaxPieces,
                               bool CheapMasks, Function &Kernel) {
   auto DT = std::make_shared<DominatorTree>(Kernel);
-  auto PDT = std::make_shared<PostDominatorTree>(Kernel);
+  // Only the masked-guard rule asks which successors post-dominate.
+  auto PDT = CheapMasks ? std::make_shared<PostDominatorTree>(Kernel) : nullptr;
   return [&M, Dim, Width, MaxPieces, CheapMasks, &Kernel, DT,
           PDT](BasicBlock *Barrier) -> std::unique_ptr<SplitPlan> {
     OptimizationRemarkEmitter ORE(&Kernel);

@@ -2167,15 +2167,9 @@ Value *WorkItemModel::emitAssumptionCheck(
   // before the vectorizer, and the unrolled checks kept their flags on the
   // stack (FloydWarshall's split ran 1.6x slower than its checks as one
   // vector and-reduction).
-  auto Hint = [&](const char *Name) {
-    return MDNode::get(C, {MDString::get(C, Name)});
-  };
-  MDNode *ID = MDNode::getDistinct(
-      C, {nullptr, Hint("llvm.loop.unroll.disable"),
-          MDNode::get(C, {MDString::get(C, "llvm.loop.vectorize.followup_all"),
-                          Hint("llvm.loop.isvectorized")})});
-  ID->replaceOperandWith(0, ID);
-  Latch->setMetadata(LLVMContext::MD_loop, ID);
+  SmallVector<Metadata *, 3> Hints;
+  appendVectorizeBeforeUnroll(C, Hints);
+  Latch->setMetadata(LLVMContext::MD_loop, makeLoopID(C, Hints));
   Idx->addIncoming(Next, B.GetInsertBlock());
   All->addIncoming(AllNext, B.GetInsertBlock());
   B.SetInsertPoint(Done);

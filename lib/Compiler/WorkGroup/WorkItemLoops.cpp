@@ -792,12 +792,9 @@ bool WorkGroupBuilder::emitSplitRegion(const Region &R, BasicBlock *Start,
       auto *Br =
           LB.CreateCondBr(LB.CreateICmpULT(Next, LB.getInt32(Ranges.size())),
                           Header, N.BodyEnd);
-      MDNode *LoopID = MDNode::getDistinct(
-          Ctx,
-          {nullptr,
-           MDNode::get(Ctx, {MDString::get(Ctx, "llvm.loop.unroll.disable")})});
-      LoopID->replaceOperandWith(0, LoopID);
-      Br->setMetadata(LLVMContext::MD_loop, LoopID);
+      Br->setMetadata(
+          LLVMContext::MD_loop,
+          makeLoopID(Ctx, {loopHint(Ctx, "llvm.loop.unroll.disable")}));
       From = Header;
       To = Latch;
     }
@@ -1150,6 +1147,33 @@ void WorkGroupBuilder::runTileInside(Nest &N, size_t CopyBegin,
   TK->eraseFromParent();
 }
 
+MDNode *makeLoopID(LLVMContext &C, ArrayRef<Metadata *> Hints) {
+  SmallVector<Metadata *, 6> Ops = {nullptr};
+  Ops.append(Hints.begin(), Hints.end());
+  MDNode *ID = MDNode::getDistinct(C, Ops);
+  ID->replaceOperandWith(0, ID);
+  return ID;
+}
+
+MDNode *loopHint(LLVMContext &C, StringRef Name) {
+  return MDNode::get(C, {MDString::get(C, Name)});
+}
+
+void appendVectorizeBeforeUnroll(LLVMContext &C,
+                                 SmallVectorImpl<Metadata *> &Hints) {
+  auto Followup = [&](StringRef Name, ArrayRef<StringRef> Own) {
+    SmallVector<Metadata *, 3> Ops = {MDString::get(C, Name)};
+    for (StringRef H : Own)
+      Ops.push_back(loopHint(C, H));
+    Hints.push_back(MDNode::get(C, Ops));
+  };
+  Hints.push_back(loopHint(C, "llvm.loop.unroll.disable"));
+  Followup("llvm.loop.vectorize.followup_vectorized",
+           {"llvm.loop.isvectorized"});
+  Followup("llvm.loop.vectorize.followup_epilogue",
+           {"llvm.loop.isvectorized", "llvm.loop.unroll.runtime.disable"});
+}
+
 /// The most tiles an unsplit work-item loop keeps rolled for the loop
 /// vectorizer (markParallel). LLVM's full unroller at O3 takes a trip count
 /// times a body size up to 1200 (300 with its largest boost): 4 tiles of 16
@@ -1181,16 +1205,12 @@ void WorkGroupBuilder::markParallel(const Nest &N) {
   for (const LoopRec &L : N.Loops) {
     bool Innermost =
         L.Role == LoopRec::Innermost || L.Role == LoopRec::Tile;
-    SmallVector<Metadata *, 4> Ops;
-    Ops.push_back(nullptr); // self reference
+    SmallVector<Metadata *, 6> Ops;
     Ops.push_back(MDNode::get(
         Ctx, {MDString::get(Ctx, "llvm.loop.parallel_accesses"), Group}));
     auto Flag = [&](const char *Name, Constant *V) {
       Ops.push_back(MDNode::get(
           Ctx, {MDString::get(Ctx, Name), ConstantAsMetadata::get(V)}));
-    };
-    auto Hint = [&](const char *Name) {
-      return MDNode::get(Ctx, {MDString::get(Ctx, Name)});
     };
     if (Scalar || L.Role == LoopRec::Scalar) {
       Flag("llvm.loop.vectorize.width", ConstantInt::get(I32, 1));
@@ -1202,7 +1222,7 @@ void WorkGroupBuilder::markParallel(const Nest &N) {
     } else if (L.Role == LoopRec::Tile) {
       // Its w iterations are one vector iteration: the full unroller, which
       // runs before the loop vectorizer, must leave it alone.
-      Ops.push_back(Hint("llvm.loop.unroll.disable"));
+      Ops.push_back(loopHint(Ctx, "llvm.loop.unroll.disable"));
       if (Config.ForceWidth)
         Flag("llvm.loop.vectorize.width",
              ConstantInt::get(I32, Config.VectorWidth));
@@ -1227,20 +1247,11 @@ void WorkGroupBuilder::markParallel(const Nest &N) {
       // half its loops at 8 lanes, which then ran 3x slower rolled).
       uint64_t Trips = Config.LocalSize[L.Dim];
       uint64_t W = std::max(Config.VectorWidth, Config.GivenWidth);
-      if (Trips >= W && Trips <= MaxTilesKeptRolled * W) {
-        Ops.push_back(Hint("llvm.loop.unroll.disable"));
-        Ops.push_back(MDNode::get(
-            Ctx, {MDString::get(Ctx, "llvm.loop.vectorize.followup_vectorized"),
-                  Hint("llvm.loop.isvectorized")}));
-        Ops.push_back(MDNode::get(
-            Ctx, {MDString::get(Ctx, "llvm.loop.vectorize.followup_epilogue"),
-                  Hint("llvm.loop.isvectorized"),
-                  Hint("llvm.loop.unroll.runtime.disable")}));
-      }
+      if (Trips >= W && Trips <= MaxTilesKeptRolled * W)
+        appendVectorizeBeforeUnroll(Ctx, Ops);
     }
-    MDNode *LoopID = MDNode::getDistinct(Ctx, Ops);
-    LoopID->replaceOperandWith(0, LoopID);
-    L.Latch->getTerminator()->setMetadata(LLVMContext::MD_loop, LoopID);
+    L.Latch->getTerminator()->setMetadata(LLVMContext::MD_loop,
+                                          makeLoopID(Ctx, Ops));
   }
 }
 

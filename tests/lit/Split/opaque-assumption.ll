@@ -98,7 +98,9 @@ entry:
   store float %s, ptr %po
   ret void
 }
-; CHECK-DAG: [[ASSUMELOOP]] = distinct !{[[ASSUMELOOP]], [[NOUNROLL:![0-9]+]], [[FOLLOWUP:![0-9]+]]}
+; CHECK-DAG: [[ASSUMELOOP]] = distinct !{[[ASSUMELOOP]], [[NOUNROLL:![0-9]+]], [[FV:![0-9]+]], [[FE:![0-9]+]]}
 ; CHECK-DAG: [[NOUNROLL]] = !{!"llvm.loop.unroll.disable"}
-; CHECK-DAG: [[FOLLOWUP]] = !{!"llvm.loop.vectorize.followup_all", [[ISVEC:![0-9]+]]}
+; CHECK-DAG: [[FV]] = !{!"llvm.loop.vectorize.followup_vectorized", [[ISVEC:![0-9]+]]}
+; CHECK-DAG: [[FE]] = !{!"llvm.loop.vectorize.followup_epilogue", [[ISVEC]], [[NORUNTIME:![0-9]+]]}
 ; CHECK-DAG: [[ISVEC]] = !{!"llvm.loop.isvectorized"}
+; CHECK-DAG: [[NORUNTIME]] = !{!"llvm.loop.unroll.runtime.disable"}
