@@ -490,29 +490,34 @@ CLT_TEST(hostTimer) {
                      " <= " + std::to_string(Device1));
 }
 
+/// Runs platformnames-child, which lists the platforms' names, with \p Env
+/// changed: its exit code (-1 if it did not exit), and in \p Text what it
+/// printed to stdout and stderr.
+static int runNamesChild(const EnvChanges &Env, std::string &Text) {
+  std::string Out = "/tmp/iss-platform-names-" + std::to_string(getpid());
+  int Status =
+      waitChild(startChild(PLATFORM_NAMES_CHILD, nullptr, Env, Out), 60);
+  std::ifstream In(Out);
+  std::stringstream Printed;
+  Printed << In.rdbuf();
+  std::remove(Out.c_str());
+  Text = Printed.str();
+  return Status != -1 && WIFEXITED(Status) ? WEXITSTATUS(Status) : -1;
+}
+
 /// POCL_PLATFORM_NAME_OVERRIDE renames the platform (a later pocl's
 /// variable, for applications that look for a vendor's name): a child
 /// process lists the platforms' names with it set.
 CLT_TEST(platformNameOverride) {
   if (!E.IsPoclIss)
     CLT_SKIP("POCL_PLATFORM_NAME_OVERRIDE came after pocl 3.1");
-  std::string Out = "/tmp/iss-platform-names-" + std::to_string(getpid());
   const char *Name = "Some Vendor's OpenCL (pocl-iss renamed)";
-  int Status =
-      waitChild(startChild(PLATFORM_NAMES_CHILD, nullptr,
-                           {{"POCL_PLATFORM_NAME_OVERRIDE", Name}}, Out),
-                60);
-  std::ifstream In(Out);
-  std::stringstream Names;
-  Names << In.rdbuf();
-  std::remove(Out.c_str());
-  CLT_EXPECT_MSG(Status != -1 && WIFEXITED(Status) && WEXITSTATUS(Status) == 0,
-                 Names.str());
-  CLT_EXPECT_MSG(Names.str().find(std::string(Name) + "\n") !=
-                     std::string::npos,
-                 Names.str());
-  CLT_EXPECT_MSG(Names.str().find("pocl-iss\n") == std::string::npos,
-                 Names.str());
+  std::string Names;
+  int Exit = runNamesChild({{"POCL_PLATFORM_NAME_OVERRIDE", Name}}, Names);
+  CLT_EXPECT_MSG(Exit == 0, Names);
+  CLT_EXPECT_MSG(Names.find(std::string(Name) + "\n") != std::string::npos,
+                 Names);
+  CLT_EXPECT_MSG(Names.find("pocl-iss\n") == std::string::npos, Names);
   // Without the variable (as this process runs) the name is ours.
   CLT_EXPECT(platformString(E.Platform, CL_PLATFORM_NAME) == "pocl-iss");
 }
@@ -523,19 +528,11 @@ CLT_TEST(platformNameOverride) {
 CLT_TEST(badEnvironmentValue) {
   if (!E.IsPoclIss)
     CLT_SKIP("pocl-iss's variables");
-  std::string Out = "/tmp/iss-bad-env-" + std::to_string(getpid());
-  int Status = waitChild(startChild(PLATFORM_NAMES_CHILD, nullptr,
-                                    {{"POCL_ISS_MAX_PIECES", "lots"},
-                                     {"POCL_ISS_SAFE_DIVISION", "1"}},
-                                    Out),
-                         60);
-  std::ifstream In(Out);
-  std::stringstream Text;
-  Text << In.rdbuf();
-  std::remove(Out.c_str());
-  CLT_EXPECT_MSG(Status != -1 && WIFEXITED(Status) && WEXITSTATUS(Status) == 1,
-                 Text.str());
-  CLT_EXPECT_MSG(Text.str().find("pocl-iss: POCL_ISS_MAX_PIECES='lots'") !=
+  std::string Text;
+  int Exit = runNamesChild(
+      {{"POCL_ISS_MAX_PIECES", "lots"}, {"POCL_ISS_SAFE_DIVISION", "1"}}, Text);
+  CLT_EXPECT_MSG(Exit == 1, Text);
+  CLT_EXPECT_MSG(Text.find("pocl-iss: POCL_ISS_MAX_PIECES='lots'") !=
                      std::string::npos,
-                 Text.str());
+                 Text);
 }
