@@ -7,7 +7,9 @@
 ; if-converted) or an if-then-else (both sides run once if-converted) is
 ; still split, and without -iss-cheap-masks every one is. A clamp that
 ; the guard keeps from clamping (min(i, n) under i < n) is one expression
-; in the model: alike.
+; in the model: alike. An offset chosen by a parameter (one expression per
+; value of k, so not one as written) is consecutive on every tile: the
+; predicates' classes leave it to the masks too.
 ;
 ; __kernel void tail(__global float *y, __global const float *x, int n) {
 ;   int i = get_global_id(0);
@@ -30,9 +32,17 @@
 ;   if (i < n)
 ;     y[i] = x[min(i, n)];
 ; }
+; __kernel void shifted(__global float *y, __global const float *x, int n,
+;                       int k) {
+;   int i = get_global_id(0);
+;   if (i < n)
+;     y[i] = x[i + (k > 0 ? 1 : 2)];
+; }
 ;
 ; RUN: pocl-iss-opt -passes='iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,iss-context,iss-wi-loops' -iss-kernel=tail -iss-local-size=64,1,1 -iss-vector-width=8 -iss-mode=split -iss-cheap-masks -pass-remarks-missed=iss-split -S %s 2>&1 | FileCheck %s --check-prefix=MASKED
 ; RUN: pocl-iss-opt -passes='iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,iss-context,iss-wi-loops' -iss-kernel=clamped -iss-local-size=64,1,1 -iss-vector-width=8 -iss-mode=split -iss-cheap-masks -pass-remarks-missed=iss-split -S %s 2>&1 | FileCheck %s --check-prefix=MASKED
+; RUN: pocl-iss-opt -passes='iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,iss-context,iss-wi-loops' -iss-kernel=shifted -iss-local-size=64,1,1 -iss-vector-width=8 -iss-mode=split -iss-cheap-masks -pass-remarks-missed=iss-split -S %s 2>&1 | FileCheck %s --check-prefix=MASKED
+; RUN: pocl-iss-opt -passes='iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,iss-context,iss-wi-loops' -iss-kernel=shifted -iss-local-size=64,1,1 -iss-vector-width=8 -iss-mode=split -pass-remarks-missed=iss-split -S %s 2>&1 | FileCheck %s --check-prefix=SPLIT
 ; RUN: pocl-iss-opt -passes='iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,iss-context,iss-wi-loops' -iss-kernel=tail -iss-local-size=64,1,1 -iss-vector-width=8 -iss-mode=split -pass-remarks-missed=iss-split -S %s 2>&1 | FileCheck %s --check-prefix=SPLIT
 ; RUN: pocl-iss-opt -passes='iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,iss-context,iss-wi-loops' -iss-kernel=scale -iss-local-size=64,1,1 -iss-vector-width=8 -iss-mode=split -iss-cheap-masks -pass-remarks-missed=iss-split -S %s 2>&1 | FileCheck %s --check-prefix=SPLIT
 ; RUN: pocl-iss-opt -passes='iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,iss-context,iss-wi-loops' -iss-kernel=pick -iss-local-size=64,1,1 -iss-vector-width=8 -iss-mode=split -iss-cheap-masks -pass-remarks-missed=iss-split -S %s 2>&1 | FileCheck %s --check-prefix=SPLIT
@@ -119,6 +129,28 @@ end:
 
 declare i32 @llvm.smin.i32(i32, i32)
 
+define spir_kernel void @shifted(ptr %y, ptr %x, i32 %n, i32 %k) {
+entry:
+  %i = call i32 @gid()
+  %c = icmp slt i32 %i, %n
+  br i1 %c, label %then, label %end
+
+then:
+  %pos = icmp sgt i32 %k, 0
+  %d = select i1 %pos, i32 1, i32 2
+  %j = add nsw i32 %i, %d
+  %jj = sext i32 %j to i64
+  %px = getelementptr inbounds float, ptr %x, i64 %jj
+  %vx = load float, ptr %px
+  %ii = sext i32 %i to i64
+  %py = getelementptr inbounds float, ptr %y, i64 %ii
+  store float %vx, ptr %py
+  br label %end
+
+end:
+  ret void
+}
+
 define spir_kernel void @pick(ptr %y, ptr %x, ptr %z, i32 %n) {
 entry:
   %i = call i32 @gid()
@@ -144,13 +176,13 @@ end:
 }
 
 ; MASKED: remark: {{.*}}region after entry.barrier not split: its branches only guard consecutive accesses, which the vectorizer's masks cover as fast (-iss-cheap-masks)
-; MASKED-LABEL: define void @__iss_sub_{{tail|clamped}}_0(
+; MASKED-LABEL: define void @__iss_sub_{{tail|clamped|shifted}}_0(
 ; MASKED-NOT: wi.x.tile
 ; MASKED: wi.x.header:
 ; MASKED-NOT: wi.x.tile
 ; MASKED: ret void
 
 ; SPLIT-NOT: masks cover
-; SPLIT-LABEL: define void @__iss_sub_{{tail|scale|pick}}_0(
+; SPLIT-LABEL: define void @__iss_sub_{{tail|scale|pick|shifted}}_0(
 ; SPLIT: wi.x.tile.header:
 ; SPLIT: ret void
