@@ -33,6 +33,7 @@ struct Settings {
   unsigned MaxPieces = 8;          ///< POCL_ISS_MAX_PIECES, ranges per region
   bool SafeDivision = true;        ///< POCL_ISS_SAFE_DIVISION
   int CheapMasks = -1;             ///< POCL_ISS_CHEAP_MASKS, -1: from target
+  bool StrideVersioning = false;   ///< POCL_ISS_STRIDE_VERSIONING
   unsigned DimsMask = 7;           ///< POCL_ISS_DIMS, bit d: dimension d
   double WeightConsecutive = 2;    ///< POCL_ISS_WEIGHTS, first
   double WeightUniform = 1;        ///< POCL_ISS_WEIGHTS, second

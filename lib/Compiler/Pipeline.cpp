@@ -24,6 +24,7 @@
 #include "llvm/IR/Verifier.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
@@ -60,6 +61,20 @@ static void initNativeTarget() {
     InitializeNativeTarget();
     InitializeNativeTargetAsmPrinter();
     InitializeNativeTargetAsmParser();
+    // LLVM's loop vectorizer, given an access whose stride is a value
+    // (A[x * n] in a work-item loop), versions the loop on that value
+    // being 1 and leaves every other value to the scalar loop, never
+    // weighing gathers there (a TODO of LoopAccessAnalysis.cpp's). In a
+    // work-item loop such a stride is a kernel argument, a row length,
+    // and 1 only by accident: PolyBench's ATAX ran its rows scalar. Off,
+    // the cost model chooses between gathers and the scalar loop. The
+    // option is LLVM's and the process's, set once before the first
+    // compilation (POCL_ISS_STRIDE_VERSIONING=1 leaves LLVM's default).
+    auto &Options = cl::getRegisteredOptions();
+    auto It = Options.find("enable-mem-access-versioning");
+    if (It != Options.end())
+      static_cast<cl::opt<bool> *>(It->second)
+          ->setValue(settings().StrideVersioning);
   });
 }
 
@@ -579,7 +594,8 @@ getCompiledKernel(const std::vector<uint8_t> &Binary, const std::string &Kernel,
      << "; mode " << modeName(Config.IssMode) << "; width "
      << Config.VectorWidth << (Config.ForceWidth ? " forced" : "")
      << (Config.Horizontal ? "; horizontal" : "")
-     << (Config.CheapMasks ? "; cheap masks" : "") << "; pieces "
+     << (Config.CheapMasks ? "; cheap masks" : "")
+     << (S.StrideVersioning ? "; stride versioning" : "") << "; pieces "
      << Config.MaxPieces << (Config.SafeDivision ? "" : "; unguarded division")
      << (Config.Stats ? "; stats" : "") << "; dims " << S.DimsMask
      << "; weights " << S.WeightConsecutive << ',' << S.WeightUniform << ','

@@ -200,6 +200,9 @@ static Settings readSettings() {
       S.CheapMasks = B;
     }
   if (Err.empty())
+    if (const char *V = Get("POCL_ISS_STRIDE_VERSIONING"))
+      Err = parseBool("POCL_ISS_STRIDE_VERSIONING", V, S.StrideVersioning);
+  if (Err.empty())
     if (const char *V = Get("POCL_ISS_DIMS"))
       Err = parseDims(V, S.DimsMask);
   if (Err.empty())
