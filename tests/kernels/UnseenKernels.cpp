@@ -1,0 +1,1362 @@
+//===- UnseenKernels.cpp - Benchmark-suite shapes never tuned on ----------===//
+//
+// SPDX-License-Identifier: MIT
+//
+//===----------------------------------------------------------------------===//
+//
+// Kernels in the shapes of the suites pocl-iss is judged on and was never
+// tuned on (our own code, their shapes): PolyBench/GPU's linear algebra and
+// stencils (GEMM, SYRK, SYR2K, MVT, BICG, GESUMMV behind tail guards with a
+// loop over k or j, consecutive in one kernel and strided in the other;
+// JACOBI-2D and FDTD-2D with interior guards and guards on i == 0;
+// COVARIANCE's triangular loop and CORRELATION's data-dependent clamp;
+// GRAMSCHMIDT's uniform column k and its `tid == 0` norm), lud-style
+// triangular guards on both dimensions, the AMD APP SDK's SimpleConvolution
+// (a 2D image on a 1D range, x = gid % width), a separable box filter with
+// clamped reads, a transpose through a local tile, Blelloch and
+// Hillis-Steele scans and a histogram with local and global atomics, and
+// Rodinia's Needleman-Wunsch diagonal blocks, backprop's weight update with
+// its `ty == 0 && by == 0` row, bfs's data-dependent masks and a
+// streamcluster-like gain over a uniform number of dimensions.
+//
+// Each runs with several local sizes (multiples of the vector width and
+// not; 1, 7, 16, 24, 33, 64 in 1D; 16x16, 8x4, 5x3, 32x1 in 2D), with
+// problem sizes that are not multiples of them (a padded global size and
+// the kernel's tail guard) and, on some, with global offsets; results are
+// checked against host references, exactly where the data are integers or
+// small-integer floats whose sums are exact, with a tolerance elsewhere.
+// Every POCL_ISS_MODE must match them (and Debian's pocl does, with
+// ISS_TEST_PLATFORM=Portable).
+//
+//===----------------------------------------------------------------------===//
+
+#include "ClTest.h"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <string>
+
+using namespace clt;
+
+//===-- PolyBench/GPU -----------------------------------------------------===//
+
+static const char *PolySource = R"CLC(
+__kernel void gemm(__global const float *a, __global const float *b,
+                   __global float *c, float alpha, float beta, int ni,
+                   int nj, int nk) {
+  int j = get_global_id(0), i = get_global_id(1);
+  if (i < ni && j < nj) {
+    c[i * nj + j] *= beta;
+    for (int k = 0; k < nk; k++)
+      c[i * nj + j] += alpha * a[i * nk + k] * b[k * nj + j];
+  }
+}
+
+__kernel void syrk(__global const float *a, __global float *c, float alpha,
+                   float beta, int n, int m) {
+  int j = get_global_id(0), i = get_global_id(1);
+  if (i < n && j < n) {
+    c[i * n + j] *= beta;
+    for (int k = 0; k < m; k++)
+      c[i * n + j] += alpha * a[i * m + k] * a[j * m + k];
+  }
+}
+
+__kernel void syr2k(__global const float *a, __global const float *b,
+                    __global float *c, float alpha, float beta, int n,
+                    int m) {
+  int j = get_global_id(0), i = get_global_id(1);
+  if (i < n && j < n) {
+    c[i * n + j] *= beta;
+    for (int k = 0; k < m; k++)
+      c[i * n + j] += alpha * a[i * m + k] * b[j * m + k] +
+                      alpha * b[i * m + k] * a[j * m + k];
+  }
+}
+
+// x1 walks a row (strided across work-items), x2 a column (consecutive).
+__kernel void mvt1(__global const float *a, __global float *x1,
+                   __global const float *y1, int n) {
+  int i = get_global_id(0);
+  if (i < n)
+    for (int j = 0; j < n; j++)
+      x1[i] += a[i * n + j] * y1[j];
+}
+
+__kernel void mvt2(__global const float *a, __global float *x2,
+                   __global const float *y2, int n) {
+  int i = get_global_id(0);
+  if (i < n)
+    for (int j = 0; j < n; j++)
+      x2[i] += a[j * n + i] * y2[j];
+}
+
+__kernel void bicg1(__global const float *A, __global const float *r,
+                    __global float *s, int nx, int ny) {
+  int j = get_global_id(0);
+  if (j < ny) {
+    s[j] = 0.0f;
+    for (int i = 0; i < nx; i++)
+      s[j] += r[i] * A[i * ny + j];
+  }
+}
+
+__kernel void bicg2(__global const float *A, __global const float *p,
+                    __global float *q, int nx, int ny) {
+  int i = get_global_id(0);
+  if (i < nx) {
+    q[i] = 0.0f;
+    for (int j = 0; j < ny; j++)
+      q[i] += A[i * ny + j] * p[j];
+  }
+}
+
+__kernel void gesummv(__global const float *A, __global const float *B,
+                      __global const float *x, __global float *y,
+                      __global float *tmp, float alpha, float beta, int n) {
+  int i = get_global_id(0);
+  if (i < n) {
+    for (int j = 0; j < n; j++) {
+      tmp[i] += A[i * n + j] * x[j];
+      y[i] += B[i * n + j] * x[j];
+    }
+    y[i] = alpha * tmp[i] + beta * y[i];
+  }
+}
+
+__kernel void jacobi1(__global const float *A, __global float *B, int n) {
+  int i = get_global_id(1), j = get_global_id(0);
+  if (i >= 1 && i < n - 1 && j >= 1 && j < n - 1)
+    B[i * n + j] = 0.25f * (A[i * n + j] + A[i * n + j - 1] +
+                            A[i * n + j + 1] + A[(i + 1) * n + j] +
+                            A[(i - 1) * n + j]);
+}
+
+__kernel void jacobi2(__global float *A, __global const float *B, int n) {
+  int i = get_global_id(1), j = get_global_id(0);
+  if (i >= 1 && i < n - 1 && j >= 1 && j < n - 1)
+    A[i * n + j] = B[i * n + j];
+}
+
+// ey and hz are nx x ny, ex is nx x (ny + 1).
+__kernel void fdtd1(__global const float *fict, __global float *ex,
+                    __global float *ey, __global const float *hz, int t,
+                    int nx, int ny) {
+  int j = get_global_id(0), i = get_global_id(1);
+  if (i < nx && j < ny) {
+    if (i == 0)
+      ey[i * ny + j] = fict[t];
+    else
+      ey[i * ny + j] =
+          ey[i * ny + j] - 0.5f * (hz[i * ny + j] - hz[(i - 1) * ny + j]);
+  }
+}
+
+__kernel void fdtd2(__global float *ex, __global const float *ey,
+                    __global const float *hz, int nx, int ny) {
+  int j = get_global_id(0), i = get_global_id(1);
+  if (i < nx && j < ny && j > 0)
+    ex[i * (ny + 1) + j] =
+        ex[i * (ny + 1) + j] - 0.5f * (hz[i * ny + j] - hz[i * ny + j - 1]);
+}
+
+__kernel void fdtd3(__global const float *ex, __global const float *ey,
+                    __global float *hz, int nx, int ny) {
+  int j = get_global_id(0), i = get_global_id(1);
+  if (i < nx - 1 && j < ny - 1)
+    hz[i * ny + j] =
+        hz[i * ny + j] -
+        0.75f * (ex[i * (ny + 1) + j + 1] - ex[i * (ny + 1) + j] +
+                 ey[(i + 1) * ny + j] - ey[i * ny + j]);
+}
+
+__kernel void covMean(__global float *mean, __global const float *data,
+                      float fn, int m, int n) {
+  int j = get_global_id(0);
+  if (j < m) {
+    mean[j] = 0.0f;
+    for (int i = 0; i < n; i++)
+      mean[j] += data[i * m + j];
+    mean[j] /= fn;
+  }
+}
+
+__kernel void corrStd(__global const float *mean, __global float *sd,
+                      __global const float *data, float fn, float eps, int m,
+                      int n) {
+  int j = get_global_id(0);
+  if (j < m) {
+    sd[j] = 0.0f;
+    for (int i = 0; i < n; i++)
+      sd[j] += (data[i * m + j] - mean[j]) * (data[i * m + j] - mean[j]);
+    sd[j] /= fn;
+    sd[j] = sqrt(sd[j]);
+    if (sd[j] <= eps)
+      sd[j] = 1.0f;
+  }
+}
+
+__kernel void covReduce(__global const float *mean, __global float *data,
+                        int m, int n) {
+  int j = get_global_id(0), i = get_global_id(1);
+  if (i < n && j < m)
+    data[i * m + j] -= mean[j];
+}
+
+// The upper triangle from the diagonal on, mirrored.
+__kernel void covar(__global float *sym, __global const float *data, int m,
+                    int n) {
+  int j1 = get_global_id(0);
+  if (j1 < m) {
+    for (int j2 = j1; j2 < m; j2++) {
+      sym[j1 * m + j2] = 0.0f;
+      for (int i = 0; i < n; i++)
+        sym[j1 * m + j2] += data[i * m + j1] * data[i * m + j2];
+      sym[j2 * m + j1] = sym[j1 * m + j2];
+    }
+  }
+}
+
+// The same in integers, CORRELATION's variant: 1 on the diagonal, the loop
+// from j1 + 1, the last column left alone.
+__kernel void corrTri(__global int *sym, __global const int *data, int m,
+                      int n) {
+  int j1 = get_global_id(0);
+  if (j1 < m - 1) {
+    sym[j1 * m + j1] = 1;
+    for (int j2 = j1 + 1; j2 < m; j2++) {
+      sym[j1 * m + j2] = 0;
+      for (int i = 0; i < n; i++)
+        sym[j1 * m + j2] += data[i * m + j1] * data[i * m + j2];
+      sym[j2 * m + j1] = sym[j1 * m + j2];
+    }
+  }
+}
+
+__kernel void gs1(__global const float *a, __global float *r, int k, int m,
+                  int n) {
+  int tid = get_global_id(0);
+  if (tid == 0) {
+    float nrm = 0.0f;
+    for (int i = 0; i < m; i++)
+      nrm += a[i * n + k] * a[i * n + k];
+    r[k * n + k] = sqrt(nrm);
+  }
+}
+
+__kernel void gs2(__global const float *a, __global const float *r,
+                  __global float *q, int k, int m, int n) {
+  int i = get_global_id(0);
+  if (i < m)
+    q[i * n + k] = a[i * n + k] / r[k * n + k];
+}
+
+__kernel void gs3(__global float *a, __global float *r,
+                  __global const float *q, int k, int m, int n) {
+  int j = get_global_id(0);
+  if (j > k && j < n) {
+    r[k * n + j] = 0.0f;
+    for (int i = 0; i < m; i++)
+      r[k * n + j] += q[i * n + k] * a[i * n + j];
+    for (int i = 0; i < m; i++)
+      a[i * n + j] -= q[i * n + k] * r[k * n + j];
+  }
+}
+
+// lud-style: the strict upper part, the diagonal and the lower part of a
+// square, the guard on both dimensions.
+__kernel void triSplit(__global const int *a, __global int *lo,
+                       __global int *up, int n) {
+  int x = get_global_id(0), y = get_global_id(1);
+  if (x < n && y < n) {
+    int v = a[y * n + x];
+    if (x > y) {
+      up[y * n + x] = v;
+      lo[y * n + x] = 0;
+    } else if (x == y) {
+      up[y * n + x] = v;
+      lo[y * n + x] = 1;
+    } else {
+      up[y * n + x] = 0;
+      lo[y * n + x] = v;
+    }
+  }
+}
+
+// A lower-triangular product: j <= i, and a loop from j to i.
+__kernel void triLower(__global const int *a, __global int *out, int n) {
+  int j = get_global_id(0), i = get_global_id(1);
+  if (j <= i && i < n) {
+    int s = 0;
+    for (int k = j; k <= i; k++)
+      s += a[i * n + k] * a[k * n + j];
+    out[i * n + j] = s;
+  }
+}
+)CLC";
+
+namespace {
+
+/// A 2D local size with a global offset.
+struct Launch2D {
+  size_t L0, L1, O0, O1;
+  std::string str() const {
+    return "local " + std::to_string(L0) + "x" + std::to_string(L1) +
+           " offset " + std::to_string(O0) + "," + std::to_string(O1);
+  }
+};
+
+const Launch2D Launches2D[] = {{16, 16, 0, 0}, {8, 4, 0, 0}, {5, 3, 0, 0},
+                               {32, 1, 0, 0},  {8, 4, 3, 2}, {16, 16, 5, 1}};
+
+/// A 1D local size with a global offset.
+struct Launch1D {
+  size_t L, O;
+  std::string str() const {
+    return "local " + std::to_string(L) + " offset " + std::to_string(O);
+  }
+};
+
+const Launch1D Launches1D[] = {{1, 0},  {7, 0},  {16, 0}, {24, 0},
+                               {33, 0}, {64, 0}, {16, 3}, {7, 10}};
+
+/// Runs \p K over ids [0, N0) x [0, N1) shifted by the launch's offset, the
+/// global size padded to the local size.
+void run2D(Env &E, cl_kernel K, size_t N0, size_t N1, const Launch2D &L) {
+  size_t Global[2] = {roundUp(N0, L.L0), roundUp(N1, L.L1)};
+  size_t Local[2] = {L.L0, L.L1}, Offset[2] = {L.O0, L.O1};
+  E.run(K, 2, Global, Local, Offset);
+}
+
+void run1D(Env &E, cl_kernel K, size_t N, const Launch1D &L) {
+  size_t Global = roundUp(N, L.L), Local = L.L, Offset = L.O;
+  E.run(K, 1, &Global, &Local, &Offset);
+}
+
+/// Whether id \p I runs in a launch of \p N ids padded to \p Local, shifted
+/// by \p Off.
+bool launched(long I, size_t N, size_t Local, size_t Off) {
+  return I >= long(Off) && I < long(Off + roundUp(N, Local));
+}
+
+/// A read-write buffer holding \p V (E.input's are read-only).
+template <typename T> Mem inout(Env &E, const std::vector<T> &V) {
+  return E.buffer(CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
+                  V.size() * sizeof(T), V.data());
+}
+
+/// Small integers as floats: sums and products of a few of them are exact.
+std::vector<float> smallFloats(size_t N, int Lo, int Hi, unsigned Seed) {
+  auto I = randomVector<int>(N, Lo, Hi, Seed);
+  return std::vector<float>(I.begin(), I.end());
+}
+
+} // namespace
+
+CLT_TEST(polyGemmTailGuard) {
+  Program P = E.build(PolySource);
+  Kernel K = E.kernel(P, "gemm");
+  const int NI = 37, NJ = 45, NK = 19;
+  auto A = smallFloats(size_t(NI) * NK, -4, 4, 1);
+  auto B = smallFloats(size_t(NK) * NJ, -4, 4, 2);
+  auto C0 = smallFloats(size_t(NI) * NJ, -4, 4, 3);
+  const float Alpha = 2, Beta = 3;
+  Mem DA = E.input(A), DB = E.input(B), DC = E.output<float>(C0.size());
+  for (const Launch2D &L : Launches2D) {
+    E.write(DC, C0);
+    setArgs(K, DA, DB, DC, Alpha, Beta, NI, NJ, NK);
+    run2D(E, K, NJ, NI, L);
+    std::vector<float> Want = C0;
+    for (int I = 0; I < NI; ++I)
+      for (int J = 0; J < NJ; ++J) {
+        if (!launched(I, NI, L.L1, L.O1) || !launched(J, NJ, L.L0, L.O0))
+          continue;
+        float &C = Want[I * NJ + J];
+        C *= Beta;
+        for (int Q = 0; Q < NK; ++Q)
+          C += Alpha * A[I * NK + Q] * B[Q * NJ + J];
+      }
+    expectEqual(E.read<float>(DC, Want.size()), Want, "gemm " + L.str());
+  }
+}
+
+CLT_TEST(polySyrkSyr2k) {
+  Program P = E.build(PolySource);
+  Kernel K1 = E.kernel(P, "syrk"), K2 = E.kernel(P, "syr2k");
+  const int N = 29, M = 13;
+  auto A = smallFloats(size_t(N) * M, -3, 3, 4);
+  auto B = smallFloats(size_t(N) * M, -3, 3, 5);
+  auto C0 = smallFloats(size_t(N) * N, -3, 3, 6);
+  const float Alpha = 2, Beta = -1;
+  Mem DA = E.input(A), DB = E.input(B), DC = E.output<float>(C0.size());
+  for (const Launch2D &L : Launches2D) {
+    for (int Two = 0; Two < 2; ++Two) {
+      E.write(DC, C0);
+      if (Two)
+        setArgs(K2, DA, DB, DC, Alpha, Beta, N, M);
+      else
+        setArgs(K1, DA, DC, Alpha, Beta, N, M);
+      run2D(E, Two ? K2.get() : K1.get(), N, N, L);
+      std::vector<float> Want = C0;
+      for (int I = 0; I < N; ++I)
+        for (int J = 0; J < N; ++J) {
+          if (!launched(I, N, L.L1, L.O1) || !launched(J, N, L.L0, L.O0))
+            continue;
+          float &C = Want[I * N + J];
+          C *= Beta;
+          for (int Q = 0; Q < M; ++Q)
+            C += Two ? Alpha * A[I * M + Q] * B[J * M + Q] +
+                           Alpha * B[I * M + Q] * A[J * M + Q]
+                     : Alpha * A[I * M + Q] * A[J * M + Q];
+        }
+      expectEqual(E.read<float>(DC, Want.size()), Want,
+                  std::string(Two ? "syr2k " : "syrk ") + L.str());
+    }
+  }
+}
+
+CLT_TEST(polyMatrixVector1D) {
+  Program P = E.build(PolySource);
+  Kernel Mvt1 = E.kernel(P, "mvt1"), Mvt2 = E.kernel(P, "mvt2"),
+         Bicg1 = E.kernel(P, "bicg1"), Bicg2 = E.kernel(P, "bicg2"),
+         Gesummv = E.kernel(P, "gesummv");
+  const int N = 75, NX = 53, NY = 70;
+  auto A = smallFloats(size_t(N) * N, -4, 4, 7);
+  auto B = smallFloats(size_t(N) * N, -4, 4, 8);
+  auto X = smallFloats(N, -4, 4, 9);
+  auto Y = smallFloats(N, -4, 4, 10);
+  auto R = smallFloats(NX, -4, 4, 11);
+  auto Pv = smallFloats(NY, -4, 4, 12);
+  Mem DA = E.input(A), DB = E.input(B), DX = E.input(X), DY = E.input(Y),
+      DR = E.input(R), DP = E.input(Pv);
+  for (const Launch1D &L : Launches1D) {
+    // mvt: both directions, accumulating onto X.
+    for (int Dir = 0; Dir < 2; ++Dir) {
+      Mem DOut = E.output<float>(N);
+      E.write(DOut, X);
+      cl_kernel K = Dir ? Mvt2.get() : Mvt1.get();
+      setArgs(K, DA, DOut, DY, N);
+      run1D(E, K, N, L);
+      std::vector<float> Want = X;
+      for (int I = 0; I < N; ++I)
+        if (launched(I, N, L.L, L.O))
+          for (int J = 0; J < N; ++J)
+            Want[I] += (Dir ? A[J * N + I] : A[I * N + J]) * Y[J];
+      expectEqual(E.read<float>(DOut, N), Want,
+                  "mvt" + std::to_string(Dir + 1) + " " + L.str());
+    }
+    // bicg: A is NX x NY.
+    {
+      std::vector<float> Init(std::max(NX, NY), 99.0f);
+      Mem DS = E.output<float>(Init.size()), DQ = E.output<float>(Init.size());
+      E.write(DS, Init);
+      E.write(DQ, Init);
+      setArgs(Bicg1, DA, DR, DS, NX, NY);
+      run1D(E, Bicg1, NY, L);
+      setArgs(Bicg2, DA, DP, DQ, NX, NY);
+      run1D(E, Bicg2, NX, L);
+      std::vector<float> WantS = Init, WantQ = Init;
+      for (int J = 0; J < NY; ++J)
+        if (launched(J, NY, L.L, L.O)) {
+          WantS[J] = 0;
+          for (int I = 0; I < NX; ++I)
+            WantS[J] += R[I] * A[I * NY + J];
+        }
+      for (int I = 0; I < NX; ++I)
+        if (launched(I, NX, L.L, L.O)) {
+          WantQ[I] = 0;
+          for (int J = 0; J < NY; ++J)
+            WantQ[I] += A[I * NY + J] * Pv[J];
+        }
+      expectEqual(E.read<float>(DS, Init.size()), WantS, "bicg1 " + L.str());
+      expectEqual(E.read<float>(DQ, Init.size()), WantQ, "bicg2 " + L.str());
+    }
+    // gesummv
+    {
+      std::vector<float> Zero(N, 0.0f);
+      Mem DOut = E.output<float>(N), DTmp = E.output<float>(N);
+      E.write(DOut, Zero);
+      E.write(DTmp, Zero);
+      const float Alpha = 3, Beta = 2;
+      setArgs(Gesummv, DA, DB, DX, DOut, DTmp, Alpha, Beta, N);
+      run1D(E, Gesummv, N, L);
+      std::vector<float> Want(N), WantTmp(N);
+      for (int I = 0; I < N; ++I)
+        if (launched(I, N, L.L, L.O)) {
+          for (int J = 0; J < N; ++J) {
+            WantTmp[I] += A[I * N + J] * X[J];
+            Want[I] += B[I * N + J] * X[J];
+          }
+          Want[I] = Alpha * WantTmp[I] + Beta * Want[I];
+        }
+      expectEqual(E.read<float>(DOut, N), Want, "gesummv y " + L.str());
+      expectEqual(E.read<float>(DTmp, N), WantTmp, "gesummv tmp " + L.str());
+    }
+  }
+}
+
+CLT_TEST(polyJacobi2D) {
+  Program P = E.build(PolySource);
+  Kernel K1 = E.kernel(P, "jacobi1"), K2 = E.kernel(P, "jacobi2");
+  for (int N : {34, 21}) {
+    // Quarters of small integers: 4 steps stay exact.
+    auto A0 = smallFloats(size_t(N) * N, -8, 8, unsigned(N));
+    std::vector<float> B0(A0.size(), 0.5f);
+    for (const Launch2D &L : Launches2D) {
+      Mem DA = E.output<float>(A0.size()), DB = E.output<float>(A0.size());
+      E.write(DA, A0);
+      E.write(DB, B0);
+      std::vector<float> A = A0, B = B0;
+      for (int T = 0; T < 4; ++T) {
+        setArgs(K1, DA, DB, N);
+        run2D(E, K1, N, N, L);
+        setArgs(K2, DA, DB, N);
+        run2D(E, K2, N, N, L);
+        for (int I = 1; I < N - 1; ++I)
+          for (int J = 1; J < N - 1; ++J)
+            if (launched(I, N, L.L1, L.O1) && launched(J, N, L.L0, L.O0))
+              B[I * N + J] =
+                  0.25f * (A[I * N + J] + A[I * N + J - 1] + A[I * N + J + 1] +
+                           A[(I + 1) * N + J] + A[(I - 1) * N + J]);
+        for (int I = 1; I < N - 1; ++I)
+          for (int J = 1; J < N - 1; ++J)
+            if (launched(I, N, L.L1, L.O1) && launched(J, N, L.L0, L.O0))
+              A[I * N + J] = B[I * N + J];
+      }
+      std::string What = "jacobi2d n=" + std::to_string(N) + " " + L.str();
+      expectEqual(E.read<float>(DA, A.size()), A, What + " A");
+      expectEqual(E.read<float>(DB, B.size()), B, What + " B");
+    }
+  }
+}
+
+CLT_TEST(polyFdtd2D) {
+  Program P = E.build(PolySource);
+  Kernel K1 = E.kernel(P, "fdtd1"), K2 = E.kernel(P, "fdtd2"),
+         K3 = E.kernel(P, "fdtd3");
+  const int NX = 27, NY = 35, T = 3;
+  auto Fict = smallFloats(T, -4, 4, 20);
+  auto Ex0 = smallFloats(size_t(NX) * (NY + 1), -4, 4, 21);
+  auto Ey0 = smallFloats(size_t(NX) * NY, -4, 4, 22);
+  auto Hz0 = smallFloats(size_t(NX) * NY, -4, 4, 23);
+  Mem DF = E.input(Fict);
+  for (const Launch2D &L : Launches2D) {
+    Mem DEx = E.output<float>(Ex0.size()), DEy = E.output<float>(Ey0.size()),
+        DHz = E.output<float>(Hz0.size());
+    E.write(DEx, Ex0);
+    E.write(DEy, Ey0);
+    E.write(DHz, Hz0);
+    std::vector<float> Ex = Ex0, Ey = Ey0, Hz = Hz0;
+    auto In = [&](int I, int J) {
+      return launched(I, NX, L.L1, L.O1) && launched(J, NY, L.L0, L.O0);
+    };
+    for (int S = 0; S < T; ++S) {
+      setArgs(K1, DF, DEx, DEy, DHz, S, NX, NY);
+      run2D(E, K1, NY, NX, L);
+      setArgs(K2, DEx, DEy, DHz, NX, NY);
+      run2D(E, K2, NY, NX, L);
+      setArgs(K3, DEx, DEy, DHz, NX, NY);
+      run2D(E, K3, NY, NX, L);
+      for (int I = 0; I < NX; ++I)
+        for (int J = 0; J < NY; ++J)
+          if (In(I, J))
+            Ey[I * NY + J] = I == 0 ? Fict[S]
+                                    : Ey[I * NY + J] -
+                                          0.5f * (Hz[I * NY + J] -
+                                                  Hz[(I - 1) * NY + J]);
+      for (int I = 0; I < NX; ++I)
+        for (int J = 1; J < NY; ++J)
+          if (In(I, J))
+            Ex[I * (NY + 1) + J] =
+                Ex[I * (NY + 1) + J] -
+                0.5f * (Hz[I * NY + J] - Hz[I * NY + J - 1]);
+      for (int I = 0; I < NX - 1; ++I)
+        for (int J = 0; J < NY - 1; ++J)
+          if (In(I, J))
+            Hz[I * NY + J] =
+                Hz[I * NY + J] -
+                0.75f * (Ex[I * (NY + 1) + J + 1] - Ex[I * (NY + 1) + J] +
+                         Ey[(I + 1) * NY + J] - Ey[I * NY + J]);
+    }
+    expectEqual(E.read<float>(DEx, Ex.size()), Ex, "fdtd ex " + L.str());
+    expectEqual(E.read<float>(DEy, Ey.size()), Ey, "fdtd ey " + L.str());
+    expectEqual(E.read<float>(DHz, Hz.size()), Hz, "fdtd hz " + L.str());
+  }
+}
+
+CLT_TEST(polyCovarianceTriangular) {
+  Program P = E.build(PolySource);
+  Kernel KMean = E.kernel(P, "covMean"), KStd = E.kernel(P, "corrStd"),
+         KRed = E.kernel(P, "covReduce"), KCov = E.kernel(P, "covar");
+  const int M = 43, N = 31; // M columns, N rows
+  auto Data0 = smallFloats(size_t(N) * M, -5, 5, 30);
+  // Constant columns: their deviation is 0, which CORRELATION clamps to 1.
+  for (int I = 0; I < N; ++I)
+    for (int J : {0, 17, 42})
+      Data0[I * M + J] = 2.0f;
+  const float Fn = float(N), Eps = 0.1f;
+  for (const Launch1D &L1 : Launches1D) {
+    if (L1.O)
+      continue; // the 2D reduce takes the whole matrix
+    const Launch2D L2 = Launches2D[(L1.L + L1.O) % 4];
+    Mem DData = E.output<float>(Data0.size()), DMean = E.output<float>(M),
+        DStd = E.output<float>(M), DSym = E.output<float>(size_t(M) * M);
+    E.write(DData, Data0);
+    std::vector<float> Minus(size_t(M) * M, -1.0f);
+    E.write(DSym, Minus);
+    setArgs(KMean, DMean, DData, Fn, M, N);
+    run1D(E, KMean, M, L1);
+    setArgs(KStd, DMean, DStd, DData, Fn, Eps, M, N);
+    run1D(E, KStd, M, L1);
+    setArgs(KRed, DMean, DData, M, N);
+    run2D(E, KRed, M, N, L2);
+    setArgs(KCov, DSym, DData, M, N);
+    run1D(E, KCov, M, L1);
+    std::vector<double> Mean(M), Sd(M);
+    std::vector<float> WantMean(M), WantStd(M), Data = Data0;
+    for (int J = 0; J < M; ++J) {
+      for (int I = 0; I < N; ++I)
+        Mean[J] += Data0[I * M + J];
+      Mean[J] /= N;
+      WantMean[J] = float(Mean[J]);
+      for (int I = 0; I < N; ++I)
+        Sd[J] += (Data0[I * M + J] - Mean[J]) * (Data0[I * M + J] - Mean[J]);
+      Sd[J] = std::sqrt(Sd[J] / N);
+      WantStd[J] = Sd[J] <= Eps ? 1.0f : float(Sd[J]);
+      for (int I = 0; I < N; ++I)
+        Data[I * M + J] = float(Data0[I * M + J] - Mean[J]);
+    }
+    std::vector<float> Sym(size_t(M) * M);
+    for (int J1 = 0; J1 < M; ++J1)
+      for (int J2 = J1; J2 < M; ++J2) {
+        double S = 0;
+        for (int I = 0; I < N; ++I)
+          S += double(Data0[I * M + J1] - Mean[J1]) *
+               (Data0[I * M + J2] - Mean[J2]);
+        Sym[J1 * M + J2] = Sym[J2 * M + J1] = float(S);
+      }
+    std::string What = "covariance " + L1.str() + " / " + L2.str();
+    expectNear(E.read<float>(DMean, M), WantMean, 1e-5, 1e-5, What + " mean");
+    expectNear(E.read<float>(DStd, M), WantStd, 1e-4, 1e-5, What + " stddev");
+    expectNear(E.read<float>(DData, Data.size()), Data, 1e-5, 1e-5,
+               What + " centred");
+    expectNear(E.read<float>(DSym, Sym.size()), Sym, 1e-4, 1e-3,
+               What + " symmat");
+  }
+}
+
+CLT_TEST(polyCorrelationTriangularInt) {
+  Program P = E.build(PolySource);
+  Kernel K = E.kernel(P, "corrTri");
+  for (int M : {40, 17, 64}) {
+    const int N = 23;
+    auto Data = randomVector<int>(size_t(N) * M, -20, 20, unsigned(M));
+    Mem DData = E.input(Data);
+    for (const Launch1D &L : Launches1D) {
+      std::vector<int> Init(size_t(M) * M, -7);
+      Mem DSym = E.output<int>(Init.size());
+      E.write(DSym, Init);
+      setArgs(K, DSym, DData, M, N);
+      run1D(E, K, M, L);
+      std::vector<int> Want = Init;
+      for (int J1 = 0; J1 < M - 1; ++J1) {
+        if (!launched(J1, M, L.L, L.O))
+          continue;
+        Want[J1 * M + J1] = 1;
+        for (int J2 = J1 + 1; J2 < M; ++J2) {
+          int S = 0;
+          for (int I = 0; I < N; ++I)
+            S += Data[I * M + J1] * Data[I * M + J2];
+          Want[J1 * M + J2] = Want[J2 * M + J1] = S;
+        }
+      }
+      expectEqual(E.read<int>(DSym, Want.size()), Want,
+                  "corrTri m=" + std::to_string(M) + " " + L.str());
+    }
+  }
+}
+
+CLT_TEST(polyGramSchmidtUniformK) {
+  Program P = E.build(PolySource);
+  Kernel K1 = E.kernel(P, "gs1"), K2 = E.kernel(P, "gs2"),
+         K3 = E.kernel(P, "gs3");
+  const int M = 45, N = 21; // M rows, N columns
+  auto A0 = randomVector<float>(size_t(M) * N, -1.f, 1.f, 40);
+  for (const Launch1D &L : Launches1D) {
+    if (L.O)
+      continue; // gs1's tid == 0 must be launched
+    Mem DA = E.output<float>(A0.size()), DR = E.output<float>(size_t(N) * N),
+        DQ = E.output<float>(size_t(M) * N);
+    std::vector<float> Zero(size_t(M) * N, 0.0f);
+    E.write(DA, A0);
+    E.write(DR, std::vector<float>(size_t(N) * N, 0.0f));
+    E.write(DQ, Zero);
+    for (int Kc = 0; Kc < N; ++Kc) {
+      setArgs(K1, DA, DR, Kc, M, N);
+      run1D(E, K1, 1, L);
+      setArgs(K2, DA, DR, DQ, Kc, M, N);
+      run1D(E, K2, M, L);
+      setArgs(K3, DA, DR, DQ, Kc, M, N);
+      run1D(E, K3, N, L);
+    }
+    std::vector<double> A(A0.begin(), A0.end()), R(size_t(N) * N),
+        Q(size_t(M) * N);
+    for (int Kc = 0; Kc < N; ++Kc) {
+      double Nrm = 0;
+      for (int I = 0; I < M; ++I)
+        Nrm += A[I * N + Kc] * A[I * N + Kc];
+      R[Kc * N + Kc] = std::sqrt(Nrm);
+      for (int I = 0; I < M; ++I)
+        Q[I * N + Kc] = A[I * N + Kc] / R[Kc * N + Kc];
+      for (int J = Kc + 1; J < N; ++J) {
+        for (int I = 0; I < M; ++I)
+          R[Kc * N + J] += Q[I * N + Kc] * A[I * N + J];
+        for (int I = 0; I < M; ++I)
+          A[I * N + J] -= Q[I * N + Kc] * R[Kc * N + J];
+      }
+    }
+    expectNear(E.read<float>(DQ, Q.size()),
+               std::vector<float>(Q.begin(), Q.end()), 1e-3, 1e-4,
+               "gramschmidt q " + L.str());
+    expectNear(E.read<float>(DR, R.size()),
+               std::vector<float>(R.begin(), R.end()), 1e-3, 1e-4,
+               "gramschmidt r " + L.str());
+  }
+}
+
+CLT_TEST(triangularGuards2D) {
+  Program P = E.build(PolySource);
+  Kernel KSplit = E.kernel(P, "triSplit"), KLow = E.kernel(P, "triLower");
+  for (int N : {48, 37}) {
+    auto A = randomVector<int>(size_t(N) * N, -9, 9, unsigned(N) + 50);
+    Mem DA = E.input(A);
+    for (const Launch2D &L : Launches2D) {
+      std::vector<int> Init(A.size(), 12345);
+      Mem DLo = E.output<int>(A.size()), DUp = E.output<int>(A.size()),
+          DOut = E.output<int>(A.size());
+      E.write(DLo, Init);
+      E.write(DUp, Init);
+      E.write(DOut, Init);
+      setArgs(KSplit, DA, DLo, DUp, N);
+      run2D(E, KSplit, N, N, L);
+      setArgs(KLow, DA, DOut, N);
+      run2D(E, KLow, N, N, L);
+      std::vector<int> Lo = Init, Up = Init, Out = Init;
+      for (int Y = 0; Y < N; ++Y)
+        for (int X = 0; X < N; ++X) {
+          if (!launched(X, N, L.L0, L.O0) || !launched(Y, N, L.L1, L.O1))
+            continue;
+          int V = A[Y * N + X];
+          Up[Y * N + X] = X >= Y ? V : 0;
+          Lo[Y * N + X] = X > Y ? 0 : X == Y ? 1 : V;
+          // triLower: j = X, i = Y.
+          if (X <= Y) {
+            int S = 0;
+            for (int Q = X; Q <= Y; ++Q)
+              S += A[Y * N + Q] * A[Q * N + X];
+            Out[Y * N + X] = S;
+          }
+        }
+      std::string What = "n=" + std::to_string(N) + " " + L.str();
+      expectEqual(E.read<int>(DLo, Lo.size()), Lo, "triSplit lo " + What);
+      expectEqual(E.read<int>(DUp, Up.size()), Up, "triSplit up " + What);
+      expectEqual(E.read<int>(DOut, Out.size()), Out, "triLower " + What);
+    }
+  }
+}
+
+//===-- AMD APP SDK -------------------------------------------------------===//
+
+static const char *AmdSource = R"CLC(
+// A 2D image on a 1D range, the mask applied where it fits, the border
+// copied.
+__kernel void simpleConv(__global const uint *in, __global const float *mask,
+                         __global uint *out, uint width, uint height,
+                         uint mw, uint mh) {
+  uint tid = get_global_id(0);
+  if (tid >= width * height)
+    return;
+  uint x = tid % width, y = tid / width;
+  uint rx = (mw - 1) / 2, ry = (mh - 1) / 2;
+  if (x >= rx && x < width - rx && y >= ry && y < height - ry) {
+    float s = 0.0f;
+    for (uint j = 0; j < mh; j++)
+      for (uint i = 0; i < mw; i++)
+        s += mask[j * mw + i] * (float)in[(y - ry + j) * width + x - rx + i];
+    out[tid] = (uint)(s + 0.5f);
+  } else {
+    out[tid] = in[tid];
+  }
+}
+
+// The two passes of a separable box filter, reads clamped to the image.
+__kernel void boxH(__global const uint *in, __global uint *out, int w, int h,
+                   int r) {
+  int x = get_global_id(0), y = get_global_id(1);
+  if (x >= w || y >= h)
+    return;
+  uint s = 0;
+  for (int i = -r; i <= r; i++)
+    s += in[y * w + clamp(x + i, 0, w - 1)];
+  out[y * w + x] = s / (2 * r + 1);
+}
+
+__kernel void boxV(__global const uint *in, __global uint *out, int w, int h,
+                   int r) {
+  int x = get_global_id(0), y = get_global_id(1);
+  if (x >= w || y >= h)
+    return;
+  uint s = 0;
+  for (int i = -r; i <= r; i++)
+    s += in[clamp(y + i, 0, h - 1) * w + x];
+  out[y * w + x] = s;
+}
+
+// A square tile through local memory; guards for sizes that are not
+// multiples of the tile.
+__kernel void transposeTile(__global float *out, __global const float *in,
+                            __local float *tile, int width, int height) {
+  int lx = get_local_id(0), ly = get_local_id(1);
+  int bs = get_local_size(0);
+  int gx = get_group_id(0), gy = get_group_id(1);
+  int ix = gx * bs + lx, iy = gy * bs + ly;
+  if (ix < width && iy < height)
+    tile[ly * bs + lx] = in[iy * width + ix];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  int ox = gy * bs + lx, oy = gx * bs + ly;
+  if (ox < height && oy < width)
+    out[oy * height + ox] = tile[lx * bs + ly];
+}
+
+// An exclusive scan of 2 * local size elements per group, Blelloch's up
+// and down sweeps; the group's total to sums.
+__kernel void blelloch(__global const int *in, __global int *out,
+                       __global int *sums, __local int *t, int n) {
+  int lid = get_local_id(0), ls = get_local_size(0);
+  int m = 2 * ls;
+  int base = get_group_id(0) * m;
+  t[2 * lid] = base + 2 * lid < n ? in[base + 2 * lid] : 0;
+  t[2 * lid + 1] = base + 2 * lid + 1 < n ? in[base + 2 * lid + 1] : 0;
+  int offset = 1;
+  for (int d = ls; d > 0; d >>= 1) {
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (lid < d) {
+      int ai = offset * (2 * lid + 1) - 1, bi = offset * (2 * lid + 2) - 1;
+      t[bi] += t[ai];
+    }
+    offset *= 2;
+  }
+  if (lid == 0) {
+    sums[get_group_id(0)] = t[m - 1];
+    t[m - 1] = 0;
+  }
+  for (int d = 1; d < m; d *= 2) {
+    offset >>= 1;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (lid < d) {
+      int ai = offset * (2 * lid + 1) - 1, bi = offset * (2 * lid + 2) - 1;
+      int v = t[ai];
+      t[ai] = t[bi];
+      t[bi] += v;
+    }
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (base + 2 * lid < n)
+    out[base + 2 * lid] = t[2 * lid];
+  if (base + 2 * lid + 1 < n)
+    out[base + 2 * lid + 1] = t[2 * lid + 1];
+}
+
+// An inclusive scan per group for any local size, double-buffered.
+__kernel void hillisSteele(__global const int *in, __global int *out,
+                           __local int *a, __local int *b, int n) {
+  int lid = get_local_id(0), ls = get_local_size(0);
+  int gid = get_global_id(0) - get_global_offset(0);
+  a[lid] = gid < n ? in[gid] : 0;
+  for (int off = 1; off < ls; off *= 2) {
+    barrier(CLK_LOCAL_MEM_FENCE);
+    b[lid] = lid >= off ? a[lid] + a[lid - off] : a[lid];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    a[lid] = b[lid];
+  }
+  if (gid < n)
+    out[gid] = a[lid];
+}
+
+#define BINS 256
+__kernel void histogram(__global const uint *data, __global uint *hist,
+                        uint n) {
+  __local uint lh[BINS];
+  uint lid = get_local_id(0), ls = get_local_size(0);
+  for (uint i = lid; i < BINS; i += ls)
+    lh[i] = 0;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  uint g = get_global_id(0) - get_global_offset(0);
+  uint gs = get_global_size(0);
+  for (uint i = g; i < n; i += gs)
+    atomic_inc(&lh[data[i] % BINS]);
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (uint i = lid; i < BINS; i += ls)
+    if (lh[i])
+      atomic_add(&hist[i], lh[i]);
+}
+)CLC";
+
+CLT_TEST(amdSimpleConvolution1DIndexed) {
+  Program P = E.build(AmdSource);
+  Kernel K = E.kernel(P, "simpleConv");
+  struct Case {
+    cl_uint W, H, MW, MH;
+  };
+  for (Case C : {Case{64, 20, 3, 3}, Case{37, 23, 5, 3}, Case{50, 9, 1, 7}}) {
+    size_t N = size_t(C.W) * C.H;
+    auto In = randomVector<cl_uint>(N, 0, 255, C.W + C.MW);
+    auto MaskI = randomVector<int>(size_t(C.MW) * C.MH, 0, 3, C.H);
+    std::vector<float> Mask(MaskI.begin(), MaskI.end());
+    std::vector<cl_uint> Want(N);
+    cl_uint RX = (C.MW - 1) / 2, RY = (C.MH - 1) / 2;
+    for (cl_uint Y = 0; Y < C.H; ++Y)
+      for (cl_uint X = 0; X < C.W; ++X) {
+        cl_uint T = Y * C.W + X;
+        if (X >= RX && X < C.W - RX && Y >= RY && Y < C.H - RY) {
+          float S = 0;
+          for (cl_uint J = 0; J < C.MH; ++J)
+            for (cl_uint I = 0; I < C.MW; ++I)
+              S += Mask[J * C.MW + I] *
+                   float(In[(Y - RY + J) * C.W + X - RX + I]);
+          Want[T] = cl_uint(S + 0.5f);
+        } else {
+          Want[T] = In[T];
+        }
+      }
+    Mem DIn = E.input(In), DMask = E.input(Mask),
+        DOut = E.output<cl_uint>(N);
+    for (const Launch1D &L : Launches1D) {
+      if (L.O)
+        continue; // tid indexes the image
+      setArgs(K, DIn, DMask, DOut, C.W, C.H, C.MW, C.MH);
+      run1D(E, K, N, L);
+      expectEqual(E.read<cl_uint>(DOut, N), Want,
+                  "simpleConv " + std::to_string(C.W) + "x" +
+                      std::to_string(C.H) + " mask " + std::to_string(C.MW) +
+                      "x" + std::to_string(C.MH) + " " + L.str());
+    }
+  }
+}
+
+CLT_TEST(amdSeparableBoxFilter) {
+  Program P = E.build(AmdSource);
+  Kernel KH = E.kernel(P, "boxH"), KV = E.kernel(P, "boxV");
+  const int W = 53, H = 41;
+  auto In = randomVector<cl_uint>(size_t(W) * H, 0, 255, 60);
+  Mem DIn = E.input(In), DMid = E.output<cl_uint>(In.size()),
+      DOut = E.output<cl_uint>(In.size());
+  for (int R : {1, 3, 8}) {
+    std::vector<cl_uint> Mid(In.size()), Out(In.size());
+    for (int Y = 0; Y < H; ++Y)
+      for (int X = 0; X < W; ++X) {
+        cl_uint S = 0;
+        for (int I = -R; I <= R; ++I)
+          S += In[Y * W + std::clamp(X + I, 0, W - 1)];
+        Mid[Y * W + X] = S / cl_uint(2 * R + 1);
+      }
+    for (int Y = 0; Y < H; ++Y)
+      for (int X = 0; X < W; ++X)
+        for (int I = -R; I <= R; ++I)
+          Out[Y * W + X] += Mid[std::clamp(Y + I, 0, H - 1) * W + X];
+    for (const Launch2D &L : Launches2D) {
+      if (L.O0 || L.O1)
+        continue; // the ids index the image
+      setArgs(KH, DIn, DMid, W, H, R);
+      run2D(E, KH, W, H, L);
+      setArgs(KV, DMid, DOut, W, H, R);
+      run2D(E, KV, W, H, L);
+      std::string What = "r=" + std::to_string(R) + " " + L.str();
+      expectEqual(E.read<cl_uint>(DMid, Mid.size()), Mid, "boxH " + What);
+      expectEqual(E.read<cl_uint>(DOut, Out.size()), Out, "boxV " + What);
+    }
+  }
+}
+
+CLT_TEST(amdTransposeLocalTile) {
+  Program P = E.build(AmdSource);
+  Kernel K = E.kernel(P, "transposeTile");
+  struct Case {
+    int W, H;
+    size_t B, O;
+  };
+  for (Case C : {Case{64, 48, 16, 0}, Case{45, 30, 16, 0}, Case{20, 35, 5, 0},
+                 Case{33, 17, 8, 3}, Case{9, 13, 1, 0}, Case{70, 40, 3, 0}}) {
+    auto In = randomVector<float>(size_t(C.W) * C.H, -100.f, 100.f,
+                                  unsigned(C.W * C.H));
+    Mem DIn = E.input(In), DOut = E.output<float>(In.size());
+    setArgs(K, DOut, DIn, LocalMem{C.B * C.B * sizeof(float)}, C.W, C.H);
+    size_t Global[2] = {roundUp(C.W, C.B), roundUp(C.H, C.B)};
+    size_t Local[2] = {C.B, C.B}, Offset[2] = {C.O, 2 * C.O};
+    E.run(K, 2, Global, Local, Offset);
+    std::vector<float> Want(In.size());
+    for (int Y = 0; Y < C.H; ++Y)
+      for (int X = 0; X < C.W; ++X)
+        Want[X * C.H + Y] = In[Y * C.W + X];
+    expectEqual(E.read<float>(DOut, Want.size()), Want,
+                "transpose " + std::to_string(C.W) + "x" +
+                    std::to_string(C.H) + " block " + std::to_string(C.B) +
+                    " offset " + std::to_string(C.O));
+  }
+}
+
+CLT_TEST(amdBlellochScan) {
+  Program P = E.build(AmdSource);
+  Kernel K = E.kernel(P, "blelloch");
+  for (size_t L : {1u, 2u, 16u, 64u, 128u}) {
+    const int N = 1000;
+    auto In = randomVector<int>(N, -50, 50, unsigned(L));
+    size_t M = 2 * L, Groups = (N + M - 1) / M;
+    Mem DIn = E.input(In), DOut = E.output<int>(N),
+        DSums = E.output<int>(Groups);
+    setArgs(K, DIn, DOut, DSums, LocalMem{M * sizeof(int)}, N);
+    size_t Global = Groups * L;
+    E.run(K, 1, &Global, &L);
+    std::vector<int> Want(N), WantSums(Groups);
+    for (size_t G = 0; G < Groups; ++G) {
+      int S = 0;
+      for (size_t I = G * M; I < std::min(size_t(N), (G + 1) * M); ++I) {
+        Want[I] = S;
+        S += In[I];
+      }
+      WantSums[G] = S;
+    }
+    expectEqual(E.read<int>(DOut, N), Want,
+                "blelloch local " + std::to_string(L));
+    expectEqual(E.read<int>(DSums, Groups), WantSums,
+                "blelloch sums local " + std::to_string(L));
+  }
+}
+
+CLT_TEST(amdHillisSteeleScan) {
+  Program P = E.build(AmdSource);
+  Kernel K = E.kernel(P, "hillisSteele");
+  const int N = 777;
+  auto In = randomVector<int>(N, -50, 50, 61);
+  Mem DIn = E.input(In);
+  for (const Launch1D &L : Launches1D) {
+    Mem DOut = E.output<int>(N);
+    setArgs(K, DIn, DOut, LocalMem{L.L * sizeof(int)},
+            LocalMem{L.L * sizeof(int)}, N);
+    run1D(E, K, N, L);
+    std::vector<int> Want(N);
+    for (int I = 0; I < N; ++I)
+      Want[I] = In[I] + (I % int(L.L) ? Want[I - 1] : 0);
+    expectEqual(E.read<int>(DOut, N), Want, "hillisSteele " + L.str());
+  }
+}
+
+CLT_TEST(amdHistogramAtomics) {
+  Program P = E.build(AmdSource);
+  Kernel K = E.kernel(P, "histogram");
+  const cl_uint N = 5000;
+  auto Data = randomVector<cl_uint>(N, 0, 100000, 62);
+  // A few hot bins.
+  for (cl_uint I = 0; I < N; I += 3)
+    Data[I] = 7 + 256 * (I % 5);
+  std::vector<cl_uint> Want(256);
+  for (cl_uint V : Data)
+    ++Want[V % 256];
+  Mem DData = E.input(Data);
+  for (const Launch1D &L : Launches1D) {
+    Mem DHist = E.output<cl_uint>(256);
+    E.write(DHist, std::vector<cl_uint>(256, 0));
+    setArgs(K, DData, DHist, N);
+    // Fewer work-items than data: each walks the data by the global size.
+    size_t Global = roundUp(700, L.L), Offset = L.O;
+    E.run(K, 1, &Global, &L.L, &Offset);
+    expectEqual(E.read<cl_uint>(DHist, 256), Want, "histogram " + L.str());
+  }
+}
+
+//===-- Rodinia -----------------------------------------------------------===//
+
+static const char *NwSource = R"CLC(
+int max3(int a, int b, int c) { return max(max(a, b), c); }
+
+// One block of BLOCK x BLOCK cells per group, on a diagonal of blocks: the
+// group's block is (bx0 + g, by0 - g). score and ref are (n+1) x (n+1),
+// cols = n + 1; the first row and column of score are the borders.
+__kernel void nwBlock(__global const int *ref, __global int *score, int cols,
+                      int penalty, int bx0, int by0) {
+  __local int temp[BLOCK + 1][BLOCK + 1];
+  __local int rf[BLOCK][BLOCK];
+  int g = get_group_id(0), tx = get_local_id(0);
+  int bx = bx0 + g, by = by0 - g;
+  int nw = cols * BLOCK * by + BLOCK * bx;
+  int index = nw + tx + cols + 1;
+  int indexN = nw + tx + 1;
+  int indexW = nw + cols;
+  if (tx == 0)
+    temp[0][0] = score[nw];
+  for (int ty = 0; ty < BLOCK; ty++)
+    rf[ty][tx] = ref[index + cols * ty];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  temp[tx + 1][0] = score[indexW + cols * tx];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  temp[0][tx + 1] = score[indexN];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (int m = 0; m < BLOCK; m++) {
+    if (tx <= m) {
+      int x = tx + 1, y = m - tx + 1;
+      temp[y][x] = max3(temp[y - 1][x - 1] + rf[y - 1][x - 1],
+                        temp[y][x - 1] - penalty, temp[y - 1][x] - penalty);
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  for (int m = BLOCK - 2; m >= 0; m--) {
+    if (tx <= m) {
+      int x = tx + BLOCK - m, y = BLOCK - tx;
+      temp[y][x] = max3(temp[y - 1][x - 1] + rf[y - 1][x - 1],
+                        temp[y][x - 1] - penalty, temp[y - 1][x] - penalty);
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  for (int ty = 0; ty < BLOCK; ty++)
+    score[index + ty * cols] = temp[ty + 1][tx + 1];
+}
+)CLC";
+
+static const char *RodiniaSource = R"CLC(
+// One group spans the hid columns; rows of `get_local_size(1)` per group.
+__kernel void adjustWeights(__global const float *delta, int hid,
+                            __global const float *ly, __global float *w,
+                            __global float *oldw) {
+  int by = get_group_id(1);
+  int tx = get_local_id(0), ty = get_local_id(1);
+  int h = get_local_size(1);
+  int index = (hid + 1) * h * by + (hid + 1) * ty + tx + 1 + (hid + 1);
+  int indexY = h * by + ty + 1;
+  int indexX = tx + 1;
+  w[index] += 0.25f * delta[indexX] * ly[indexY] + 0.5f * oldw[index];
+  oldw[index] = 0.25f * delta[indexX] * ly[indexY] + 0.5f * oldw[index];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (ty == 0 && by == 0) {
+    w[indexX] += 0.25f * delta[indexX] + 0.5f * oldw[indexX];
+    oldw[indexX] = 0.25f * delta[indexX] + 0.5f * oldw[indexX];
+  }
+}
+
+__kernel void bfs1(__global const int *start, __global const int *degree,
+                   __global const int *edges, __global char *mask,
+                   __global char *updating, __global const char *visited,
+                   __global int *cost, int n) {
+  int tid = get_global_id(0);
+  if (tid < n && mask[tid]) {
+    mask[tid] = 0;
+    for (int i = start[tid]; i < start[tid] + degree[tid]; i++) {
+      int id = edges[i];
+      if (!visited[id]) {
+        cost[id] = cost[tid] + 1;
+        updating[id] = 1;
+      }
+    }
+  }
+}
+
+__kernel void bfs2(__global char *mask, __global char *updating,
+                   __global char *visited, __global int *over, int n) {
+  int tid = get_global_id(0);
+  if (tid < n && updating[tid]) {
+    mask[tid] = 1;
+    visited[tid] = 1;
+    *over = 1;
+    updating[tid] = 0;
+  }
+}
+
+// The gain of opening a centre at point x, over a uniform number of
+// dimensions; each point owns a row of k + 1 counters in work.
+__kernel void pgain(__global const int *coord, __global const int *weight,
+                    __global const int *assign, __global const int *cost,
+                    __global const int *table, __global int *sw,
+                    __global int *work, int num, int dim, int x, int k) {
+  int tid = get_global_id(0);
+  if (tid < num) {
+    int s = 0;
+    for (int i = 0; i < dim; i++) {
+      int d = coord[i * num + tid] - coord[i * num + x];
+      s += d * d;
+    }
+    int xc = s * weight[tid];
+    int cur = cost[tid];
+    if (xc < cur) {
+      sw[tid] = 1;
+      work[tid * (k + 1) + k] += xc - cur;
+    } else {
+      work[tid * (k + 1) + table[assign[tid]]] += cur - xc;
+    }
+  }
+}
+)CLC";
+
+CLT_TEST(rodiniaNeedlemanWunsch) {
+  for (int B : {16, 7, 1, 33}) {
+    Program P = E.build(NwSource, "-DBLOCK=" + std::to_string(B));
+    Kernel K = E.kernel(P, "nwBlock");
+    const int NB = B > 16 ? 3 : B == 1 ? 20 : 5;
+    const int N = B * NB, Cols = N + 1, Penalty = 10;
+    auto Ref = randomVector<int>(size_t(Cols) * Cols, -10, 10, unsigned(B));
+    std::vector<int> Score(size_t(Cols) * Cols, 0);
+    for (int I = 0; I < Cols; ++I) {
+      Score[size_t(I) * Cols] = -I * Penalty;
+      Score[I] = -I * Penalty;
+    }
+    std::vector<int> Want = Score;
+    for (int I = 1; I < Cols; ++I)
+      for (int J = 1; J < Cols; ++J)
+        Want[I * Cols + J] = std::max(
+            {Want[(I - 1) * Cols + J - 1] + Ref[I * Cols + J],
+             Want[I * Cols + J - 1] - Penalty,
+             Want[(I - 1) * Cols + J] - Penalty});
+    Mem DRef = E.input(Ref), DScore = inout(E, Score);
+    size_t Local = size_t(B);
+    for (int Blk = 1; Blk <= NB; ++Blk) {
+      setArgs(K, DRef, DScore, Cols, Penalty, 0, Blk - 1);
+      size_t Global = size_t(Blk) * B;
+      E.run(K, 1, &Global, &Local);
+    }
+    for (int Blk = NB - 1; Blk >= 1; --Blk) {
+      setArgs(K, DRef, DScore, Cols, Penalty, NB - Blk, NB - 1);
+      size_t Global = size_t(Blk) * B;
+      E.run(K, 1, &Global, &Local);
+    }
+    expectEqual(E.read<int>(DScore, Want.size()), Want,
+                "nw block " + std::to_string(B));
+  }
+}
+
+CLT_TEST(rodiniaBackpropAdjustWeights) {
+  Program P = E.build(RodiniaSource);
+  Kernel K = E.kernel(P, "adjustWeights");
+  for (const Launch2D &L : Launches2D) {
+    if (L.O0 || L.O1)
+      continue; // the kernel reads group and local ids only
+    const int Hid = int(L.L0), Groups = 3, In = int(L.L1) * Groups;
+    size_t Size = size_t(In + 1) * (Hid + 1);
+    auto Delta = smallFloats(Hid + 1, -4, 4, 70);
+    auto Ly = smallFloats(In + 1, -4, 4, 71);
+    auto W0 = smallFloats(Size, -4, 4, 72);
+    auto Old0 = smallFloats(Size, -4, 4, 73);
+    Mem DDelta = E.input(Delta), DLy = E.input(Ly), DW = inout(E, W0),
+        DOld = inout(E, Old0);
+    setArgs(K, DDelta, Hid, DLy, DW, DOld);
+    size_t Global[2] = {L.L0, L.L1 * Groups}, Local[2] = {L.L0, L.L1};
+    E.run(K, 2, Global, Local);
+    std::vector<float> W = W0, Old = Old0;
+    for (int Y = 0; Y < In; ++Y)
+      for (int X = 0; X < Hid; ++X) {
+        int Index = (Hid + 1) * (Y + 1) + X + 1;
+        float U = 0.25f * Delta[X + 1] * Ly[Y + 1] + 0.5f * Old[Index];
+        W[Index] += U;
+        Old[Index] = U;
+      }
+    for (int X = 0; X < Hid; ++X) {
+      float U = 0.25f * Delta[X + 1] + 0.5f * Old[X + 1];
+      W[X + 1] += U;
+      Old[X + 1] = U;
+    }
+    expectEqual(E.read<float>(DW, Size), W, "adjustWeights w " + L.str());
+    expectEqual(E.read<float>(DOld, Size), Old,
+                "adjustWeights oldw " + L.str());
+  }
+}
+
+CLT_TEST(rodiniaBfsMasks) {
+  Program P = E.build(RodiniaSource);
+  Kernel K1 = E.kernel(P, "bfs1"), K2 = E.kernel(P, "bfs2");
+  const int N = 901;
+  std::mt19937 Gen(80);
+  std::vector<int> Start(N), Degree(N), Edges;
+  for (int I = 0; I < N; ++I) {
+    Start[I] = int(Edges.size());
+    Degree[I] = int(Gen() % 5);
+    for (int D = 0; D < Degree[I]; ++D)
+      Edges.push_back(int(Gen() % N));
+  }
+  // The host's levels.
+  std::vector<int> Want(N, -1);
+  std::vector<int> Front = {0};
+  Want[0] = 0;
+  while (!Front.empty()) {
+    std::vector<int> Next;
+    for (int U : Front)
+      for (int I = Start[U]; I < Start[U] + Degree[U]; ++I)
+        if (Want[Edges[I]] < 0) {
+          Want[Edges[I]] = Want[U] + 1;
+          Next.push_back(Edges[I]);
+        }
+    Front = Next;
+  }
+  Mem DStart = E.input(Start), DDeg = E.input(Degree), DEdges = E.input(Edges);
+  for (const Launch1D &L : Launches1D) {
+    if (L.O)
+      continue; // tid names the node
+    std::vector<char> Mask(N, 0), Visited(N, 0), Upd(N, 0);
+    Mask[0] = Visited[0] = 1;
+    std::vector<int> Cost(N, -1);
+    Cost[0] = 0;
+    Mem DMask = inout(E, Mask), DUpd = inout(E, Upd),
+        DVis = inout(E, Visited), DCost = inout(E, Cost), DOver = E.output<int>(1);
+    int Levels = 0;
+    for (;; ++Levels) {
+      CLT_EXPECT_MSG(Levels <= N, "bfs does not stop, " + L.str());
+      E.write(DOver, std::vector<int>{0});
+      setArgs(K1, DStart, DDeg, DEdges, DMask, DUpd, DVis, DCost, N);
+      run1D(E, K1, N, L);
+      setArgs(K2, DMask, DUpd, DVis, DOver, N);
+      run1D(E, K2, N, L);
+      if (!E.read<int>(DOver, 1)[0])
+        break;
+    }
+    expectEqual(E.read<int>(DCost, N), Want, "bfs cost " + L.str());
+  }
+}
+
+CLT_TEST(rodiniaStreamclusterGain) {
+  Program P = E.build(RodiniaSource);
+  Kernel K = E.kernel(P, "pgain");
+  const int Num = 333, K1 = 6;
+  for (int Dim : {1, 5, 16}) {
+    auto Coord = randomVector<int>(size_t(Dim) * Num, -20, 20, unsigned(Dim));
+    auto Weight = randomVector<int>(Num, 1, 3, 81);
+    auto Assign = randomVector<int>(Num, 0, 9, 82);
+    auto Cost = randomVector<int>(Num, 0, 800 * Dim, 83);
+    auto Table = randomVector<int>(10, 0, K1 - 1, 84);
+    auto Work0 = randomVector<int>(size_t(Num) * (K1 + 1), -5, 5, 85);
+    Mem DC = E.input(Coord), DW = E.input(Weight), DA = E.input(Assign),
+        DCost = E.input(Cost), DT = E.input(Table);
+    for (const Launch1D &L : Launches1D) {
+      const int X = (Dim * 37 + int(L.L)) % Num;
+      std::vector<int> Sw(Num, 0), Work = Work0;
+      Mem DSw = inout(E, Sw), DWork = inout(E, Work0);
+      setArgs(K, DC, DW, DA, DCost, DT, DSw, DWork, Num, Dim, X, K1);
+      run1D(E, K, Num, L);
+      for (int T = 0; T < Num; ++T) {
+        if (!launched(T, Num, L.L, L.O))
+          continue;
+        int S = 0;
+        for (int I = 0; I < Dim; ++I) {
+          int D = Coord[I * Num + T] - Coord[I * Num + X];
+          S += D * D;
+        }
+        int Xc = S * Weight[T];
+        if (Xc < Cost[T]) {
+          Sw[T] = 1;
+          Work[T * (K1 + 1) + K1] += Xc - Cost[T];
+        } else {
+          Work[T * (K1 + 1) + Table[Assign[T]]] += Cost[T] - Xc;
+        }
+      }
+      std::string What = "dim=" + std::to_string(Dim) + " " + L.str();
+      expectEqual(E.read<int>(DSw, Num), Sw, "pgain switch " + What);
+      expectEqual(E.read<int>(DWork, Work.size()), Work, "pgain work " + What);
+    }
+  }
+}
