@@ -1360,3 +1360,376 @@ CLT_TEST(rodiniaStreamclusterGain) {
     }
   }
 }
+
+//===-- More shapes: the second dimension, divisions by a step, JDS -------===//
+
+static const char *MoreSource = R"CLC(
+// AMD's FastWalshTransform: the pair from a division and a modulo by the
+// step, an argument; a tail guard for padded sizes.
+__kernel void fwt(__global float *t, int step, int nHalf) {
+  int tid = get_global_id(0);
+  if (tid >= nHalf)
+    return;
+  int group = tid % step;
+  int pair = 2 * step * (tid / step) + group;
+  int match = pair + step;
+  float a = t[pair], b = t[match];
+  t[pair] = a + b;
+  t[match] = a - b;
+}
+
+// AMD's BitonicSort step, in unsigned arithmetic with shifts.
+__kernel void bitonic(__global uint *a, uint stage, uint pass, uint dir) {
+  uint tid = get_global_id(0);
+  uint pairDistance = 1u << (stage - pass);
+  uint blockWidth = 2 * pairDistance;
+  uint leftId = (tid % pairDistance) + (tid / pairDistance) * blockWidth;
+  uint rightId = leftId + pairDistance;
+  uint l = a[leftId], r = a[rightId];
+  uint sameDirectionBlockWidth = 1u << stage;
+  if ((tid / sameDirectionBlockWidth) % 2 == 1)
+    dir = 1 - dir;
+  uint greater = l > r ? l : r, lesser = l > r ? r : l;
+  if (dir) {
+    a[leftId] = lesser;
+    a[rightId] = greater;
+  } else {
+    a[leftId] = greater;
+    a[rightId] = lesser;
+  }
+}
+
+// AMD's FloydWarshall pass k, with a tail guard.
+__kernel void floyd(__global uint *d, __global uint *path, uint n, uint k) {
+  uint x = get_global_id(0), y = get_global_id(1);
+  if (x >= n || y >= n)
+    return;
+  uint yx = y * n + x, yk = y * n + k, kx = k * n + x;
+  uint via = d[yk] + d[kx];
+  if (via < d[yx]) {
+    d[yx] = via;
+    path[yx] = k;
+  }
+}
+
+// A data-dependent while loop per work-item (Mandelbrot's shape, in
+// integers).
+__kernel void collatz(__global const uint *seed, __global int *steps, int w,
+                      int h, int maxIt) {
+  int x = get_global_id(0), y = get_global_id(1);
+  if (x >= w || y >= h)
+    return;
+  uint v = seed[y * w + x];
+  int it = 0;
+  while (v != 1 && it < maxIt) {
+    v = (v & 1) ? 3 * v + 1 : v / 2;
+    it++;
+  }
+  steps[y * w + x] = it;
+}
+
+// PolyBench/GPU's 3DCONV: a 2D range, a loop over i, and the interior
+// guard on the loop's counter and both ids inside the loop.
+__kernel void conv3d(__global const float *A, __global float *B, int ni,
+                     int nj, int nk) {
+  int k = get_global_id(0), j = get_global_id(1);
+  for (int i = 1; i < ni - 1; ++i) {
+    if (i < ni - 1 && j < nj - 1 && k < nk - 1 && i > 0 && j > 0 && k > 0) {
+#define IX(a, b, c) ((a) * nj * nk + (b) * nk + (c))
+      B[IX(i, j, k)] = 2 * A[IX(i - 1, j - 1, k - 1)] +
+                       4 * A[IX(i + 1, j - 1, k - 1)] +
+                       5 * A[IX(i - 1, j - 1, k - 1)] +
+                       7 * A[IX(i + 1, j - 1, k - 1)] -
+                       8 * A[IX(i - 1, j - 1, k - 1)] +
+                       10 * A[IX(i + 1, j - 1, k - 1)] -
+                       2 * A[IX(i, j - 1, k)] + 3 * A[IX(i, j, k)] -
+                       9 * A[IX(i, j + 1, k)] + A[IX(i - 1, j - 1, k + 1)] -
+                       3 * A[IX(i + 1, j + 1, k + 1)];
+    }
+  }
+}
+
+// Parboil's spmv over a jagged diagonal layout: a loop whose bound is
+// read per work-item.
+__kernel void spmvJds(__global float *dst, __global const float *data,
+                      __global const int *colIdx, __global const int *perm,
+                      __global const float *x, __global const int *rowLen,
+                      __global const int *jdsPtr, int dim) {
+  int ix = get_global_id(0);
+  if (ix < dim) {
+    float sum = 0.0f;
+    int bound = rowLen[ix];
+    for (int k = 0; k < bound; k++) {
+      int j = jdsPtr[k] + ix;
+      sum += data[j] * x[colIdx[j]];
+    }
+    dst[perm[ix]] = sum;
+  }
+}
+
+// NBody's shape in integers: tiles of positions through local memory, a
+// loop over the tile of uniform trip count between barriers.
+__kernel void nbodyTiles(__global const int4 *pos, __global int4 *acc,
+                         __local int4 *tile, int n) {
+  int gid = get_global_id(0), lid = get_local_id(0), ls = get_local_size(0);
+  int4 p = pos[gid];
+  int4 a = (int4)(0);
+  for (int t = 0; t < n / ls; t++) {
+    tile[lid] = pos[t * ls + lid];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int j = 0; j < ls; j++) {
+      int4 q = tile[j];
+      a.xyz += q.w * (q.xyz - p.xyz);
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  a.w = gid;
+  acc[gid] = a;
+}
+)CLC";
+
+CLT_TEST(amdFastWalshTransform) {
+  Program P = E.build(MoreSource);
+  Kernel K = E.kernel(P, "fwt");
+  const int N = 512, Half = N / 2;
+  auto In = smallFloats(N, -3, 3, 90);
+  std::vector<float> Want = In;
+  for (int Step = 1; Step < N; Step <<= 1)
+    for (int Tid = 0; Tid < Half; ++Tid) {
+      int Pair = 2 * Step * (Tid / Step) + Tid % Step, Match = Pair + Step;
+      float A = Want[Pair], B = Want[Match];
+      Want[Pair] = A + B;
+      Want[Match] = A - B;
+    }
+  for (const Launch1D &L : Launches1D) {
+    if (L.O)
+      continue; // tid names the pair
+    Mem D = inout(E, In);
+    for (int Step = 1; Step < N; Step <<= 1) {
+      setArgs(K, D, Step, Half);
+      run1D(E, K, Half, L);
+    }
+    expectEqual(E.read<float>(D, N), Want, "fwt " + L.str());
+  }
+}
+
+CLT_TEST(amdBitonicSort) {
+  Program P = E.build(MoreSource);
+  Kernel K = E.kernel(P, "bitonic");
+  const cl_uint LogN = 10, N = 1u << LogN;
+  auto In = randomVector<cl_uint>(N, 0, 5000, 91);
+  std::vector<cl_uint> Want = In;
+  std::sort(Want.begin(), Want.end());
+  for (size_t L : {1u, 8u, 16u, 64u, 128u}) {
+    Mem D = inout(E, In);
+    for (cl_uint Stage = 0; Stage < LogN; ++Stage)
+      for (cl_uint Pass = 0; Pass <= Stage; ++Pass) {
+        setArgs(K, D, Stage, Pass, cl_uint(1));
+        size_t Global = N / 2;
+        E.run(K, 1, &Global, &L);
+      }
+    expectEqual(E.read<cl_uint>(D, N), Want,
+                "bitonic local " + std::to_string(L));
+  }
+}
+
+const Launch2D LaunchesY[] = {{1, 16, 0, 0}, {2, 8, 1, 3}, {3, 17, 0, 0},
+                              {16, 16, 0, 0}, {5, 3, 2, 0}};
+
+CLT_TEST(amdFloydWarshall) {
+  Program P = E.build(MoreSource);
+  Kernel K = E.kernel(P, "floyd");
+  const cl_uint N = 37;
+  auto D0 = randomVector<cl_uint>(size_t(N) * N, 1, 100, 92);
+  for (cl_uint I = 0; I < N; ++I)
+    D0[I * N + I] = 0;
+  std::vector<cl_uint> Want = D0, WantPath(D0.size(), 999);
+  for (cl_uint Q = 0; Q < N; ++Q)
+    for (cl_uint Y = 0; Y < N; ++Y)
+      for (cl_uint X = 0; X < N; ++X)
+        if (Want[Y * N + Q] + Want[Q * N + X] < Want[Y * N + X]) {
+          Want[Y * N + X] = Want[Y * N + Q] + Want[Q * N + X];
+          WantPath[Y * N + X] = Q;
+        }
+  for (const Launch2D &L : LaunchesY) {
+    if (L.O0 || L.O1)
+      continue; // the ids name the pair
+    Mem D = inout(E, D0),
+        DPath = inout(E, std::vector<cl_uint>(D0.size(), 999));
+    for (cl_uint Q = 0; Q < N; ++Q) {
+      setArgs(K, D, DPath, N, Q);
+      run2D(E, K, N, N, L);
+    }
+    expectEqual(E.read<cl_uint>(D, Want.size()), Want, "floyd " + L.str());
+    expectEqual(E.read<cl_uint>(DPath, Want.size()), WantPath,
+                "floyd path " + L.str());
+  }
+}
+
+CLT_TEST(whileLoopPerWorkItem) {
+  Program P = E.build(MoreSource);
+  Kernel K = E.kernel(P, "collatz");
+  const int W = 45, H = 29, MaxIt = 60;
+  auto Seed = randomVector<cl_uint>(size_t(W) * H, 1, 1000, 93);
+  std::vector<int> Want(Seed.size());
+  for (size_t I = 0; I < Seed.size(); ++I) {
+    cl_uint V = Seed[I];
+    int It = 0;
+    while (V != 1 && It < MaxIt) {
+      V = (V & 1) ? 3 * V + 1 : V / 2;
+      ++It;
+    }
+    Want[I] = It;
+  }
+  Mem DSeed = E.input(Seed);
+  for (const Launch2D &L : LaunchesY) {
+    if (L.O0 || L.O1)
+      continue;
+    Mem DOut = E.output<int>(Want.size());
+    setArgs(K, DSeed, DOut, W, H, MaxIt);
+    run2D(E, K, W, H, L);
+    expectEqual(E.read<int>(DOut, Want.size()), Want, "collatz " + L.str());
+  }
+}
+
+CLT_TEST(polyConv3DGuardOnLoop) {
+  Program P = E.build(MoreSource);
+  Kernel K = E.kernel(P, "conv3d");
+  const int NI = 7, NJ = 23, NK = 35;
+  size_t Size = size_t(NI) * NJ * NK;
+  auto A = smallFloats(Size, -4, 4, 94);
+  auto Ix = [&](int I, int J, int Q) { return (I * NJ + J) * NK + Q; };
+  for (const Launch2D &L : LaunchesY) {
+    std::vector<float> Want(Size, -1.0f);
+    Mem DA = E.input(A), DB = inout(E, Want);
+    setArgs(K, DA, DB, NI, NJ, NK);
+    run2D(E, K, NK, NJ, L);
+    for (int I = 1; I < NI - 1; ++I)
+      for (int J = 1; J < NJ - 1; ++J)
+        for (int Q = 1; Q < NK - 1; ++Q) {
+          if (!launched(Q, NK, L.L0, L.O0) || !launched(J, NJ, L.L1, L.O1))
+            continue;
+          Want[Ix(I, J, Q)] =
+              2 * A[Ix(I - 1, J - 1, Q - 1)] + 4 * A[Ix(I + 1, J - 1, Q - 1)] +
+              5 * A[Ix(I - 1, J - 1, Q - 1)] + 7 * A[Ix(I + 1, J - 1, Q - 1)] -
+              8 * A[Ix(I - 1, J - 1, Q - 1)] +
+              10 * A[Ix(I + 1, J - 1, Q - 1)] - 2 * A[Ix(I, J - 1, Q)] +
+              3 * A[Ix(I, J, Q)] - 9 * A[Ix(I, J + 1, Q)] +
+              A[Ix(I - 1, J - 1, Q + 1)] - 3 * A[Ix(I + 1, J + 1, Q + 1)];
+        }
+    expectEqual(E.read<float>(DB, Size), Want, "conv3d " + L.str());
+  }
+}
+
+CLT_TEST(gemmAndTrianglesAlongY) {
+  Program P = E.build(PolySource);
+  Kernel KG = E.kernel(P, "gemm"), KT = E.kernel(P, "triLower");
+  const int NI = 37, NJ = 29, NK = 11, N = 41;
+  auto A = smallFloats(size_t(NI) * NK, -4, 4, 95);
+  auto B = smallFloats(size_t(NK) * NJ, -4, 4, 96);
+  auto T = randomVector<int>(size_t(N) * N, -9, 9, 97);
+  for (const Launch2D &L : LaunchesY) {
+    std::vector<float> C(size_t(NI) * NJ, 1.0f);
+    Mem DA = E.input(A), DB = E.input(B), DC = inout(E, C);
+    setArgs(KG, DA, DB, DC, 1.0f, 2.0f, NI, NJ, NK);
+    run2D(E, KG, NJ, NI, L);
+    for (int I = 0; I < NI; ++I)
+      for (int J = 0; J < NJ; ++J)
+        if (launched(I, NI, L.L1, L.O1) && launched(J, NJ, L.L0, L.O0)) {
+          C[I * NJ + J] *= 2.0f;
+          for (int Q = 0; Q < NK; ++Q)
+            C[I * NJ + J] += A[I * NK + Q] * B[Q * NJ + J];
+        }
+    expectEqual(E.read<float>(DC, C.size()), C, "gemm " + L.str());
+    std::vector<int> Out(T.size(), 5);
+    Mem DT = E.input(T), DOut = inout(E, Out);
+    setArgs(KT, DT, DOut, N);
+    run2D(E, KT, N, N, L);
+    for (int I = 0; I < N; ++I)
+      for (int J = 0; J <= I; ++J)
+        if (launched(I, N, L.L1, L.O1) && launched(J, N, L.L0, L.O0)) {
+          int S = 0;
+          for (int Q = J; Q <= I; ++Q)
+            S += T[I * N + Q] * T[Q * N + J];
+          Out[I * N + J] = S;
+        }
+    expectEqual(E.read<int>(DOut, Out.size()), Out, "triLower " + L.str());
+  }
+}
+
+CLT_TEST(parboilSpmvJds) {
+  Program P = E.build(MoreSource);
+  Kernel K = E.kernel(P, "spmvJds");
+  const int Dim = 301;
+  std::mt19937 Gen(98);
+  // Rows of 0 to 12 entries, sorted by length (descending) into perm.
+  std::vector<std::vector<std::pair<int, float>>> Rows(Dim);
+  for (auto &R : Rows) {
+    int Len = int(Gen() % 13);
+    for (int I = 0; I < Len; ++I)
+      R.push_back({int(Gen() % Dim), float(int(Gen() % 9) - 4)});
+  }
+  std::vector<int> Perm(Dim);
+  for (int I = 0; I < Dim; ++I)
+    Perm[I] = I;
+  std::stable_sort(Perm.begin(), Perm.end(), [&](int A, int B) {
+    return Rows[A].size() > Rows[B].size();
+  });
+  std::vector<int> RowLen(Dim), JdsPtr;
+  std::vector<float> Data;
+  std::vector<int> Col;
+  for (int I = 0; I < Dim; ++I)
+    RowLen[I] = int(Rows[Perm[I]].size());
+  for (int Kd = 0; Kd < RowLen[0]; ++Kd) {
+    JdsPtr.push_back(int(Data.size()));
+    for (int I = 0; I < Dim; ++I) {
+      if (RowLen[I] > Kd) {
+        Data.push_back(Rows[Perm[I]][Kd].second);
+        Col.push_back(Rows[Perm[I]][Kd].first);
+      } else {
+        break;
+      }
+    }
+  }
+  // The kernel reads data[jdsPtr[k] + ix]: the diagonals hold their rows
+  // from 0 on, and the rows are sorted, so that is row ix.
+  JdsPtr.push_back(int(Data.size()));
+  auto X = smallFloats(Dim, -4, 4, 99);
+  std::vector<float> Want(Dim);
+  for (int I = 0; I < Dim; ++I)
+    for (auto [C, V] : Rows[I])
+      Want[I] += V * X[C];
+  Mem DData = E.input(Data), DCol = E.input(Col), DPerm = E.input(Perm),
+      DX = E.input(X), DLen = E.input(RowLen), DPtr = E.input(JdsPtr);
+  for (const Launch1D &L : Launches1D) {
+    if (L.O)
+      continue;
+    Mem DDst = E.output<float>(Dim);
+    setArgs(K, DDst, DData, DCol, DPerm, DX, DLen, DPtr, Dim);
+    run1D(E, K, Dim, L);
+    expectEqual(E.read<float>(DDst, Dim), Want, "spmvJds " + L.str());
+  }
+}
+
+CLT_TEST(nbodyLocalTiles) {
+  Program P = E.build(MoreSource);
+  Kernel K = E.kernel(P, "nbodyTiles");
+  const int N = 240;
+  auto Pos = randomVector<int>(size_t(N) * 4, -50, 50, 100);
+  std::vector<int> Want(size_t(N) * 4);
+  for (int I = 0; I < N; ++I) {
+    for (int J = 0; J < N; ++J)
+      for (int C = 0; C < 3; ++C)
+        Want[I * 4 + C] += Pos[J * 4 + 3] * (Pos[J * 4 + C] - Pos[I * 4 + C]);
+    Want[I * 4 + 3] = I;
+  }
+  Mem DPos = E.input(Pos);
+  for (size_t L : {1u, 16u, 24u, 48u, 5u, 80u}) {
+    Mem DAcc = E.output<int>(Want.size());
+    setArgs(K, DPos, DAcc, LocalMem{L * 4 * sizeof(int)}, N);
+    size_t Global = N;
+    E.run(K, 1, &Global, &L);
+    expectEqual(E.read<int>(DAcc, Want.size()), Want,
+                "nbody local " + std::to_string(L));
+  }
+}
