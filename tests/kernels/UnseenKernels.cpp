@@ -1733,3 +1733,478 @@ CLT_TEST(nbodyLocalTiles) {
                 "nbody local " + std::to_string(L));
   }
 }
+
+//===-- Element types, searches, 3D, the last group -----------------------===//
+
+static const char *TypesSource = R"CLC(
+__kernel void tailUchar(__global const uchar *in, __global uchar *out,
+                        int n) {
+  int i = get_global_id(0);
+  if (i < n)
+    out[i] = (uchar)(in[i] * 3 + i);
+}
+
+__kernel void tailShort(__global const short *in, __global short *out,
+                        int n) {
+  int i = get_global_id(0);
+  if (i < n)
+    out[i] = (short)(in[n - 1 - i] - 7 * i);
+}
+
+__kernel void tailLong(__global const long *in, __global long *out, int n) {
+  int i = get_global_id(0);
+  if (i >= 1 && i < n - 1)
+    out[i] = in[i - 1] * 5 + in[i + 1] - (long)i * 100000000000L;
+}
+
+__kernel void tailDouble(__global const double *in, __global double *out,
+                         int n, int r) {
+  int i = get_global_id(0);
+  if (i < n) {
+    double s = 0.0;
+    for (int k = max(0, i - r); k <= min(n - 1, i + r); k++)
+      s += in[k];
+    out[i] = s;
+  }
+}
+
+// The SDK's uchar4 pixels: a clamped 3-tap blur along x, saturating.
+__kernel void blurUchar4(__global const uchar4 *in, __global uchar4 *out,
+                         int w, int h) {
+  int x = get_global_id(0), y = get_global_id(1);
+  if (x < w && y < h) {
+    int4 a = convert_int4(in[y * w + max(x - 1, 0)]);
+    int4 b = convert_int4(in[y * w + x]);
+    int4 c = convert_int4(in[y * w + min(x + 1, w - 1)]);
+    out[y * w + x] = convert_uchar4_sat(a + 2 * b + c - 100);
+  }
+}
+
+// A linear search that breaks out, and a binary search.
+__kernel void searches(__global const int *keys, __global const int *q,
+                       __global int *lin, __global int *bin, int nk, int nq) {
+  int g = get_global_id(0);
+  if (g >= nq)
+    return;
+  int v = q[g];
+  int k;
+  for (k = 0; k < nk; k++)
+    if (keys[k] >= v)
+      break;
+  lin[g] = k;
+  int lo = 0, hi = nk;
+  while (lo < hi) {
+    int mid = (lo + hi) / 2;
+    if (keys[mid] < v)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  bin[g] = lo;
+}
+
+// kmeans' swap: a transposition, strided reads and consecutive writes.
+__kernel void kmeansSwap(__global const float *feature,
+                         __global float *swapped, int npoints, int nf) {
+  int tid = get_global_id(0);
+  if (tid < npoints)
+    for (int i = 0; i < nf; i++)
+      swapped[i * npoints + tid] = feature[tid * nf + i];
+}
+
+// A scan of each group's elements whose last work-item of the last group
+// writes the total, ScanLargeArrays' shape: guards on the group id, the
+// number of groups and the local size.
+__kernel void groupTotals(__global const int *in, __global int *sums,
+                          __global int *total, __local int *t, int n) {
+  int lid = get_local_id(0), ls = get_local_size(0);
+  int g = get_group_id(0), ng = get_num_groups(0);
+  int gid = get_global_id(0);
+  t[lid] = gid < n ? in[gid] : 0;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (lid == ls - 1) {
+    int s = 0;
+    for (int i = 0; i < ls; i++)
+      s += t[i];
+    sums[g] = s;
+  }
+  if (g == ng - 1 && lid == ls - 1)
+    *total = ng * 1000 + ls;
+  if (gid == get_global_size(0) - 1)
+    total[1] = gid;
+}
+
+// A 3D interior stencil with guards on all six faces.
+__kernel void stencil3d(__global const int *a, __global int *b, int nx,
+                        int ny, int nz) {
+  int x = get_global_id(0), y = get_global_id(1), z = get_global_id(2);
+  if (x > 0 && x < nx - 1 && y > 0 && y < ny - 1 && z > 0 && z < nz - 1) {
+    int c = (z * ny + y) * nx + x;
+    b[c] = a[c - 1] + 2 * a[c + 1] + 3 * a[c - nx] + 4 * a[c + nx] +
+           5 * a[c - nx * ny] + 6 * a[c + nx * ny] - a[c];
+  } else if (x < nx && y < ny && z < nz) {
+    b[(z * ny + y) * nx + x] = -a[(z * ny + y) * nx + x];
+  }
+}
+)CLC";
+
+CLT_TEST(elementTypesTailGuards) {
+  Program P = E.build(TypesSource);
+  Kernel KU = E.kernel(P, "tailUchar"), KS = E.kernel(P, "tailShort"),
+         KL = E.kernel(P, "tailLong"), KD = E.kernel(P, "tailDouble");
+  const int N = 203;
+  auto U = randomVector<cl_uchar>(N, 0, 255, 110);
+  auto S = randomVector<cl_short>(N, -30000, 30000, 111);
+  auto Lg = randomVector<cl_long>(N, -1000000000000LL, 1000000000000LL, 112);
+  auto Ds = randomVector<int>(N, -9, 9, 113);
+  std::vector<double> D(Ds.begin(), Ds.end());
+  Mem DU = E.input(U), DS = E.input(S), DL = E.input(Lg), DD = E.input(D);
+  for (const Launch1D &L : Launches1D) {
+    std::vector<cl_uchar> WU(N + 64, 9);
+    std::vector<cl_short> WS(N + 64, 9);
+    std::vector<cl_long> WL(N + 64, 9);
+    std::vector<double> WD(N + 64, 9);
+    Mem OU = inout(E, WU), OS = inout(E, WS), OL = inout(E, WL),
+        OD = inout(E, WD);
+    setArgs(KU, DU, OU, N);
+    run1D(E, KU, N, L);
+    setArgs(KS, DS, OS, N);
+    run1D(E, KS, N, L);
+    setArgs(KL, DL, OL, N);
+    run1D(E, KL, N, L);
+    setArgs(KD, DD, OD, N, 3);
+    run1D(E, KD, N, L);
+    for (int I = 0; I < N; ++I) {
+      if (!launched(I, N, L.L, L.O))
+        continue;
+      WU[I] = cl_uchar(U[I] * 3 + I);
+      WS[I] = cl_short(S[N - 1 - I] - 7 * I);
+      if (I >= 1 && I < N - 1)
+        WL[I] = Lg[I - 1] * 5 + Lg[I + 1] - cl_long(I) * 100000000000LL;
+      double Sum = 0;
+      for (int Q = std::max(0, I - 3); Q <= std::min(N - 1, I + 3); ++Q)
+        Sum += D[Q];
+      WD[I] = Sum;
+    }
+    expectEqual(E.read<cl_uchar>(OU, WU.size()), WU, "uchar " + L.str());
+    expectEqual(E.read<cl_short>(OS, WS.size()), WS, "short " + L.str());
+    expectEqual(E.read<cl_long>(OL, WL.size()), WL, "long " + L.str());
+    expectEqual(E.read<double>(OD, WD.size()), WD, "double " + L.str());
+  }
+}
+
+CLT_TEST(uchar4PixelsClamped) {
+  Program P = E.build(TypesSource);
+  Kernel K = E.kernel(P, "blurUchar4");
+  const int W = 67, H = 19;
+  auto In = randomVector<cl_uchar>(size_t(W) * H * 4, 0, 255, 114);
+  std::vector<cl_uchar> Want(In.size());
+  for (int Y = 0; Y < H; ++Y)
+    for (int X = 0; X < W; ++X)
+      for (int C = 0; C < 4; ++C) {
+        int A = In[(Y * W + std::max(X - 1, 0)) * 4 + C];
+        int B = In[(Y * W + X) * 4 + C];
+        int Cc = In[(Y * W + std::min(X + 1, W - 1)) * 4 + C];
+        Want[(Y * W + X) * 4 + C] =
+            cl_uchar(std::clamp(A + 2 * B + Cc - 100, 0, 255));
+      }
+  Mem DIn = E.input(In);
+  for (const Launch2D &L : LaunchesY) {
+    if (L.O0 || L.O1)
+      continue;
+    Mem DOut = E.output<cl_uchar>(In.size());
+    setArgs(K, DIn, DOut, W, H);
+    run2D(E, K, W, H, L);
+    expectEqual(E.read<cl_uchar>(DOut, In.size()), Want,
+                "blurUchar4 " + L.str());
+  }
+}
+
+CLT_TEST(searchLoopsWithBreak) {
+  Program P = E.build(TypesSource);
+  Kernel K = E.kernel(P, "searches");
+  const int NK = 150, NQ = 401;
+  auto Keys = randomVector<int>(NK, 0, 1000, 115);
+  std::sort(Keys.begin(), Keys.end());
+  auto Q = randomVector<int>(NQ, -10, 1010, 116);
+  std::vector<int> WantLin(NQ), WantBin(NQ);
+  for (int G = 0; G < NQ; ++G)
+    WantLin[G] = WantBin[G] =
+        int(std::lower_bound(Keys.begin(), Keys.end(), Q[G]) - Keys.begin());
+  Mem DK = E.input(Keys), DQ = E.input(Q);
+  for (const Launch1D &L : Launches1D) {
+    if (L.O)
+      continue;
+    Mem DLin = E.output<int>(NQ), DBin = E.output<int>(NQ);
+    setArgs(K, DK, DQ, DLin, DBin, NK, NQ);
+    run1D(E, K, NQ, L);
+    expectEqual(E.read<int>(DLin, NQ), WantLin, "linear search " + L.str());
+    expectEqual(E.read<int>(DBin, NQ), WantBin, "binary search " + L.str());
+  }
+}
+
+CLT_TEST(kmeansSwapTranspose) {
+  Program P = E.build(TypesSource);
+  Kernel K = E.kernel(P, "kmeansSwap");
+  const int NP = 333, NF = 7;
+  auto F = randomVector<float>(size_t(NP) * NF, -5.f, 5.f, 117);
+  std::vector<float> Want(F.size());
+  for (int T = 0; T < NP; ++T)
+    for (int I = 0; I < NF; ++I)
+      Want[I * NP + T] = F[T * NF + I];
+  Mem DF = E.input(F);
+  for (const Launch1D &L : Launches1D) {
+    if (L.O)
+      continue;
+    Mem DOut = E.output<float>(F.size());
+    setArgs(K, DF, DOut, NP, NF);
+    run1D(E, K, NP, L);
+    expectEqual(E.read<float>(DOut, F.size()), Want, "kmeansSwap " + L.str());
+  }
+}
+
+CLT_TEST(lastGroupGuards) {
+  Program P = E.build(TypesSource);
+  Kernel K = E.kernel(P, "groupTotals");
+  const int N = 1000;
+  auto In = randomVector<int>(N, -100, 100, 118);
+  Mem DIn = E.input(In);
+  for (const Launch1D &L : Launches1D) {
+    size_t G = roundUp(N, L.L), NG = G / L.L;
+    Mem DSums = E.output<int>(NG), DTotal = inout(E, std::vector<int>{0, 0});
+    setArgs(K, DIn, DSums, DTotal, LocalMem{L.L * sizeof(int)}, N);
+    run1D(E, K, N, L);
+    std::vector<int> WantSums(NG);
+    for (size_t Gr = 0; Gr < NG; ++Gr)
+      for (size_t I = Gr * L.L; I < (Gr + 1) * L.L; ++I)
+        WantSums[Gr] += I + L.O < size_t(N) ? In[I + L.O] : 0;
+    expectEqual(E.read<int>(DSums, NG), WantSums, "group sums " + L.str());
+    // The ids move with the offset, the global size does not: some
+    // work-item has id G - 1 while the offset is below G.
+    std::vector<int> WantTotal = {int(NG) * 1000 + int(L.L), int(G) - 1};
+    expectEqual(E.read<int>(DTotal, 2), WantTotal, "totals " + L.str());
+  }
+}
+
+CLT_TEST(stencil3DAllFaces) {
+  Program P = E.build(TypesSource);
+  Kernel K = E.kernel(P, "stencil3d");
+  const int NX = 21, NY = 11, NZ = 9;
+  size_t Size = size_t(NX) * NY * NZ;
+  auto A = randomVector<int>(Size, -50, 50, 119);
+  Mem DA = E.input(A);
+  const size_t Locals[][6] = {{4, 4, 4, 0, 0, 0}, {3, 5, 2, 1, 2, 0},
+                              {16, 2, 2, 0, 0, 0}, {1, 1, 16, 0, 0, 3},
+                              {1, 8, 2, 0, 0, 0}};
+  for (const auto &L : Locals) {
+    std::vector<int> Want(Size, 77);
+    Mem DB = inout(E, Want);
+    setArgs(K, DA, DB, NX, NY, NZ);
+    size_t Global[3] = {roundUp(NX, L[0]), roundUp(NY, L[1]),
+                        roundUp(NZ, L[2])};
+    E.run(K, 3, Global, L, L + 3);
+    for (int Z = 0; Z < NZ; ++Z)
+      for (int Y = 0; Y < NY; ++Y)
+        for (int X = 0; X < NX; ++X) {
+          if (!launched(X, NX, L[0], L[3]) || !launched(Y, NY, L[1], L[4]) ||
+              !launched(Z, NZ, L[2], L[5]))
+            continue;
+          int C = (Z * NY + Y) * NX + X;
+          if (X > 0 && X < NX - 1 && Y > 0 && Y < NY - 1 && Z > 0 &&
+              Z < NZ - 1)
+            Want[C] = A[C - 1] + 2 * A[C + 1] + 3 * A[C - NX] +
+                      4 * A[C + NX] + 5 * A[C - NX * NY] +
+                      6 * A[C + NX * NY] - A[C];
+          else
+            Want[C] = -A[C];
+        }
+    expectEqual(E.read<int>(DB, Size), Want,
+                "stencil3d local " + std::to_string(L[0]) + "x" +
+                    std::to_string(L[1]) + "x" + std::to_string(L[2]) +
+                    " offset " + std::to_string(L[3]) + "," +
+                    std::to_string(L[4]) + "," + std::to_string(L[5]));
+  }
+}
+
+//===-- Divisions the guards protect, private arrays ----------------------===//
+
+static const char *GuardedSource = R"CLC(
+// Each division is by zero exactly on the work-items its guard leaves out:
+// the tail (i == n), the first (i == 0), a uniform argument (m == 0) and
+// the data (d[i] == 0).
+__kernel void guardedDivisions(__global const int *a, __global const int *d,
+                               __global int *out, int n, int m) {
+  int i = get_global_id(0);
+  int r = -1;
+  if (i < n + 1) {
+    if (i < n)
+      r = a[i] / (n - i);
+    if (i > 0)
+      r += 1000 / i;
+    if (m != 0)
+      r += i % m + a[i % (n + 1)] / m;
+    if (d[i] != 0)
+      r += a[i] / d[i];
+    out[i] = r;
+  }
+}
+
+// A private array per work-item, indexed by data, live across a barrier
+// (a context array of the whole group), as lavaMD and the particle
+// filters keep theirs.
+#define NP 40
+__kernel void privateAcrossBarrier(__global const int *in, __global int *out,
+                                   __local int *sh, int n) {
+  int lid = get_local_id(0), gid = get_global_id(0), ls = get_local_size(0);
+  int priv[NP];
+  for (int k = 0; k < NP; k++)
+    priv[k] = (gid < n ? in[gid] : 0) * k;
+  sh[lid] = gid < n ? in[gid] : 0;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  int left = sh[(lid + ls - 1) % ls];
+  for (int k = 0; k < NP; k++)
+    priv[((k * 7 + left) & 0x7fffffff) % NP] += k;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  sh[lid] = priv[(left & 0x7fffffff) % NP];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  int s = 0;
+  for (int k = 0; k < NP; k++)
+    s += priv[k] * (k + 1);
+  if (gid < n)
+    out[gid] = s + sh[(lid + 1) % ls];
+}
+
+// lud's diagonal block: a loop over the rows with `tx > i` guards and
+// barriers, in local memory (unsigned arithmetic wraps harmlessly).
+__kernel void ludDiagonal(__global uint *m, int n, int offset,
+                          __local uint *sh) {
+  int tx = get_local_id(0), bs = get_local_size(0);
+  for (int i = 0; i < bs; i++)
+    sh[i * bs + tx] = m[(offset + i) * n + offset + tx];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (int i = 0; i < bs - 1; i++) {
+    if (tx > i) {
+      for (int j = 0; j < i; j++)
+        sh[tx * bs + i] -= sh[tx * bs + j] * sh[j * bs + i];
+      sh[tx * bs + i] /= sh[i * bs + i] | 1u;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (tx > i) {
+      for (int j = 0; j < i + 1; j++)
+        sh[(i + 1) * bs + tx] -= sh[(i + 1) * bs + j] * sh[j * bs + tx];
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  for (int i = 1; i < bs; i++)
+    m[(offset + i) * n + offset + tx] = sh[i * bs + tx];
+}
+)CLC";
+
+CLT_TEST(divisionsTheGuardsProtect) {
+  Program P = E.build(GuardedSource);
+  Kernel K = E.kernel(P, "guardedDivisions");
+  for (int N : {100, 64, 33}) {
+    // One past the end readable: the kernel runs ids up to n.
+    auto A = randomVector<int>(N + 1, -1000, 1000, unsigned(N));
+    auto D = randomVector<int>(N + 200, -3, 3, unsigned(N) + 1);
+    Mem DA = E.input(A), DD = E.input(D);
+    for (int M : {0, 7}) {
+      for (const Launch1D &L : Launches1D) {
+        std::vector<int> Want(N + 200, 5);
+        Mem DOut = inout(E, Want);
+        setArgs(K, DA, DD, DOut, N, M);
+        run1D(E, K, N + 1, L);
+        for (int I = 0; I < N + 1; ++I) {
+          if (!launched(I, N + 1, L.L, L.O))
+            continue;
+          int R = -1;
+          if (I < N)
+            R = A[I] / (N - I);
+          if (I > 0)
+            R += 1000 / I;
+          if (M != 0)
+            R += I % M + A[I % (N + 1)] / M;
+          if (D[I] != 0)
+            R += A[I] / D[I];
+          Want[I] = R;
+        }
+        expectEqual(E.read<int>(DOut, Want.size()), Want,
+                    "guardedDivisions n=" + std::to_string(N) +
+                        " m=" + std::to_string(M) + " " + L.str());
+      }
+    }
+  }
+}
+
+CLT_TEST(privateArrayAcrossBarriers) {
+  Program P = E.build(GuardedSource);
+  Kernel K = E.kernel(P, "privateAcrossBarrier");
+  const int N = 500, NP = 40;
+  auto In = randomVector<int>(N, -100, 100, 120);
+  Mem DIn = E.input(In);
+  for (const Launch1D &L : Launches1D) {
+    if (L.O)
+      continue;
+    Mem DOut = E.output<int>(N);
+    setArgs(K, DIn, DOut, LocalMem{L.L * sizeof(int)}, N);
+    run1D(E, K, N, L);
+    size_t G = roundUp(N, L.L);
+    int Ls = int(L.L);
+    auto Val = [&](size_t Gid) { return Gid < size_t(N) ? In[Gid] : 0; };
+    std::vector<std::vector<int>> Priv(G, std::vector<int>(NP));
+    std::vector<int> Sh(G), Left(G);
+    for (size_t Gid = 0; Gid < G; ++Gid) {
+      int Lid = int(Gid % L.L);
+      size_t Base = Gid - Lid;
+      for (int Q = 0; Q < NP; ++Q)
+        Priv[Gid][Q] = Val(Gid) * Q;
+      Left[Gid] = Val(Base + (Lid + Ls - 1) % Ls);
+      for (int Q = 0; Q < NP; ++Q)
+        Priv[Gid][((Q * 7 + Left[Gid]) & 0x7fffffff) % NP] += Q;
+    }
+    for (size_t Gid = 0; Gid < G; ++Gid)
+      Sh[Gid] = Priv[Gid][(Left[Gid] & 0x7fffffff) % NP];
+    std::vector<int> Want(N);
+    for (int Gid = 0; Gid < N; ++Gid) {
+      int Lid = Gid % Ls;
+      int S = 0;
+      for (int Q = 0; Q < NP; ++Q)
+        S += Priv[Gid][Q] * (Q + 1);
+      Want[Gid] = S + Sh[Gid - Lid + (Lid + 1) % Ls];
+    }
+    expectEqual(E.read<int>(DOut, N), Want, "privateArray " + L.str());
+  }
+}
+
+CLT_TEST(ludDiagonalBlock) {
+  Program P = E.build(GuardedSource);
+  Kernel K = E.kernel(P, "ludDiagonal");
+  for (int Bs : {16, 7, 24, 33, 1}) {
+    const int N = 2 * Bs + 3, Off = 2;
+    auto M0 = randomVector<cl_uint>(size_t(N) * N, 0, 20, unsigned(Bs));
+    std::vector<cl_uint> Sh(size_t(Bs) * Bs);
+    for (int I = 0; I < Bs; ++I)
+      for (int T = 0; T < Bs; ++T)
+        Sh[I * Bs + T] = M0[(Off + I) * N + Off + T];
+    for (int I = 0; I < Bs - 1; ++I) {
+      for (int T = I + 1; T < Bs; ++T) {
+        for (int J = 0; J < I; ++J)
+          Sh[T * Bs + I] -= Sh[T * Bs + J] * Sh[J * Bs + I];
+        Sh[T * Bs + I] /= Sh[I * Bs + I] | 1u;
+      }
+      for (int T = I + 1; T < Bs; ++T)
+        for (int J = 0; J < I + 1; ++J)
+          Sh[(I + 1) * Bs + T] -= Sh[(I + 1) * Bs + J] * Sh[J * Bs + T];
+    }
+    std::vector<cl_uint> Want = M0;
+    for (int I = 1; I < Bs; ++I)
+      for (int T = 0; T < Bs; ++T)
+        Want[(Off + I) * N + Off + T] = Sh[I * Bs + T];
+    Mem DM = inout(E, M0);
+    setArgs(K, DM, N, Off, LocalMem{size_t(Bs) * Bs * sizeof(cl_uint)});
+    size_t Global = size_t(Bs);
+    E.run(K, 1, &Global, &Global);
+    expectEqual(E.read<cl_uint>(DM, Want.size()), Want,
+                "ludDiagonal block " + std::to_string(Bs));
+  }
+}
