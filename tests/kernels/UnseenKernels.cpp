@@ -2372,3 +2372,98 @@ CLT_TEST(evenGroupsAndBigGroups) {
                 "evenGroups local " + std::to_string(L));
   }
 }
+
+// Sizes for which the guards leave nothing or next to nothing: empty
+// interiors, a single row, negative and huge bounds; the pieces' bounds
+// computed per launch must come out empty or whole.
+CLT_TEST(degenerateSizes) {
+  Program P = E.build(PolySource);
+  Kernel KJ = E.kernel(P, "jacobi1"), KG = E.kernel(P, "gemm"),
+         KT = E.kernel(P, "triLower"), KC = E.kernel(P, "corrTri");
+  Program PE = E.build(EdgeSource);
+  Kernel KI = E.kernel(PE, "truncatedIds");
+  const Launch2D L2[] = {{16, 16, 0, 0}, {5, 3, 1, 0}};
+  const Launch1D L1[] = {{16, 0}, {24, 3}};
+  const size_t Cells = 40 * 40;
+  auto A = smallFloats(Cells, -4, 4, 140);
+  auto Ai = randomVector<int>(Cells, -9, 9, 141);
+  Mem DA = E.input(A), DAi = E.input(Ai);
+  for (int N : {-5, 0, 1, 2, 3, 17}) {
+    std::string What = " n=" + std::to_string(N);
+    for (const Launch2D &L : L2) {
+      // jacobi1 on an n x n grid (the launch covers 17 x 17 ids at least).
+      std::vector<float> B(Cells, 0.5f);
+      Mem DB = inout(E, B);
+      setArgs(KJ, DA, DB, N);
+      run2D(E, KJ, 17, 17, L);
+      for (int I = 1; I < N - 1; ++I)
+        for (int J = 1; J < N - 1; ++J)
+          if (launched(I, 17, L.L1, L.O1) && launched(J, 17, L.L0, L.O0))
+            B[I * N + J] =
+                0.25f * (A[I * N + J] + A[I * N + J - 1] + A[I * N + J + 1] +
+                         A[(I + 1) * N + J] + A[(I - 1) * N + J]);
+      expectEqual(E.read<float>(DB, Cells), B,
+                  "jacobi1" + What + " " + L.str());
+      // gemm with ni = n, nj = 9, nk = n.
+      std::vector<float> C(Cells, 1.0f);
+      Mem DC = inout(E, C);
+      int NI = N, NJ = 9, NK = std::max(N, 0);
+      setArgs(KG, DA, DA, DC, 1.0f, 2.0f, NI, NJ, NK);
+      run2D(E, KG, 9, 17, L);
+      for (int I = 0; I < NI; ++I)
+        for (int J = 0; J < NJ; ++J)
+          if (launched(I, 17, L.L1, L.O1) && launched(J, 9, L.L0, L.O0)) {
+            C[I * NJ + J] *= 2.0f;
+            for (int Q = 0; Q < NK; ++Q)
+              C[I * NJ + J] += A[I * NK + Q] * A[Q * NJ + J];
+          }
+      expectEqual(E.read<float>(DC, Cells), C, "gemm" + What + " " + L.str());
+      // triLower
+      std::vector<int> T(Cells, 3);
+      Mem DT = inout(E, T);
+      setArgs(KT, DAi, DT, N);
+      run2D(E, KT, 17, 17, L);
+      for (int I = 0; I < N; ++I)
+        for (int J = 0; J <= I; ++J)
+          if (launched(I, 17, L.L1, L.O1) && launched(J, 17, L.L0, L.O0)) {
+            int S = 0;
+            for (int Q = J; Q <= I; ++Q)
+              S += Ai[I * N + Q] * Ai[Q * N + J];
+            T[I * N + J] = S;
+          }
+      expectEqual(E.read<int>(DT, Cells), T, "triLower" + What + " " + L.str());
+    }
+    for (const Launch1D &L : L1) {
+      std::vector<int> Sym(Cells, -7);
+      Mem DS = inout(E, Sym);
+      setArgs(KC, DS, DAi, N, 3);
+      run1D(E, KC, 17, L);
+      for (int J1 = 0; J1 < N - 1; ++J1) {
+        if (!launched(J1, 17, L.L, L.O))
+          continue;
+        Sym[J1 * N + J1] = 1;
+        for (int J2 = J1 + 1; J2 < N; ++J2) {
+          int S = 0;
+          for (int I = 0; I < 3; ++I)
+            S += Ai[I * N + J1] * Ai[I * N + J2];
+          Sym[J1 * N + J2] = Sym[J2 * N + J1] = S;
+        }
+      }
+      expectEqual(E.read<int>(DS, Cells), Sym,
+                  "corrTri" + What + " " + L.str());
+    }
+  }
+  // A bound above every id: the guard holds everywhere.
+  for (int N : {0x7fffffff, 1 << 30}) {
+    size_t Global = 96, Local = 24;
+    auto In = randomVector<int>(Global, -9, 9, 142);
+    Mem DIn = E.input(In), DOut = E.output<int>(Global);
+    setArgs(KI, DIn, DOut, N);
+    E.run(KI, 1, &Global, &Local);
+    std::vector<int> Want(Global);
+    for (size_t I = 0; I < Global; ++I)
+      Want[I] = In[I] * 2 + 1;
+    expectEqual(E.read<int>(DOut, Global), Want,
+                "truncatedIds n=" + std::to_string(N));
+  }
+}
