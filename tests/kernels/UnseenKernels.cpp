@@ -2467,3 +2467,110 @@ CLT_TEST(degenerateSizes) {
                 "truncatedIds n=" + std::to_string(N));
   }
 }
+
+//===-- Register tiles and lud's internal blocks --------------------------===//
+
+// Built with -DTN=... -DTH=...: the local size is TN x TH.
+static const char *TileSource = R"CLC(
+// Parboil's sgemm shape: a column of TN results per work-item in a private
+// array, a TH x TN tile of B in local memory, A and C column-major.
+#define TM (TN * TH)
+__kernel void sgemmRegTile(__global const float *A, int lda,
+                           __global const float *B, int ldb, __global float *C,
+                           int ldc, int k, float alpha, float beta) {
+  __local float bs[TH][TN];
+  int tx = get_local_id(0), ty = get_local_id(1);
+  int m = get_group_id(0) * TM + ty * TN + tx;
+  int n = get_group_id(1) * TN;
+  float c[TN];
+  for (int q = 0; q < TN; q++)
+    c[q] = 0.0f;
+  for (int i = 0; i < k; i += TH) {
+    bs[ty][tx] = B[(n + tx) * ldb + i + ty];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int j = 0; j < TH; j++) {
+      float a = A[m + (i + j) * lda];
+      for (int q = 0; q < TN; q++)
+        c[q] += a * bs[j][q];
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  for (int q = 0; q < TN; q++)
+    C[m + (n + q) * ldc] = C[m + (n + q) * ldc] * beta + alpha * c[q];
+}
+
+// lud's internal blocks: square groups of TN x TN (TH == TN), the block
+// position from the group ids and a uniform offset.
+__kernel void ludInternal(__global uint *m, int n, int offset) {
+  __local uint row[TN][TN], col[TN][TN];
+  int bx = get_group_id(0), by = get_group_id(1);
+  int tx = get_local_id(0), ty = get_local_id(1);
+  int gRow = offset + (by + 1) * TN, gCol = offset + (bx + 1) * TN;
+  row[ty][tx] = m[(offset + ty) * n + gCol + tx];
+  col[ty][tx] = m[(gRow + ty) * n + offset + tx];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  uint s = 0;
+  for (int i = 0; i < TN; i++)
+    s += col[ty][i] * row[i][tx];
+  m[(gRow + ty) * n + gCol + tx] -= s;
+}
+)CLC";
+
+CLT_TEST(parboilSgemmRegisterTile) {
+  for (auto [TN, TH] : {std::array<int, 2>{16, 8}, std::array<int, 2>{8, 4},
+                        std::array<int, 2>{5, 3}}) {
+    Program P = E.build(TileSource, "-DTN=" + std::to_string(TN) +
+                                        " -DTH=" + std::to_string(TH));
+    Kernel K = E.kernel(P, "sgemmRegTile");
+    const int TM = TN * TH, M = TM * 3, N = TN * 2, KK = TH * 3;
+    // Column-major A (M x KK), B stored as N x KK rows (ldb = KK), C M x N.
+    auto A = smallFloats(size_t(M) * KK, -4, 4, unsigned(TN));
+    auto B = smallFloats(size_t(N) * KK, -4, 4, unsigned(TH));
+    auto C0 = smallFloats(size_t(M) * N, -4, 4, 150);
+    const float Alpha = 2, Beta = -1;
+    Mem DA = E.input(A), DB = E.input(B), DC = inout(E, C0);
+    setArgs(K, DA, M, DB, KK, DC, M, KK, Alpha, Beta);
+    size_t Global[2] = {size_t(M / TH), size_t(N / TN * TH)};
+    size_t Local[2] = {size_t(TN), size_t(TH)};
+    E.run(K, 2, Global, Local);
+    std::vector<float> Want = C0;
+    for (int Mi = 0; Mi < M; ++Mi)
+      for (int Ni = 0; Ni < N; ++Ni) {
+        float S = 0;
+        for (int Q = 0; Q < KK; ++Q)
+          S += A[Mi + Q * M] * B[Ni * KK + Q];
+        Want[Mi + Ni * M] = Want[Mi + Ni * M] * Beta + Alpha * S;
+      }
+    expectEqual(E.read<float>(DC, Want.size()), Want,
+                "sgemm tile " + std::to_string(TN) + "x" + std::to_string(TH));
+  }
+}
+
+CLT_TEST(rodiniaLudInternal) {
+  for (int Bs : {16, 5, 32}) {
+    Program P = E.build(TileSource, "-DTN=" + std::to_string(Bs) +
+                                        " -DTH=" + std::to_string(Bs));
+    Kernel K = E.kernel(P, "ludInternal");
+    const int Blocks = 3, Off = 2, N = Off + (Blocks + 1) * Bs + 1;
+    auto M0 = randomVector<cl_uint>(size_t(N) * N, 0, 50, unsigned(Bs));
+    std::vector<cl_uint> Want = M0;
+    for (int By = 0; By < Blocks; ++By)
+      for (int Bx = 0; Bx < Blocks; ++Bx)
+        for (int Ty = 0; Ty < Bs; ++Ty)
+          for (int Tx = 0; Tx < Bs; ++Tx) {
+            int GRow = Off + (By + 1) * Bs, GCol = Off + (Bx + 1) * Bs;
+            cl_uint S = 0;
+            for (int I = 0; I < Bs; ++I)
+              S +=
+                  M0[(GRow + Ty) * N + Off + I] * M0[(Off + I) * N + GCol + Tx];
+            Want[(GRow + Ty) * N + GCol + Tx] -= S;
+          }
+    Mem DM = inout(E, M0);
+    setArgs(K, DM, N, Off);
+    size_t Global[2] = {size_t(Blocks * Bs), size_t(Blocks * Bs)};
+    size_t Local[2] = {size_t(Bs), size_t(Bs)};
+    E.run(K, 2, Global, Local);
+    expectEqual(E.read<cl_uint>(DM, Want.size()), Want,
+                "ludInternal block " + std::to_string(Bs));
+  }
+}
