@@ -2574,3 +2574,140 @@ CLT_TEST(rodiniaLudInternal) {
                 "ludInternal block " + std::to_string(Bs));
   }
 }
+
+//===-- Windows left early ------------------------------------------------===//
+
+static const char *EarlyExitSource = R"CLC(
+// A clamped window (the same trip count on every interior work-item, a
+// loop the split may run horizontally) left by break, continue and
+// return on data, its counter read after the loop.
+__kernel void windowBreak(__global const int *in, __global int *out, int n,
+                          int r, int t) {
+  int x = get_global_id(0);
+  if (x >= n)
+    return;
+  int lo = max(0, x - r), hi = min(n - 1, x + r);
+  int s = 0, k;
+  for (k = lo; k <= hi; k++) {
+    if (in[k] > t)
+      break;
+    if (in[k] < -t)
+      continue;
+    s += in[k];
+  }
+  out[x] = s * 1000 + (k - lo);
+}
+
+__kernel void windowReturn(__global const int *in, __global int *out, int n,
+                           int r, int t) {
+  int x = get_global_id(0);
+  if (x >= n)
+    return;
+  int lo = max(0, x - r), hi = min(n - 1, x + r);
+  int s = 0;
+  for (int k = lo; k <= hi; k++) {
+    if (in[k] == t) {
+      out[x] = -k - 1;
+      return;
+    }
+    s += in[k];
+  }
+  out[x] = s;
+}
+
+// A 2D window whose inner loop breaks, the outer one continuing.
+__kernel void window2DBreak(__global const int *in, __global int *out, int w,
+                            int h, int r, int t) {
+  int x = get_global_id(0), y = get_global_id(1);
+  if (x >= w || y >= h)
+    return;
+  int s = 0;
+  for (int j = max(0, y - r); j <= min(h - 1, y + r); j++)
+    for (int i = max(0, x - r); i <= min(w - 1, x + r); i++) {
+      int v = in[j * w + i];
+      if (v > t)
+        break;
+      s += v;
+    }
+  out[y * w + x] = s;
+}
+)CLC";
+
+CLT_TEST(windowsLeftEarly) {
+  Program P = E.build(EarlyExitSource);
+  Kernel KB = E.kernel(P, "windowBreak"), KR = E.kernel(P, "windowReturn"),
+         K2 = E.kernel(P, "window2DBreak");
+  const int N = 333;
+  auto In = randomVector<int>(N, -20, 20, 160);
+  Mem DIn = E.input(In);
+  for (int R : {0, 3, 9}) {
+    for (int T : {15, 19, 30}) {
+      std::vector<int> WB(N), WR(N);
+      for (int X = 0; X < N; ++X) {
+        int Lo = std::max(0, X - R), Hi = std::min(N - 1, X + R);
+        int S = 0, Q;
+        for (Q = Lo; Q <= Hi; ++Q) {
+          if (In[Q] > T)
+            break;
+          if (In[Q] < -T)
+            continue;
+          S += In[Q];
+        }
+        WB[X] = S * 1000 + (Q - Lo);
+        S = 0;
+        WR[X] = INT32_MIN;
+        for (Q = Lo; Q <= Hi; ++Q) {
+          if (In[Q] == T) {
+            WR[X] = -Q - 1;
+            break;
+          }
+          S += In[Q];
+        }
+        if (WR[X] == INT32_MIN)
+          WR[X] = S;
+      }
+      std::string What = " r=" + std::to_string(R) + " t=" + std::to_string(T);
+      for (const Launch1D &L : FewB1D) {
+        if (L.O)
+          continue;
+        Mem OB = E.output<int>(N), OR = E.output<int>(N);
+        setArgs(KB, DIn, OB, N, R, T);
+        run1D(E, KB, N, L);
+        setArgs(KR, DIn, OR, N, R, T);
+        run1D(E, KR, N, L);
+        expectEqual(E.read<int>(OB, N), WB,
+                    "windowBreak" + What + " " + L.str());
+        expectEqual(E.read<int>(OR, N), WR,
+                    "windowReturn" + What + " " + L.str());
+      }
+    }
+  }
+  const int W = 45, H = 21;
+  auto Img = randomVector<int>(size_t(W) * H, -20, 20, 161);
+  Mem DImg = E.input(Img);
+  for (int R : {1, 4}) {
+    const int T = 15;
+    std::vector<int> Want(Img.size());
+    for (int Y = 0; Y < H; ++Y)
+      for (int X = 0; X < W; ++X) {
+        int S = 0;
+        for (int J = std::max(0, Y - R); J <= std::min(H - 1, Y + R); ++J)
+          for (int I = std::max(0, X - R); I <= std::min(W - 1, X + R); ++I) {
+            int V = Img[J * W + I];
+            if (V > T)
+              break;
+            S += V;
+          }
+        Want[Y * W + X] = S;
+      }
+    for (const Launch2D &L : FewA2D) {
+      if (L.O0 || L.O1)
+        continue;
+      Mem DOut = E.output<int>(Img.size());
+      setArgs(K2, DImg, DOut, W, H, R, T);
+      run2D(E, K2, W, H, L);
+      expectEqual(E.read<int>(DOut, Img.size()), Want,
+                  "window2DBreak r=" + std::to_string(R) + " " + L.str());
+    }
+  }
+}
