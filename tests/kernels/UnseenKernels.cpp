@@ -2711,3 +2711,56 @@ CLT_TEST(windowsLeftEarly) {
     }
   }
 }
+
+//===-- Ids written the CUDA way ------------------------------------------===//
+
+static const char *CudaIdSource = R"CLC(
+// Rodinia's ports compute the id from the group, which ignores the global
+// offset; get_global_id does not.
+__kernel void cudaIds(__global const int *in, __global int *out, int n) {
+  int i = get_group_id(0) * get_local_size(0) + get_local_id(0);
+  if (i < n)
+    out[i] = in[i] * 3 + (int)get_global_id(0) + ((i & 1) ? 100 : -100) +
+             (i % 3 == 0 ? in[i ^ 1] : 0);
+}
+
+// A 2D range linearized with the global size, and a grid-stride loop.
+__kernel void linear2D(__global const int *in, __global int *out, int n) {
+  int x = get_global_id(0), y = get_global_id(1);
+  int gw = get_global_size(0), gh = get_global_size(1);
+  for (int i = y * gw + x; i < n; i += gw * gh)
+    out[i] = in[i] - i;
+}
+)CLC";
+
+CLT_TEST(cudaStyleIds) {
+  Program P = E.build(CudaIdSource);
+  Kernel K = E.kernel(P, "cudaIds"), KL = E.kernel(P, "linear2D");
+  const int N = 301;
+  auto In = randomVector<int>(N + 1, -100, 100, 170);
+  Mem DIn = E.input(In);
+  for (const Launch1D &L : Launches1D) {
+    std::vector<int> Want(N, 8);
+    Mem DOut = inout(E, Want);
+    setArgs(K, DIn, DOut, N);
+    run1D(E, K, N, L);
+    for (int I = 0; I < int(roundUp(N, L.L)) && I < N; ++I)
+      Want[I] = In[I] * 3 + I + int(L.O) + ((I & 1) ? 100 : -100) +
+                (I % 3 == 0 ? In[I ^ 1] : 0);
+    expectEqual(E.read<int>(DOut, N), Want, "cudaIds " + L.str());
+  }
+  const int M = 2000;
+  auto In2 = randomVector<int>(M, -100, 100, 171);
+  Mem DIn2 = E.input(In2);
+  std::vector<int> Want(M);
+  for (int I = 0; I < M; ++I)
+    Want[I] = In2[I] - I;
+  for (const Launch2D &L : FewB2D) {
+    if (L.O0 || L.O1)
+      continue; // the ids start at 0
+    Mem DOut = E.output<int>(M);
+    setArgs(KL, DIn2, DOut, M);
+    run2D(E, KL, 40, 9, L);
+    expectEqual(E.read<int>(DOut, M), Want, "linear2D " + L.str());
+  }
+}
