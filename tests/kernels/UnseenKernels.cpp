@@ -2764,3 +2764,48 @@ CLT_TEST(cudaStyleIds) {
     expectEqual(E.read<int>(DOut, M), Want, "linear2D " + L.str());
   }
 }
+
+//===-- A reduction for any group size ------------------------------------===//
+
+static const char *ReduceSource = R"CLC(
+// AMD's Reduction loads uint4; the tree halves a count that need not be a
+// power of two (the upper half rounded up), a b-loop whose bound is
+// updated at its end.
+__kernel void reduceAny(__global const uint4 *in, __global uint *out,
+                        __local uint *s, uint n4) {
+  uint lid = get_local_id(0), ls = get_local_size(0);
+  uint gid = get_global_id(0);
+  uint4 v = gid < n4 ? in[gid] : (uint4)(0);
+  s[lid] = v.x + v.y + v.z + v.w;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (uint active = ls; active > 1;) {
+    uint h = (active + 1) / 2;
+    if (lid < active - h)
+      s[lid] += s[lid + h];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    active = h;
+  }
+  if (lid == 0)
+    out[get_group_id(0)] = s[0];
+}
+)CLC";
+
+CLT_TEST(reductionAnyGroupSize) {
+  Program P = E.build(ReduceSource);
+  Kernel K = E.kernel(P, "reduceAny");
+  const cl_uint N4 = 1001;
+  auto In = randomVector<cl_uint>(size_t(N4) * 4, 0, 1000000, 180);
+  Mem DIn = E.input(In);
+  for (const Launch1D &L : Launches1D) {
+    if (L.O)
+      continue;
+    size_t Groups = roundUp(N4, L.L) / L.L;
+    Mem DOut = E.output<cl_uint>(Groups);
+    setArgs(K, DIn, DOut, LocalMem{L.L * sizeof(cl_uint)}, N4);
+    run1D(E, K, N4, L);
+    std::vector<cl_uint> Want(Groups);
+    for (size_t I = 0; I < size_t(N4) * 4; ++I)
+      Want[I / 4 / L.L] += In[I];
+    expectEqual(E.read<cl_uint>(DOut, Groups), Want, "reduceAny " + L.str());
+  }
+}
