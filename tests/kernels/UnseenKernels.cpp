@@ -5,24 +5,37 @@
 //===----------------------------------------------------------------------===//
 //
 // Kernels in the shapes of the suites pocl-iss is judged on and was never
-// tuned on (our own code, their shapes): PolyBench/GPU's linear algebra and
-// stencils (GEMM, SYRK, SYR2K, MVT, BICG, GESUMMV behind tail guards with a
-// loop over k or j, consecutive in one kernel and strided in the other;
-// JACOBI-2D and FDTD-2D with interior guards and guards on i == 0;
-// COVARIANCE's triangular loop and CORRELATION's data-dependent clamp;
-// GRAMSCHMIDT's uniform column k and its `tid == 0` norm), lud-style
-// triangular guards on both dimensions, the AMD APP SDK's SimpleConvolution
-// (a 2D image on a 1D range, x = gid % width), a separable box filter with
-// clamped reads, a transpose through a local tile, Blelloch and
-// Hillis-Steele scans and a histogram with local and global atomics, and
-// Rodinia's Needleman-Wunsch diagonal blocks, backprop's weight update with
-// its `ty == 0 && by == 0` row, bfs's data-dependent masks and a
-// streamcluster-like gain over a uniform number of dimensions.
+// tuned on (our own code, their shapes):
+// - PolyBench/GPU: GEMM, SYRK, SYR2K, MVT, BICG and GESUMMV behind tail
+//   guards with a loop over k or j, consecutive in one kernel and strided
+//   in the other; JACOBI-2D and FDTD-2D with interior guards and guards on
+//   i == 0; COVARIANCE's and CORRELATION's triangular loops and the
+//   latter's data-dependent clamp; GRAMSCHMIDT's uniform column k and its
+//   `tid == 0` norm; 3DCONV's guard on its loop counter;
+// - lud-style triangular guards on both dimensions, lud's diagonal block
+//   (`tx > i` between barriers) and internal blocks;
+// - the AMD APP SDK: SimpleConvolution (a 2D image on a 1D range, x = gid
+//   % width), a separable box filter with clamped reads, a transpose
+//   through a local tile, Blelloch and Hillis-Steele scans, a histogram
+//   with local and global atomics, FastWalshTransform, BitonicSort,
+//   FloydWarshall, DwtHaar1D's strides of two, unsigned clamped windows,
+//   Reduction's tree for any group size, uchar4 pixels;
+// - Rodinia: Needleman-Wunsch's diagonal blocks, backprop's weight update
+//   with its `ty == 0 && by == 0` row, bfs's data-dependent masks, a
+//   streamcluster-like gain over a uniform number of dimensions, kmeans'
+//   swap, ids computed from the group as the CUDA ports do;
+// - Parboil: spmv over a jagged diagonal layout, sgemm's register tile;
+// - and edges the suites reach: uchar, short, long and double elements,
+//   searches that break out, windows left by break, continue and return,
+//   divisions the guards protect, a private array across barriers, ids
+//   truncated to int past 2^32, groups of 1000 and 4096, last-group
+//   guards, a 3D stencil with guards on all faces, and degenerate sizes.
 //
 // Each runs with several local sizes (multiples of the vector width and
-// not; 1, 7, 16, 24, 33, 64 in 1D; 16x16, 8x4, 5x3, 32x1 in 2D), with
-// problem sizes that are not multiples of them (a padded global size and
-// the kernel's tail guard) and, on some, with global offsets; results are
+// not; 1, 7, 16, 24, 33, 64 in 1D; 16x16, 8x4, 5x3, 32x1 in 2D, and 1x16,
+// 3x17 where the second dimension is the vectorized one), with problem
+// sizes that are not multiples of them (a padded global size and the
+// kernel's tail guard) and, on some, with global offsets; results are
 // checked against host references, exactly where the data are integers or
 // small-integer floats whose sums are exact, with a tolerance elsewhere.
 // Every POCL_ISS_MODE must match them (and Debian's pocl does, with
