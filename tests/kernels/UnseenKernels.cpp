@@ -2822,3 +2822,102 @@ CLT_TEST(reductionAnyGroupSize) {
     expectEqual(E.read<cl_uint>(DOut, Groups), Want, "reduceAny " + L.str());
   }
 }
+
+//===-- Windows across a barrier, wrapped ids, compaction -----------------===//
+
+static const char *MiscSource = R"CLC(
+// The window's ends computed before a barrier, used after it (kept in a
+// context array across it).
+__kernel void windowAcrossBarrier(__global const int *in, __global int *out,
+                                  __local int *t, int n, int r) {
+  int x = get_global_id(0), lid = get_local_id(0);
+  int lo = max(0, x - r), hi = min(n - 1, x + r);
+  t[lid] = x < n ? in[x] : 0;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  int s = 0;
+  for (int k = lo; k <= hi; k++)
+    s += in[k] * (k - lo + 1);
+  if (x < n)
+    out[x] = s + t[(lid + 1) % get_local_size(0)];
+}
+
+// An id wrapped into range by a loop.
+__kernel void wrappedIds(__global const int *in, __global int *out, int n) {
+  int g = get_global_id(0);
+  int i = g;
+  while (i >= n)
+    i -= n;
+  out[g] = in[i] + g;
+}
+
+// Stream compaction: the slot from a global atomic counter.
+__kernel void compact(__global const int *in, __global int *out,
+                      __global int *count, int n, int t) {
+  int i = get_global_id(0);
+  if (i < n && in[i] > t) {
+    int p = atomic_inc(count);
+    out[p] = in[i] * 2 + 1;
+  }
+}
+)CLC";
+
+CLT_TEST(windowsAcrossBarriersWrapsAndCompaction) {
+  Program P = E.build(MiscSource);
+  Kernel KW = E.kernel(P, "windowAcrossBarrier"),
+         KI = E.kernel(P, "wrappedIds"), KC = E.kernel(P, "compact");
+  const int N = 350;
+  auto In = randomVector<int>(N, -100, 100, 190);
+  Mem DIn = E.input(In);
+  for (const Launch1D &L : FewB1D) {
+    if (L.O)
+      continue;
+    for (int R : {0, 4}) {
+      Mem DOut = E.output<int>(N);
+      setArgs(KW, DIn, DOut, LocalMem{L.L * sizeof(int)}, N, R);
+      run1D(E, KW, N, L);
+      std::vector<int> Want(N);
+      for (int X = 0; X < N; ++X) {
+        int Lo = std::max(0, X - R), Hi = std::min(N - 1, X + R);
+        for (int Q = Lo; Q <= Hi; ++Q)
+          Want[X] += In[Q] * (Q - Lo + 1);
+        int Lid = X % int(L.L), Nb = X - Lid + (Lid + 1) % int(L.L);
+        Want[X] += Nb < N ? In[Nb] : 0;
+      }
+      expectEqual(E.read<int>(DOut, N), Want,
+                  "windowAcrossBarrier r=" + std::to_string(R) + " " + L.str());
+    }
+  }
+  for (const Launch1D &L : FewA1D) {
+    if (L.O)
+      continue;
+    size_t Global = 3 * N + 17;
+    Global = roundUp(Global, L.L);
+    Mem DOut = E.output<int>(Global);
+    setArgs(KI, DIn, DOut, N);
+    E.run(KI, 1, &Global, &L.L);
+    std::vector<int> Want(Global);
+    for (size_t G = 0; G < Global; ++G)
+      Want[G] = In[G % N] + int(G);
+    expectEqual(E.read<int>(DOut, Global), Want, "wrappedIds " + L.str());
+  }
+  for (const Launch1D &L : Launches1D) {
+    if (L.O)
+      continue;
+    const int T = 20;
+    Mem DOut = E.output<int>(N), DCount = inout(E, std::vector<int>{0});
+    setArgs(KC, DIn, DOut, DCount, N, T);
+    run1D(E, KC, N, L);
+    std::vector<int> Want;
+    for (int V : In)
+      if (V > T)
+        Want.push_back(V * 2 + 1);
+    int Count = E.read<int>(DCount, 1)[0];
+    CLT_EXPECT_MSG(Count == int(Want.size()),
+                   "compact count " + std::to_string(Count) + ", want " +
+                       std::to_string(Want.size()) + ", " + L.str());
+    std::vector<int> Got = E.read<int>(DOut, Want.size());
+    std::sort(Got.begin(), Got.end());
+    std::sort(Want.begin(), Want.end());
+    expectEqual(Got, Want, "compact " + L.str());
+  }
+}
