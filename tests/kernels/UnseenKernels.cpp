@@ -2924,3 +2924,32 @@ CLT_TEST(windowsAcrossBarriersWrapsAndCompaction) {
     expectEqual(Got, Want, "compact " + L.str());
   }
 }
+
+// Suites build one source several times with different -D options (nw's
+// BLOCK_SIZE, sgemm's tiles): the same kernel name and local size must not
+// share a compiled work-group function (nor a cache entry) across builds.
+CLT_TEST(sameKernelDifferentDefines) {
+  static const char *Src = R"CLC(
+__kernel void scaled(__global const int *in, __global int *out, int n) {
+  int i = get_global_id(0);
+  if (i < n)
+    out[i] = in[i] * FACTOR + i;
+}
+)CLC";
+  const int N = 100;
+  auto In = randomVector<int>(N, -100, 100, 200);
+  Mem DIn = E.input(In);
+  for (int Round = 0; Round < 2; ++Round)
+    for (int F : {3, -7}) {
+      Program P = E.build(Src, "-DFACTOR=" + std::to_string(F));
+      Kernel K = E.kernel(P, "scaled");
+      Mem DOut = E.output<int>(N);
+      setArgs(K, DIn, DOut, N);
+      run1D(E, K, N, Launch1D{24, 0});
+      std::vector<int> Want(N);
+      for (int I = 0; I < N; ++I)
+        Want[I] = In[I] * F + I;
+      expectEqual(E.read<int>(DOut, N), Want,
+                  "scaled FACTOR=" + std::to_string(F));
+    }
+}
