@@ -465,19 +465,42 @@ bool WorkItemModel::Builder::applyChecks(ArrayRef<RangeCheck> Checks,
              O.Hi.eq(C.Hi).is_true();
     });
     if (Cached == BoxChecks.end()) {
-      isl::set Box = isl::set::universe(C.PA.domain_space());
-      for (unsigned D = 0; D < 3; ++D)
-        Box = Box.lower_bound_val(isl::dim::set, D, 0L)
+      // In closed form where the value is affine in the ids (a stencil's
+      // neighbours are each a few additions), projected from the box
+      // otherwise.
+      isl::set Out = paramsOutsideOnBox(
+          C.PA, C.Lo, C.Hi,
+          {long(M.LocalSize[0]), long(M.LocalSize[1]), long(M.LocalSize[2])});
+      bool Closed = !Out.is_null();
+      if (!Closed) {
+        isl::set Box = isl::set::universe(C.PA.domain_space());
+        for (unsigned D = 0; D < 3; ++D)
+          Box =
+              Box.lower_bound_val(isl::dim::set, D, 0L)
                   .upper_bound_val(isl::dim::set, D, long(M.LocalSize[D] - 1));
-      isl::set Out = C.PA.lt_set(isl::pw_aff(Box, C.Lo))
-                         .unite(C.PA.gt_set(isl::pw_aff(Box, C.Hi)))
-                         .intersect(Box)
-                         .intersect_params(M.Context);
+        Out = C.PA.lt_set(isl::pw_aff(Box, C.Lo))
+                  .unite(C.PA.gt_set(isl::pw_aff(Box, C.Hi)))
+                  .intersect(Box)
+                  .intersect_params(M.Context)
+                  .params();
+      } else {
+        Out = Out.align_params(M.Context.space());
+      }
       // Gisted: the constraints that the context implies stay out of the
-      // assumptions (they are as small as the run-time check).
-      BoxChecks.push_back({C.PA, C.Lo, C.Hi,
-                           BadParams(Out).gist(M.Context).coalesce(),
-                           Out.params().gist(M.Context).coalesce(), false});
+      // assumptions (they are as small as the run-time check). Without
+      // opaque parameters both sets are the same, gisted once.
+      isl::set Gisted = Out.gist(M.Context).coalesce();
+      bool AnyOpaque = any_of(
+          Opaque, [&](const isl::id &Id) { return involvesParam(Out, Id); });
+      // Projecting the opaque parameters out needs their bounds (the
+      // closed form has none).
+      BoxChecks.push_back(
+          {C.PA, C.Lo, C.Hi,
+           AnyOpaque ? BadParams(Closed ? Out.intersect(M.Context) : Out)
+                           .gist(M.Context)
+                           .coalesce()
+                     : Gisted,
+           Gisted, false});
       Cached = BoxChecks.end() - 1;
     }
     // The assumptions only grow: once assumed, always.
