@@ -395,6 +395,18 @@ bool WorkItemModel::Builder::needInRange(Expr &E, const isl::pw_aff &V,
   long HiV = Bits == 64 ? INT64_MAX : (int64_t(1) << (Bits - 1)) - 1;
   long LoV = NonNegative ? 0 : (Bits == 64 ? INT64_MIN : -HiV - 1);
   isl::val Lo(Ctx, LoV), Hi(Ctx, HiV);
+  // An affine value of the ids in closed form (paramsOutsideOnBox).
+  isl::set Outside = paramsOutsideOnBox(
+      V, Lo, Hi,
+      {long(M.LocalSize[0]), long(M.LocalSize[1]), long(M.LocalSize[2])});
+  if (!Outside.is_null()) {
+    isl::boolean Empty = Outside.intersect(M.Context).is_empty();
+    if (Empty.is_error())
+      return false;
+    if (!Empty.is_true())
+      E.Checks.push_back({V, Lo, Hi});
+    return true;
+  }
   // Where the work-item ids range and the loop counters do not wrap.
   isl::set Where = isl::set::universe(S.Space);
   for (unsigned D = 0; D < 3; ++D)
