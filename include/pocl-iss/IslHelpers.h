@@ -97,6 +97,18 @@ bool plainIsEqual(const isl::pw_aff &A, const isl::pw_aff &B);
 /// when unsure, or for a null object.
 bool differByParams(const isl::pw_aff &A, const isl::pw_aff &B);
 
+/// The parameters where \p PA leaves [\p Lo, \p Hi] somewhere in the box
+/// 0 <= x_d < Size[d] of its first Size.size() set dimensions (over the
+/// parameters of \p PA, not intersected with any context). Closed form, no
+/// projection: the extremes of an affine function on a box lie at its
+/// corners, so the parameters are those where PA with each x_d at the end
+/// its coefficient points away from [Lo, Hi] is outside. Null unless \p PA
+/// is one affine piece on its whole space, without integer divisions,
+/// that involves the box's dimensions alone (the others are unbounded).
+/// \p PA is [p] -> { S[x0, ..., k...] -> [f] } and the result [p] -> { : }.
+isl::set paramsOutsideOnBox(const isl::pw_aff &PA, const isl::val &Lo,
+                            const isl::val &Hi, const std::vector<long> &Size);
+
 /// The local (existentially quantified) dimensions of \p BM; 0 on error.
 /// (basic_map::dim(isl::dim::div) asks the map, which has none.)
 unsigned localDims(const isl::basic_map &BM);

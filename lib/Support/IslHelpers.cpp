@@ -139,6 +139,40 @@ bool differByParams(const isl::pw_aff &A, const isl::pw_aff &B) {
   return !St.is_error() && Params;
 }
 
+isl::set paramsOutsideOnBox(const isl::pw_aff &PA, const isl::val &Lo,
+                            const isl::val &Hi, const std::vector<long> &Size) {
+  if (PA.is_null() || isl_pw_aff_isa_aff(PA.get()) != isl_bool_true)
+    return isl::set();
+  isl::aff A = PA.as_aff();
+  isl_size N = isl_aff_dim(A.get(), isl_dim_in);
+  if (N < 0 || isl_aff_dim(A.get(), isl_dim_div) != 0)
+    return isl::set();
+  isl::ctx Ctx = A.ctx();
+  // Base is A without the box's dimensions, then A at its lowest (Low)
+  // and highest (High) corner.
+  isl::aff Base = A;
+  isl::val Down(Ctx, 0L), Up(Ctx, 0L);
+  isl::local_space LS(A.domain_space());
+  for (isl_size I = 0; I < N; ++I) {
+    isl::val C = coefficient(A, unsigned(I));
+    if (C.is_null())
+      return isl::set();
+    if (C.is_zero())
+      continue;
+    if (size_t(I) >= Size.size())
+      return isl::set();
+    Base = Base.sub(isl::aff::var_on_domain(LS, isl::dim::set, I).scale(C));
+    isl::val Extent = C.mul(isl::val(Ctx, Size[I] - 1));
+    if (Extent.is_neg())
+      Down = Down.add(Extent);
+    else
+      Up = Up.add(Extent);
+  }
+  isl::aff Low = Base.add_constant(Down), High = Base.add_constant(Up);
+  isl::aff LoA(LS, Lo), HiA(LS, Hi);
+  return Low.lt_set(LoA).unite(High.gt_set(HiA)).params();
+}
+
 unsigned localDims(const isl::basic_map &BM) {
   if (BM.is_null())
     return 0;

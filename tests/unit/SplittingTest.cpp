@@ -115,6 +115,48 @@ TEST_F(SplittingTest, NeighboursDifferByParameters) {
   EXPECT_FALSE(differByParams(Left, isl::pw_aff()));
 }
 
+TEST_F(SplittingTest, ParamsOutsideOnBoxInClosedForm) {
+  // The model's range checks ask where an address leaves its type's range
+  // for some work-item of the group: at a corner of the box, so the
+  // closed form must equal the projection of the box for every sign of
+  // the coefficients, and a loop counter the address does not involve
+  // is no matter.
+  std::vector<long> Size = {16, 4, 1};
+  auto Projected = [&](const isl::pw_aff &PA, long Lo, long Hi) {
+    isl::set Box = isl::set::universe(PA.domain_space());
+    for (unsigned D = 0; D < 3; ++D)
+      Box = Box.lower_bound_val(isl::dim::set, D, 0L)
+                .upper_bound_val(isl::dim::set, D, Size[D] - 1);
+    isl::val L(Ctx, Lo), H(Ctx, Hi);
+    return PA.lt_set(isl::pw_aff(Box, L))
+        .unite(PA.gt_set(isl::pw_aff(Box, H)))
+        .intersect(Box)
+        .params();
+  };
+  for (const char *F : {"[O, n] -> { WI[x, y, z] -> [(O + x - 1)] }",
+                        "[O, n] -> { WI[x, y, z] -> [(O - 3x + n * 0 + 2y)] }",
+                        "[O, n] -> { WI[x, y, z] -> [(-O - x - 5y + n)] }",
+                        "[O, n] -> { WI[x, y, z] -> [(n)] }",
+                        "[O, n] -> { WI[x, y, z] -> [(O + 7z - x)] }",
+                        "[O, n] -> { L[x, y, z, k] -> [(O + x + 4y)] }"}) {
+    isl::pw_aff PA = pwAff(F);
+    for (auto [Lo, Hi] : {std::pair<long, long>{0, 100}, {-20, 20}}) {
+      isl::set Out =
+          paramsOutsideOnBox(PA, isl::val(Ctx, Lo), isl::val(Ctx, Hi), Size);
+      ASSERT_FALSE(Out.is_null()) << F;
+      expectEqual(Out, Projected(PA, Lo, Hi));
+    }
+  }
+  // Where it is not one affine piece of the box's dimensions alone the
+  // closed form does not answer (the caller projects).
+  isl::val Lo(Ctx, 0L), Hi(Ctx, 100L);
+  for (const char *F : {"[O] -> { L[x, y, z, k] -> [(O + x + k)] }",
+                        "[O] -> { WI[x, y, z] -> [(O + floor(x / 2))] }",
+                        "[O] -> { WI[x, y, z] -> [(min(O, x))] }",
+                        "[O] -> { WI[x, y, z] -> [(x)] : x <= O }"})
+    EXPECT_TRUE(paramsOutsideOnBox(pwAff(F), Lo, Hi, Size).is_null()) << F;
+}
+
 TEST_F(SplittingTest, InactiveLanesDoNotCount) {
   // Only the even lanes run the access: a masked consecutive access is
   // still consecutive; B[x / 2] is not, but it is where one lane runs.

@@ -23,9 +23,11 @@
 #include "CompilerInternal.h"
 #include "Passes.h"
 #include "Scoring/SubkernelScore.h"
+#include "Splitting/RegionSplitter.h"
 #include "Splitting/WorkItemModel.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/Analysis/PostDominators.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Module.h"
@@ -144,6 +146,21 @@ static void eliminate(std::vector<Candidate> &Cands, const isl::set &Context) {
           Cands[I].Score.dominates(Cands[J].Score, Context) &&
           (I < J || !Cands[J].Score.dominates(Cands[I].Score, Context)))
         Cands[J].Keep = false;
+}
+
+/// Whether the masked-guard rule, as written, leaves every region of
+/// \p Kernel unsplit along \p C's dimension (masksCoverAsWritten): then
+/// its subkernel is the one `vec` builds there, and each access it scores
+/// is consecutive along it.
+static bool masksCoverEveryRegion(const WorkItemModel &M, const Candidate &C,
+                                  const WorkGroupConfig &Config,
+                                  Function &Kernel) {
+  if (M.regions().empty() || M.localSize(C.Dim) < C.Width)
+    return false;
+  PostDominatorTree PDT(Kernel);
+  return all_of(M.regions(), [&](const RegionModel &R) {
+    return masksCoverAsWritten(M, R, C.Dim, C.Width, Config.MaxPieces, PDT);
+  });
 }
 
 /// One array of POCL_ISS_STATS counters for all subkernels: each
@@ -289,26 +306,45 @@ PreservedAnalyses SubkernelsPass::run(Module &M, ModuleAnalysisManager &MAM) {
   std::optional<WorkItemModel> Model;
   Model.emplace(WorkItemModelAnalysis().run(*First, FAM));
   isl::set Context;
-  ScoreWeights W{Config.WeightConsecutive, Config.WeightUniform,
-                 Config.WeightDivergent};
-  SmallVector<unsigned, 3> Dims;
-  for (const Candidate &C : Cands)
-    if (C.Dim >= 0)
-      Dims.push_back(C.Dim);
-  std::vector<SubkernelScore> Scores = scoresOf(*Model, Dims, W, &Context);
-  for (unsigned I = 0; I < Dims.size(); ++I)
-    Cands[I].Score = std::move(Scores[I]);
-  eliminate(Cands, Context);
-  if (debugEnabled(DbgLLVM))
-    for (const Candidate &C : Cands) {
-      std::string S;
-      raw_string_ostream OS(S);
-      C.Score.print(OS);
-      debugLog(DbgLLVM, "%s: subkernel %s%s, %u of %u parts exact, score %s",
-               Config.Kernel.c_str(), C.describe(Config.IssMode).c_str(),
-               C.Keep ? "" : " (dominated)", C.Score.exactParts(),
-               C.Score.parts(), S.c_str());
-    }
+  // Where the masks cover every region along the first dimension, its
+  // split is refused as written, before any set is computed
+  // (RegionSplitter), and every access its score counts is consecutive
+  // along it. The scores would still weigh it against the other
+  // dimensions and the scalar fallback, which can win only where guards
+  // leave little of a tile to run (Parboil's 2DCONV: the scalar fallback,
+  // in launches whose image is at most two pixels wide or high, which run
+  // nothing). That choice is given up for a compile that costs what
+  // `vec`'s does: no scores, one subkernel.
+  if (Config.IssMode == Mode::SplitScore && Config.CheapMasks &&
+      masksCoverEveryRegion(*Model, Cands[0], Config, *First)) {
+    for (Candidate &C : drop_begin(Cands))
+      C.Keep = false;
+    debugLog(DbgLLVM,
+             "%s: subkernel %s alone, not scored: the masks cover every "
+             "region along it (-iss-cheap-masks)",
+             Config.Kernel.c_str(), Cands[0].describe(Config.IssMode).c_str());
+  } else {
+    ScoreWeights W{Config.WeightConsecutive, Config.WeightUniform,
+                   Config.WeightDivergent};
+    SmallVector<unsigned, 3> Dims;
+    for (const Candidate &C : Cands)
+      if (C.Dim >= 0)
+        Dims.push_back(C.Dim);
+    std::vector<SubkernelScore> Scores = scoresOf(*Model, Dims, W, &Context);
+    for (unsigned I = 0; I < Dims.size(); ++I)
+      Cands[I].Score = std::move(Scores[I]);
+    eliminate(Cands, Context);
+    if (debugEnabled(DbgLLVM))
+      for (const Candidate &C : Cands) {
+        std::string S;
+        raw_string_ostream OS(S);
+        C.Score.print(OS);
+        debugLog(DbgLLVM, "%s: subkernel %s%s, %u of %u parts exact, score %s",
+                 Config.Kernel.c_str(), C.describe(Config.IssMode).c_str(),
+                 C.Keep ? "" : " (dominated)", C.Score.exactParts(),
+                 C.Score.parts(), S.c_str());
+      }
+  }
 
   SmallVector<const Candidate *, 4> Kept;
   for (const Candidate &C : Cands)

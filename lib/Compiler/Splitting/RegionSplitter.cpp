@@ -657,6 +657,37 @@ std::string ModelSplitPlan::describe(unsigned RangeIndex) const {
   return S;
 }
 
+/// Whether a successor of branch \p Br of \p R post-dominates it: the
+/// branch only guards code.
+static bool isGuard(const RegionModel &R, unsigned Br,
+                    const PostDominatorTree &PDT) {
+  const BasicBlock *BB = R.Branches[Br].Term->getParent();
+  return any_of(successors(BB),
+                [&](const BasicBlock *S) { return PDT.dominates(S, BB); });
+}
+
+bool masksCoverAsWritten(const WorkItemModel &M, const RegionModel &R,
+                         unsigned Dim, unsigned Width, unsigned MaxPieces,
+                         const PostDominatorTree &PDT) {
+  if (!R.Modelled || !R.Loops.empty())
+    return false;
+  auto Along = [&](unsigned Br) -> bool {
+    return R.Branches[Br].UniformDims >> Dim & 1;
+  };
+  auto Branches = seq(unsigned(R.Branches.size()));
+  if (none_of(Branches,
+              [&](unsigned Br) { return !Along(Br) && isGuard(R, Br, PDT); }))
+    return false;
+  SplittingPredicates Written(M, R, Dim, Width, MaxPieces,
+                              /*PointwiseOnly=*/true);
+  return all_of(
+             Branches,
+             [&](unsigned Br) { return Along(Br) || isGuard(R, Br, PDT); }) &&
+         all_of(seq(unsigned(R.Accesses.size())), [&](unsigned A) {
+           return !R.Accesses[A].Checked && Written.consecutiveAsWritten(A);
+         });
+}
+
 SplitPlanner makeSplitPlanner(const WorkItemModel &M, unsigned Dim,
                               unsigned Width, unsigned MaxPieces,
                               bool CheapMasks, Function &Kernel) {
@@ -689,34 +720,14 @@ SplitPlanner makeSplitPlanner(const WorkItemModel &M, unsigned Dim,
     // split, which adds its ranges' bounds to every group (Parboil's
     // stencil ran 10% slower split). A uniform access under the guard
     // would become a masked gather, and a loop would not run in lock-step.
-    auto Guard = [&](unsigned Br) {
-      const BasicBlock *BB = R->Branches[Br].Term->getParent();
-      return any_of(successors(BB),
-                    [&](const BasicBlock *S) { return PDT->dominates(S, BB); });
-    };
+    auto Guard = [&](unsigned Br) { return isGuard(*R, Br, *PDT); };
     const char *MasksCover = "its branches only guard consecutive accesses, "
                              "which the vectorizer's masks cover as fast "
                              "(-iss-cheap-masks)";
     bool StraightLine = CheapMasks && R->Loops.empty();
-    // Decided as written first, before any set is computed: every branch
-    // the same along d or a guard, one a guard that is not, every address
-    // stepping by its size.
-    auto Along = [&](unsigned Br) -> bool {
-      return R->Branches[Br].UniformDims >> Dim & 1;
-    };
-    auto Branches = seq(unsigned(R->Branches.size()));
-    if (StraightLine && any_of(Branches, [&](unsigned Br) {
-          return !Along(Br) && Guard(Br);
-        })) {
-      SplittingPredicates Written(M, *R, Dim, Width, MaxPieces,
-                                  /*PointwiseOnly=*/true);
-      if (all_of(Branches,
-                 [&](unsigned Br) { return Along(Br) || Guard(Br); }) &&
-          all_of(seq(unsigned(R->Accesses.size())), [&](unsigned A) {
-            return !R->Accesses[A].Checked && Written.consecutiveAsWritten(A);
-          }))
-        return Refuse(MasksCover);
-    }
+    // Decided as written first, before any set is computed.
+    if (CheapMasks && masksCoverAsWritten(M, *R, Dim, Width, MaxPieces, *PDT))
+      return Refuse(MasksCover);
     auto P =
         std::make_unique<SplittingPredicates>(M, *R, Dim, Width, MaxPieces);
     if (P->ranges().empty())

@@ -14,11 +14,13 @@
 
 namespace llvm {
 class Function;
-}
+class PostDominatorTree;
+} // namespace llvm
 
 namespace iss {
 
 class WorkItemModel;
+struct RegionModel;
 
 /// The planner for \p Kernel's regions, vectorized along \p Dim with
 /// \p Width lanes, at most \p MaxPieces ranges per region. \p M and
@@ -28,6 +30,18 @@ class WorkItemModel;
 SplitPlanner makeSplitPlanner(const WorkItemModel &M, unsigned Dim,
                               unsigned Width, unsigned MaxPieces,
                               bool CheapMasks, llvm::Function &Kernel);
+
+/// The masked-guard rule as written, the first the planner asks where
+/// masked loads and stores cost what plain ones do: \p R is straight-line
+/// code whose branches are each the same along \p Dim or a guard (a
+/// successor post-dominates it, \p PDT is the kernel's), at least one a
+/// guard that is not the same along \p Dim, and whose accesses each step
+/// by their size along \p Dim as written (not by the model's checks).
+/// Then the vectorizer's masks cover the guards as fast as a split would,
+/// and \p R stays unsplit.
+bool masksCoverAsWritten(const WorkItemModel &M, const RegionModel &R,
+                         unsigned Dim, unsigned Width, unsigned MaxPieces,
+                         const llvm::PostDominatorTree &PDT);
 
 } // namespace iss
 

@@ -395,6 +395,18 @@ bool WorkItemModel::Builder::needInRange(Expr &E, const isl::pw_aff &V,
   long HiV = Bits == 64 ? INT64_MAX : (int64_t(1) << (Bits - 1)) - 1;
   long LoV = NonNegative ? 0 : (Bits == 64 ? INT64_MIN : -HiV - 1);
   isl::val Lo(Ctx, LoV), Hi(Ctx, HiV);
+  // An affine value of the ids in closed form (paramsOutsideOnBox).
+  isl::set Outside = paramsOutsideOnBox(
+      V, Lo, Hi,
+      {long(M.LocalSize[0]), long(M.LocalSize[1]), long(M.LocalSize[2])});
+  if (!Outside.is_null()) {
+    isl::boolean Empty = Outside.intersect(M.Context).is_empty();
+    if (Empty.is_error())
+      return false;
+    if (!Empty.is_true())
+      E.Checks.push_back({V, Lo, Hi});
+    return true;
+  }
   // Where the work-item ids range and the loop counters do not wrap.
   isl::set Where = isl::set::universe(S.Space);
   for (unsigned D = 0; D < 3; ++D)
@@ -465,19 +477,42 @@ bool WorkItemModel::Builder::applyChecks(ArrayRef<RangeCheck> Checks,
              O.Hi.eq(C.Hi).is_true();
     });
     if (Cached == BoxChecks.end()) {
-      isl::set Box = isl::set::universe(C.PA.domain_space());
-      for (unsigned D = 0; D < 3; ++D)
-        Box = Box.lower_bound_val(isl::dim::set, D, 0L)
+      // In closed form where the value is affine in the ids (a stencil's
+      // neighbours are each a few additions), projected from the box
+      // otherwise.
+      isl::set Out = paramsOutsideOnBox(
+          C.PA, C.Lo, C.Hi,
+          {long(M.LocalSize[0]), long(M.LocalSize[1]), long(M.LocalSize[2])});
+      bool Closed = !Out.is_null();
+      if (!Closed) {
+        isl::set Box = isl::set::universe(C.PA.domain_space());
+        for (unsigned D = 0; D < 3; ++D)
+          Box =
+              Box.lower_bound_val(isl::dim::set, D, 0L)
                   .upper_bound_val(isl::dim::set, D, long(M.LocalSize[D] - 1));
-      isl::set Out = C.PA.lt_set(isl::pw_aff(Box, C.Lo))
-                         .unite(C.PA.gt_set(isl::pw_aff(Box, C.Hi)))
-                         .intersect(Box)
-                         .intersect_params(M.Context);
+        Out = C.PA.lt_set(isl::pw_aff(Box, C.Lo))
+                  .unite(C.PA.gt_set(isl::pw_aff(Box, C.Hi)))
+                  .intersect(Box)
+                  .intersect_params(M.Context)
+                  .params();
+      } else {
+        Out = Out.align_params(M.Context.space());
+      }
       // Gisted: the constraints that the context implies stay out of the
-      // assumptions (they are as small as the run-time check).
-      BoxChecks.push_back({C.PA, C.Lo, C.Hi,
-                           BadParams(Out).gist(M.Context).coalesce(),
-                           Out.params().gist(M.Context).coalesce(), false});
+      // assumptions (they are as small as the run-time check). Without
+      // opaque parameters both sets are the same, gisted once.
+      isl::set Gisted = Out.gist(M.Context).coalesce();
+      bool AnyOpaque = any_of(
+          Opaque, [&](const isl::id &Id) { return involvesParam(Out, Id); });
+      // Projecting the opaque parameters out needs their bounds (the
+      // closed form has none).
+      BoxChecks.push_back(
+          {C.PA, C.Lo, C.Hi,
+           AnyOpaque ? BadParams(Closed ? Out.intersect(M.Context) : Out)
+                           .gist(M.Context)
+                           .coalesce()
+                     : Gisted,
+           Gisted, false});
       Cached = BoxChecks.end() - 1;
     }
     // The assumptions only grow: once assumed, always.
