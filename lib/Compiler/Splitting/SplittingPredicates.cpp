@@ -1210,11 +1210,15 @@ bool SplittingPredicates::uniformAcross(unsigned Branch,
   } else {
     D = within(domainView(B.Domain), Where);
   }
+  // The pairs' relation alone, one basic map: its ends are bounded by T
+  // and D \ T below, both within D. Bounded by D first, it had as many
+  // pieces as D's squared (a range's tiles of a clamped loop: 18 pieces,
+  // 1215 after T, each intersected with D \ T's 70: 78% of the
+  // work-group passes for a 1D clamped window in groups of 64).
   isl::map Line = isl::map::universe(D.space().map_from_set());
   for (unsigned I = 0, N = islDim(D, isl::dim::set); I < N; ++I)
     if (I != Dim && I != Fixed)
       Line = Line.equate(isl::dim::in, I, isl::dim::out, I);
-  Line = Line.intersect_domain(D).intersect_range(D);
   for (unsigned I = 0; I < B.Taken.size(); ++I) {
     isl::set C = B.Conditions[I];
     if (Fixed != ~0u) {
