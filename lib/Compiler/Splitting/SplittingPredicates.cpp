@@ -1214,7 +1214,9 @@ bool SplittingPredicates::uniformAcross(unsigned Branch,
   // and D \ T below, both within D. Bounded by D first, it had as many
   // pieces as D's squared (a range's tiles of a clamped loop: 18 pieces,
   // 1215 after T, each intersected with D \ T's 70: 78% of the
-  // work-group passes for a 1D clamped window in groups of 64).
+  // work-group passes for a 1D clamped window in groups of 64). D
+  // coalesced first: 18 pieces become 11, and D \ T 13 instead of 18.
+  D = D.coalesce();
   isl::map Line = isl::map::universe(D.space().map_from_set());
   for (unsigned I = 0, N = islDim(D, isl::dim::set); I < N; ++I)
     if (I != Dim && I != Fixed)
