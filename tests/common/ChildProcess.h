@@ -86,6 +86,14 @@ inline pid_t startChild(const char *Path, const char *Arg,
   return Pid;
 }
 
+/// This executable's path (/proc/self/exe), for running itself as a
+/// child; empty if it cannot be read.
+inline std::string selfPath() {
+  char Buf[4096];
+  ssize_t Len = readlink("/proc/self/exe", Buf, sizeof(Buf) - 1);
+  return Len > 0 ? std::string(Buf, size_t(Len)) : std::string();
+}
+
 /// Waits up to \p Seconds (times timeScale()) for \p Pid; its wait status,
 /// or -1 when it did not end in time (it is killed then) or could not be
 /// waited for.

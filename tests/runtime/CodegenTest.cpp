@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ChildProcess.h"
 #include "ClTest.h"
 
 #include <cstdio>
@@ -18,6 +19,7 @@
 #include <regex>
 #include <sstream>
 #include <string>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static const char *Source = R"CLC(
@@ -57,21 +59,12 @@ static int child() {
   return 0;
 }
 
-/// Runs this program as a child with \p Env; returns its exit status.
-static int runChild(const char *Self, const std::string &Env) {
-  std::string Cmd = Env + " '" + Self + "' --child";
-  int Status = std::system(Cmd.c_str());
-  return WIFEXITED(Status) ? WEXITSTATUS(Status) : 1;
-}
-
 int main(int Argc, char **Argv) {
   if (Argc > 1 && std::strcmp(Argv[1], "--child") == 0)
     return child();
-  char Self[4096];
-  ssize_t Len = readlink("/proc/self/exe", Self, sizeof(Self) - 1);
-  if (Len <= 0)
+  std::string Self = clt::selfPath();
+  if (Self.empty())
     return 1;
-  Self[Len] = '\0';
   char Dir[] = "/tmp/pocl-iss-codegen-XXXXXX";
   if (!mkdtemp(Dir))
     return 1;
@@ -80,11 +73,15 @@ int main(int Argc, char **Argv) {
   std::regex StrideIsOne(R"(icmp (eq|ne) i32 %n\.val[.\w]*, 1\b)");
   for (const char *Value : {"1", "0"}) {
     std::string Sub = std::string(Dir) + "/" + Value;
-    std::string Env = "mkdir -p '" + Sub +
-                      "' && POCL_ISS_MODE=vec POCL_KERNEL_CACHE=0 "
-                      "POCL_ISS_DUMP_IR='" +
-                      Sub + "' POCL_ISS_STRIDE_VERSIONING=" + Value;
-    int Status = runChild(Self, Env);
+    mkdir(Sub.c_str(), 0700);
+    int Wait = clt::waitChild(
+        clt::startChild(Self.c_str(), "--child",
+                        {{"POCL_ISS_MODE", "vec"},
+                         {"POCL_KERNEL_CACHE", "0"},
+                         {"POCL_ISS_DUMP_IR", Sub.c_str()},
+                         {"POCL_ISS_STRIDE_VERSIONING", Value}}),
+        100);
+    int Status = Wait >= 0 && WIFEXITED(Wait) ? WEXITSTATUS(Wait) : 1;
     if (Status == 77) {
       Result = 77;
       break;

@@ -91,11 +91,9 @@ int main(int Argc, char **Argv) {
     return child(false);
   if (Argc > 1 && std::strcmp(Argv[1], "--exit") == 0)
     return child(true);
-  char Self[4096];
-  ssize_t Len = readlink("/proc/self/exe", Self, sizeof(Self) - 1);
-  if (Len <= 0)
+  std::string Self = clt::selfPath();
+  if (Self.empty())
     return 1;
-  Self[Len] = '\0';
   // Before the fix about a third of such exits crashed: 24 runs miss it
   // with a probability below 1e-4.
   const int Runs = 24;
@@ -104,7 +102,7 @@ int main(int Argc, char **Argv) {
     const char *Arg = I % 2 ? "--exit" : "--return";
     // A child still there after 120 s fails the test: exiting must not
     // wait for the kernel.
-    int S = clt::waitChild(clt::startChild(Self, Arg), 120);
+    int S = clt::waitChild(clt::startChild(Self.c_str(), Arg), 120);
     if (S != -1 && WIFEXITED(S) && WEXITSTATUS(S) == 77) {
       std::printf("skipped: no pocl-iss platform\n");
       return 77;

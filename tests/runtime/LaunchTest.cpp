@@ -105,13 +105,11 @@ CLT_TEST(launchThreads) {
     CLT_SKIP("reads pocl-iss's POCL_DEBUG=device log");
   if (std::getenv("ISS_LAUNCH_CHILD"))
     CLT_SKIP("the child runs childLaunches only");
-  char Self[4096];
-  ssize_t Len = readlink("/proc/self/exe", Self, sizeof(Self) - 1);
-  CLT_EXPECT(Len > 0);
-  Self[Len] = '\0';
+  std::string Self = selfPath();
+  CLT_EXPECT(!Self.empty());
   std::string LogPath =
       "/tmp/runtime-launch-" + std::to_string(getpid()) + ".log";
-  pid_t Pid = startChild(Self, "childLaunches",
+  pid_t Pid = startChild(Self.c_str(), "childLaunches",
                          {{"ISS_LAUNCH_CHILD", "1"},
                           {"POCL_DEBUG", "device"},
                           {"POCL_MAX_PTHREAD_COUNT", "2"}},

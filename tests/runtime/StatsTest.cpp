@@ -14,6 +14,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ChildProcess.h"
 #include "ClTest.h"
 
 #include "../../examples/common/Convolution2DKernel.h"
@@ -317,11 +318,10 @@ int main(int Argc, char **Argv) {
     return scoresChild();
   if (Argc > 1 && std::strcmp(Argv[1], "--masks-child") == 0)
     return masksChild();
-  char Self[4096];
-  ssize_t Len = readlink("/proc/self/exe", Self, sizeof(Self) - 1);
-  if (Len <= 0)
+  std::string SelfPath = clt::selfPath();
+  if (SelfPath.empty())
     return 1;
-  Self[Len] = '\0';
+  const char *Self = SelfPath.c_str();
   // Tiles of 8 on every machine: the border pieces of a group are its
   // first and last tile along x.
   std::string Out = runChild(
