@@ -2,7 +2,7 @@
 // SPDX-License-Identifier: MIT
 //
 // The tables are printed when the process exits, so the test runs itself as
-// a child with POCL_ISS_STATS=1 (in `split` mode) and reads what the child
+// a child with POCL_ISS_STATS=1 (in `split` mode) and reads the tables it
 // wrote to stderr: one line per subkernel of each compiled kernel and local
 // size, whose launch counts must add up to the launches made; and one line
 // per piece of each split region (the input-space-splitting paper, Table 3).
@@ -22,9 +22,11 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
 #include <map>
 #include <sstream>
 #include <string>
+#include <sys/wait.h>
 #include <unistd.h>
 
 /// The side of Convolution2D's square image.
@@ -104,15 +106,32 @@ static int masksChild() {
   return 0;
 }
 
+/// The titles of the two tables, each on the line that heads it.
+static const char *const LaunchesTitle =
+    "pocl-iss stats: subkernel launches per kernel";
+static const char *const PiecesTitle =
+    "pocl-iss stats: work-items per piece of each region";
+
+/// The table of \p Out titled \p Title, from its title up to the next
+/// table's; empty if there is none. The child's stdout shares the file with
+/// its stderr, so nothing before the title is taken for a row.
+static std::string table(const std::string &Out, const char *Title) {
+  size_t At = Out.find(Title);
+  if (At == std::string::npos)
+    return "";
+  size_t End = Out.find("pocl-iss stats: ", At + 1);
+  return Out.substr(At, End == std::string::npos ? End : End - At);
+}
+
 /// Convolution2D's pieces in the second table: kernel local subkernel
 /// region work-items share% piece: how.
 static int checkPieces(const std::string &Out) {
-  size_t At = Out.find("work-items per piece");
-  if (At == std::string::npos) {
+  std::string Table = table(Out, PiecesTitle);
+  if (Table.empty()) {
     std::printf("FAIL: no table of pieces on stderr\n");
     return 1;
   }
-  std::istringstream Lines(Out.substr(At));
+  std::istringstream Lines(Table);
   std::string Line;
   std::map<unsigned, unsigned long long> RegionItems;
   std::map<unsigned, double> RegionShares;
@@ -199,29 +218,35 @@ static int scoresChild() {
   return 0;
 }
 
-/// Runs this test as a child with \p Env set: its stderr, then its exit
-/// status as "exit=N".
-static std::string runChild(const char *Self, const std::string &Env,
-                            const char *Flag) {
-  std::string Cmd = Env + " '" + Self + "' " + Flag +
-                    " 2>&1 >/dev/null; echo \"exit=$?\"";
-  FILE *F = popen(Cmd.c_str(), "r");
-  if (!F)
-    return "";
-  std::string Out;
-  char Buf[4096];
-  while (size_t N = fread(Buf, 1, sizeof(Buf), F))
-    Out.append(Buf, N);
-  pclose(F);
-  std::printf("%s", Out.c_str());
-  return Out;
+/// How a child ended and what it wrote.
+struct ChildRun {
+  int Exit = -1; ///< its exit code; -1 if it was killed or did not end in time
+  std::string Out; ///< its stderr and stdout
+};
+
+/// Runs this test as a child with \p Flag and \p Env, for up to 100 s
+/// (Convolution2D's child takes about one).
+static ChildRun runChild(const char *Self, const char *Flag,
+                         const clt::EnvChanges &Env) {
+  std::string Path = "/tmp/runtime-stats-" + std::to_string(getpid()) + ".txt";
+  int Wait = clt::waitChild(clt::startChild(Self, Flag, Env, Path), 100);
+  ChildRun R;
+  if (Wait >= 0 && WIFEXITED(Wait))
+    R.Exit = WEXITSTATUS(Wait);
+  std::ifstream In(Path);
+  std::stringstream Text;
+  Text << In.rdbuf();
+  R.Out = Text.str();
+  unlink(Path.c_str());
+  std::printf("%s%s: exit=%d\n", R.Out.c_str(), Flag, R.Exit);
+  return R;
 }
 
 /// The launches of \p Kernel's subkernel \p Sub in groups of \p Local, from
 /// the first table; ~0 when it has no line there.
 static unsigned long long launches(const std::string &Out, const char *Kernel,
                                    const char *Local, const char *Sub) {
-  std::istringstream Lines(Out.substr(0, Out.find("work-items per piece")));
+  std::istringstream Lines(table(Out, LaunchesTitle));
   std::string Line;
   while (std::getline(Lines, Line)) {
     std::istringstream W(Line);
@@ -238,16 +263,15 @@ static unsigned long long launches(const std::string &Out, const char *Kernel,
 /// argument makes consecutive (the scores, evaluated per launch), and with
 /// groups of 2x16 the y subkernel is the only one.
 static int checkScores(const char *Self) {
-  std::string Out = runChild(Self,
-                             "POCL_ISS_STATS=1 POCL_ISS_MODE=split+score "
-                             "POCL_ISS_VECTOR_WIDTH=8",
-                             "--scores-child");
-  if (Out.find("exit=77") != std::string::npos)
-    return 1;
-  if (Out.find("exit=0") == std::string::npos) {
+  ChildRun C = runChild(Self, "--scores-child",
+                        {{"POCL_ISS_STATS", "1"},
+                         {"POCL_ISS_MODE", "split+score"},
+                         {"POCL_ISS_VECTOR_WIDTH", "8"}});
+  if (C.Exit != 0) {
     std::printf("FAIL: the scores child failed\n");
     return 1;
   }
+  const std::string &Out = C.Out;
   struct {
     const char *Local, *Sub;
     unsigned long long Want;
@@ -273,10 +297,7 @@ static int checkScores(const char *Self) {
 /// The pieces of `guarded` in the second table, by their descriptions.
 static std::vector<std::string> guardedPieces(const std::string &Out) {
   std::vector<std::string> Pieces;
-  size_t At = Out.find("work-items per piece");
-  if (At == std::string::npos)
-    return Pieces;
-  std::istringstream Lines(Out.substr(At));
+  std::istringstream Lines(table(Out, PiecesTitle));
   std::string Line;
   while (std::getline(Lines, Line))
     if (Line.rfind("guarded ", 0) == 0)
@@ -288,18 +309,17 @@ static std::vector<std::string> guardedPieces(const std::string &Out) {
 /// (one piece, unsplit); =0 splits it, whatever the machine.
 static int checkCheapMasks(const char *Self) {
   for (const char *Value : {"1", "0"}) {
-    std::string Out = runChild(
-        Self,
-        std::string("POCL_ISS_STATS=1 POCL_ISS_MODE=split "
-                    "POCL_ISS_VECTOR_WIDTH=8 POCL_ISS_CHEAP_MASKS=") +
-            Value,
-        "--masks-child");
-    if (Out.find("exit=0") == std::string::npos) {
+    ChildRun C = runChild(Self, "--masks-child",
+                          {{"POCL_ISS_STATS", "1"},
+                           {"POCL_ISS_MODE", "split"},
+                           {"POCL_ISS_VECTOR_WIDTH", "8"},
+                           {"POCL_ISS_CHEAP_MASKS", Value}});
+    if (C.Exit != 0) {
       std::printf("FAIL: the masks child failed (POCL_ISS_CHEAP_MASKS=%s)\n",
                   Value);
       return 1;
     }
-    std::vector<std::string> Pieces = guardedPieces(Out);
+    std::vector<std::string> Pieces = guardedPieces(C.Out);
     bool Unsplit = Pieces.size() == 1 &&
                    Pieces[0].find("unsplit") != std::string::npos;
     if (Unsplit != (*Value == '1') || Pieces.empty()) {
@@ -324,21 +344,24 @@ int main(int Argc, char **Argv) {
   const char *Self = SelfPath.c_str();
   // Tiles of 8 on every machine: the border pieces of a group are its
   // first and last tile along x.
-  std::string Out = runChild(
-      Self, "POCL_ISS_STATS=1 POCL_ISS_MODE=split POCL_ISS_VECTOR_WIDTH=8",
-      "--child");
-  if (Out.find("exit=77") != std::string::npos)
+  ChildRun C = runChild(Self, "--child",
+                        {{"POCL_ISS_STATS", "1"},
+                         {"POCL_ISS_MODE", "split"},
+                         {"POCL_ISS_VECTOR_WIDTH", "8"}});
+  if (C.Exit == 77)
     return 77;
-  if (Out.find("exit=0") == std::string::npos) {
+  if (C.Exit != 0) {
     std::printf("FAIL: the child failed\n");
     return 1;
   }
-  if (Out.find("pocl-iss stats") == std::string::npos) {
+  const std::string &Out = C.Out;
+  std::string Launches = table(Out, LaunchesTitle);
+  if (Launches.empty()) {
     std::printf("FAIL: no stats table on stderr\n");
     return 1;
   }
-  // Lines: kernel local mode subkernel launches, up to the pieces' table.
-  std::istringstream Lines(Out.substr(0, Out.find("work-items per piece")));
+  // Lines: kernel local mode subkernel launches.
+  std::istringstream Lines(Launches);
   std::string Line;
   unsigned long long Total = 0;
   while (std::getline(Lines, Line)) {
