@@ -131,24 +131,12 @@ class Srad : public Benchmark {
   int Nr = 0, Nc = 0, Iters = 0;
   long Ne = 0;
   std::vector<float> Image, Want, Q0sqr;
+  std::vector<int> IN, IS, JW, JE;
   cl_mem DI = nullptr;
   cl_kernel K1 = nullptr, K2 = nullptr;
 
   /// The suite's two kernels on the host, in the same precisions.
   void reference() {
-    std::vector<int> IN(Nr), IS(Nr), JW(Nc), JE(Nc);
-    for (int I = 0; I < Nr; ++I) {
-      IN[I] = I - 1;
-      IS[I] = I + 1;
-    }
-    for (int J = 0; J < Nc; ++J) {
-      JW[J] = J - 1;
-      JE[J] = J + 1;
-    }
-    IN[0] = 0;
-    IS[Nr - 1] = Nr - 1;
-    JW[0] = 0;
-    JE[Nc - 1] = Nc - 1;
     std::vector<float> I = Image, DN(Ne), DS(Ne), DW(Ne), DE(Ne), C(Ne);
     for (int It = 0; It < Iters; ++It) {
       // The suite's reduce: mean and variance over the whole image.
@@ -207,9 +195,11 @@ public:
     Image.resize(Ne);
     for (long I = 0; I < Ne; ++I)
       Image[I] = std::exp(float(Pixels[I]) / 255.f);
-    reference();
-
-    std::vector<int> IN(Nr), IS(Nr), JW(Nc), JE(Nc);
+    // The suite's neighbour index arrays, clamped at the borders.
+    IN.resize(Nr);
+    IS.resize(Nr);
+    JW.resize(Nc);
+    JE.resize(Nc);
     for (int I = 0; I < Nr; ++I) {
       IN[I] = I - 1;
       IS[I] = I + 1;
@@ -222,6 +212,7 @@ public:
     IS[Nr - 1] = Nr - 1;
     JW[0] = 0;
     JE[Nc - 1] = Nc - 1;
+    reference();
 
     cl_program P = program(E, Source);
     K1 = kernel(E, P, "srad_kernel");
