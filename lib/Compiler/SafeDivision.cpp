@@ -64,7 +64,7 @@ static bool isSafeConstantDivisor(const Value *D, bool Signed) {
 /// Signed: zero and -1 become one; x / -1 is then -x, wrapping (the
 /// minimum value over -1 gives the minimum value), and x % -1 is x % 1 = 0,
 /// the defined results. x / 0 gives x and x % 0 gives 0 (any value is
-/// allowed there).
+/// allowed there). A remainder is computed from its quotient.
 static void guard(BinaryOperator &Div) {
   bool Signed = Div.getOpcode() == Instruction::SDiv ||
                 Div.getOpcode() == Instruction::SRem;
@@ -76,7 +76,26 @@ static void guard(BinaryOperator &Div) {
       Signed ? B.CreateICmpULT(B.CreateAdd(D, One), ConstantInt::get(T, 2),
                                "div.unsafe") // D is 0 or -1
              : B.CreateICmpEQ(D, Constant::getNullValue(T), "div.unsafe");
-  Div.setOperand(1, B.CreateSelect(Unsafe, One, D, "div.safe"));
+  Value *Safe = B.CreateSelect(Unsafe, One, D, "div.safe");
+  Div.setOperand(1, Safe);
+  if (Div.getOpcode() == Instruction::SRem ||
+      Div.getOpcode() == Instruction::URem) {
+    // x % d as x - (x / d) * d, the same value for a divisor that cannot
+    // trap (|(x / d) * d| <= |x|): LLVM's loop vectorizer costs a
+    // remainder by a value that is not a constant far above the quotient
+    // it is made of, and left a whole tile of Rodinia's srad scalar for
+    // its row = i % n (a guard in front of it made `vec` predicate the
+    // remainder, which it costs as a quotient). DivRemPairs makes it one
+    // remainder again where that is cheaper.
+    Value *X = Div.getOperand(0);
+    Value *Q = B.CreateBinOp(Signed ? Instruction::SDiv : Instruction::UDiv, X,
+                             Safe, "rem.q");
+    Value *Rem = B.CreateSub(X, B.CreateMul(Q, Safe, "rem.qd"));
+    Rem->takeName(&Div);
+    Div.replaceAllUsesWith(Rem);
+    Div.eraseFromParent();
+    return;
+  }
   if (Div.getOpcode() != Instruction::SDiv)
     return;
   B.SetInsertPoint(Div.getNextNode());

@@ -28,11 +28,16 @@ define void @k(ptr %q, ptr %u, i32 %x, i32 %d, i32 %ux, i32 %ud) {
 ; CHECK-NEXT: store i32 %div.result, ptr %q
   %sq = sdiv i32 %x, %d
   store i32 %sq, ptr %q
-; A remainder by -1 is 0, which x % 1 gives: no negation.
+; A remainder by -1 is 0, which x % 1 gives: no negation. A remainder is
+; x - (x / d) * d, the quotient's (the loop vectorizer costs a remainder
+; by a value far above its quotient).
 ; CHECK: %[[D1:div.d[0-9]+]] = freeze i32 %d
 ; CHECK: %[[S1:div.safe[0-9]+]] = select i1 %div.unsafe{{[0-9]+}}, i32 1, i32 %[[D1]]
-; CHECK-NEXT: %sr = srem i32 %x, %[[S1]]
-; CHECK-NEXT: getelementptr
+; CHECK-NEXT: %[[Q1:rem.q]] = sdiv i32 %x, %[[S1]]
+; CHECK-NEXT: %[[M1:rem.qd]] = mul i32 %[[Q1]], %[[S1]]
+; CHECK-NEXT: %sr = sub i32 %x, %[[M1]]{{$}}
+; CHECK-NOT: srem
+; CHECK: getelementptr
   %sr = srem i32 %x, %d
   %q1 = getelementptr inbounds i32, ptr %q, i64 1
   store i32 %sr, ptr %q1
@@ -45,7 +50,9 @@ define void @k(ptr %q, ptr %u, i32 %x, i32 %d, i32 %ux, i32 %ud) {
   store i32 %uq, ptr %u
 ; CHECK: %[[D3:div.d[0-9]+]] = freeze i32 %ud
 ; CHECK: %[[S3:div.safe[0-9]+]] = select i1 %{{.*}}, i32 1, i32 %[[D3]]
-; CHECK-NEXT: %ur = urem i32 %ux, %[[S3]]
+; CHECK-NEXT: %[[Q3:rem.q[0-9]+]] = udiv i32 %ux, %[[S3]]
+; CHECK-NEXT: %[[M3:rem.qd[0-9]+]] = mul i32 %[[Q3]], %[[S3]]
+; CHECK-NEXT: %ur = sub i32 %ux, %[[M3]]{{$}}
   %ur = urem i32 %ux, %ud
   %u1 = getelementptr inbounds i32, ptr %u, i64 1
   store i32 %ur, ptr %u1
@@ -70,7 +77,9 @@ define <4 x i32> @vec_sdiv(<4 x i32> %x, <4 x i32> %d) {
 
 ; CHECK-LABEL: define <4 x i8> @vec_srem_char(
 ; CHECK: select <4 x i1> %div.unsafe, <4 x i8> <i8 1, i8 1, i8 1, i8 1>, <4 x i8> %div.d
-; CHECK-NEXT: %r = srem <4 x i8> %x, %div.safe
+; CHECK-NEXT: %rem.q = sdiv <4 x i8> %x, %div.safe
+; CHECK-NEXT: %rem.qd = mul <4 x i8> %rem.q, %div.safe
+; CHECK-NEXT: %r = sub <4 x i8> %x, %rem.qd{{$}}
 ; CHECK-NEXT: ret <4 x i8> %r
 define <4 x i8> @vec_srem_char(<4 x i8> %x, <4 x i8> %d) {
   %r = srem <4 x i8> %x, %d
