@@ -81,12 +81,12 @@ static void guard(BinaryOperator &Div) {
   if (Div.getOpcode() == Instruction::SRem ||
       Div.getOpcode() == Instruction::URem) {
     // x % d as x - (x / d) * d, the same value for a divisor that cannot
-    // trap (|(x / d) * d| <= |x|): LLVM's loop vectorizer costs a
-    // remainder by a value that is not a constant far above the quotient
-    // it is made of, and left a whole tile of Rodinia's srad scalar for
-    // its row = i % n (a guard in front of it made `vec` predicate the
-    // remainder, which it costs as a quotient). DivRemPairs makes it one
-    // remainder again where that is cheaper.
+    // trap (|(x / d) * d| <= |x|): LLVM's loop vectorizer left the whole
+    // tiles of Rodinia's srad scalar for its row = i % n by this guarded
+    // divisor, while it vectorizes the quotient by it (and the remainder
+    // by the unguarded argument, and the remainder under a tail guard,
+    // predicated, in `vec`). DivRemPairs makes it one remainder again
+    // where that is cheaper.
     Value *X = Div.getOperand(0);
     Value *Q = B.CreateBinOp(Signed ? Instruction::SDiv : Instruction::UDiv, X,
                              Safe, "rem.q");

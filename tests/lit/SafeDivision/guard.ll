@@ -29,8 +29,8 @@ define void @k(ptr %q, ptr %u, i32 %x, i32 %d, i32 %ux, i32 %ud) {
   %sq = sdiv i32 %x, %d
   store i32 %sq, ptr %q
 ; A remainder by -1 is 0, which x % 1 gives: no negation. A remainder is
-; x - (x / d) * d, the quotient's (the loop vectorizer costs a remainder
-; by a value far above its quotient).
+; x - (x / d) * d, from the quotient (the loop vectorizer declined whole
+; tiles with a remainder by the guarded divisor, not with its quotient).
 ; CHECK: %[[D1:div.d[0-9]+]] = freeze i32 %d
 ; CHECK: %[[S1:div.safe[0-9]+]] = select i1 %div.unsafe{{[0-9]+}}, i32 1, i32 %[[D1]]
 ; CHECK-NEXT: %[[Q1:rem.q]] = sdiv i32 %x, %[[S1]]
