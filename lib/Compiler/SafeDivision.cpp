@@ -77,7 +77,6 @@ static void guard(BinaryOperator &Div) {
                                "div.unsafe") // D is 0 or -1
              : B.CreateICmpEQ(D, Constant::getNullValue(T), "div.unsafe");
   Value *Safe = B.CreateSelect(Unsafe, One, D, "div.safe");
-  Div.setOperand(1, Safe);
   if (Div.getOpcode() == Instruction::SRem ||
       Div.getOpcode() == Instruction::URem) {
     // x % d as x - (x / d) * d, the same value for a divisor that cannot
@@ -96,6 +95,7 @@ static void guard(BinaryOperator &Div) {
     Div.eraseFromParent();
     return;
   }
+  Div.setOperand(1, Safe);
   if (Div.getOpcode() != Instruction::SDiv)
     return;
   B.SetInsertPoint(Div.getNextNode());

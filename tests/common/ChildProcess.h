@@ -19,6 +19,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
+#include <fstream>
+#include <sstream>
 #include <string>
 #include <sys/wait.h>
 #include <thread>
@@ -113,6 +115,26 @@ inline int waitChild(pid_t Pid, int Seconds) {
   kill(Pid, SIGKILL);
   waitpid(Pid, &Status, 0);
   return -1;
+}
+
+/// Runs \p Path with \p Arg and this process's environment changed by
+/// \p Env, for up to \p Seconds (waitChild), its stdout and stderr
+/// collected in \p Text through a temporary file: its exit code, or -1
+/// when it was killed, did not end in time or could not be started.
+inline int runChild(const char *Path, const char *Arg, const EnvChanges &Env,
+                    int Seconds, std::string &Text) {
+  char Name[] = "/tmp/pocl-iss-child-XXXXXX";
+  int Fd = mkstemp(Name);
+  if (Fd < 0)
+    return -1;
+  close(Fd);
+  int Status = waitChild(startChild(Path, Arg, Env, Name), Seconds);
+  std::ifstream In(Name, std::ios::binary);
+  std::stringstream Out;
+  Out << In.rdbuf();
+  Text = Out.str();
+  unlink(Name);
+  return Status >= 0 && WIFEXITED(Status) ? WEXITSTATUS(Status) : -1;
 }
 
 } // namespace clt

@@ -18,7 +18,6 @@
 #include "ClTest.h"
 
 #include <cstdio>
-#include <fstream>
 #include <sstream>
 #include <unistd.h>
 #include <vector>
@@ -107,22 +106,15 @@ CLT_TEST(launchThreads) {
     CLT_SKIP("the child runs childLaunches only");
   std::string Self = selfPath();
   CLT_EXPECT(!Self.empty());
-  std::string LogPath =
-      "/tmp/runtime-launch-" + std::to_string(getpid()) + ".log";
-  pid_t Pid = startChild(Self.c_str(), "childLaunches",
-                         {{"ISS_LAUNCH_CHILD", "1"},
-                          {"POCL_DEBUG", "device"},
-                          {"POCL_MAX_PTHREAD_COUNT", "2"}},
-                         LogPath);
-  int Status = waitChild(Pid, 100);
-  std::ifstream In(LogPath);
-  std::stringstream Log;
-  Log << In.rdbuf();
-  unlink(LogPath.c_str());
-  CLT_EXPECT_MSG(Status >= 0 && WIFEXITED(Status) && WEXITSTATUS(Status) == 0,
-                 "the child failed:\n" + Log.str());
+  std::string Log;
+  int Exit = runChild(Self.c_str(), "childLaunches",
+                      {{"ISS_LAUNCH_CHILD", "1"},
+                       {"POCL_DEBUG", "device"},
+                       {"POCL_MAX_PTHREAD_COUNT", "2"}},
+                      100, Log);
+  CLT_EXPECT_MSG(Exit == 0, "the child failed:\n" + Log);
 
-  std::vector<unsigned> Tick = invited(Log.str(), "tick");
+  std::vector<unsigned> Tick = invited(Log, "tick");
   CLT_EXPECT_MSG(Tick.size() == TickLaunches,
                  std::to_string(Tick.size()) + " tick launches logged");
   // The first launch does not know the cost yet. A launch that was
@@ -134,7 +126,7 @@ CLT_TEST(launchThreads) {
                                   std::to_string(Tick.size() - 1) +
                                   " trivial launches invited a worker");
 
-  std::vector<unsigned> Heavy = invited(Log.str(), "heavy");
+  std::vector<unsigned> Heavy = invited(Log, "heavy");
   CLT_EXPECT_MSG(Heavy.size() == HeavyLaunches,
                  std::to_string(Heavy.size()) + " heavy launches logged");
   for (unsigned W : Heavy)

@@ -494,15 +494,7 @@ CLT_TEST(hostTimer) {
 /// changed: its exit code (-1 if it did not exit), and in \p Text what it
 /// printed to stdout and stderr.
 static int runNamesChild(const EnvChanges &Env, std::string &Text) {
-  std::string Out = "/tmp/iss-platform-names-" + std::to_string(getpid());
-  int Status =
-      waitChild(startChild(PLATFORM_NAMES_CHILD, nullptr, Env, Out), 60);
-  std::ifstream In(Out);
-  std::stringstream Printed;
-  Printed << In.rdbuf();
-  std::remove(Out.c_str());
-  Text = Printed.str();
-  return Status != -1 && WIFEXITED(Status) ? WEXITSTATUS(Status) : -1;
+  return runChild(PLATFORM_NAMES_CHILD, nullptr, Env, 60, Text);
 }
 
 /// POCL_PLATFORM_NAME_OVERRIDE renames the platform (a later pocl's

@@ -22,11 +22,9 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
 #include <map>
 #include <sstream>
 #include <string>
-#include <sys/wait.h>
 #include <unistd.h>
 
 /// The side of Convolution2D's square image.
@@ -225,38 +223,32 @@ struct ChildRun {
 };
 
 /// Runs this test as a child with \p Flag and \p Env, for up to 100 s
-/// (Convolution2D's child takes about one).
+/// (Convolution2D's child takes about one), and shows what it wrote.
 static ChildRun runChild(const char *Self, const char *Flag,
                          const clt::EnvChanges &Env) {
-  std::string Path = "/tmp/runtime-stats-" + std::to_string(getpid()) + ".txt";
-  int Wait = clt::waitChild(clt::startChild(Self, Flag, Env, Path), 100);
   ChildRun R;
-  if (Wait >= 0 && WIFEXITED(Wait))
-    R.Exit = WEXITSTATUS(Wait);
-  std::ifstream In(Path);
-  std::stringstream Text;
-  Text << In.rdbuf();
-  R.Out = Text.str();
-  unlink(Path.c_str());
+  R.Exit = clt::runChild(Self, Flag, Env, 100, R.Out);
   std::printf("%s%s: exit=%d\n", R.Out.c_str(), Flag, R.Exit);
   return R;
 }
 
-/// The launches of \p Kernel's subkernel \p Sub in groups of \p Local, from
-/// the first table; ~0 when it has no line there.
+/// The launches of \p Kernel's subkernel \p Sub (of all its subkernels
+/// when null) in groups of \p Local, from the first table; ~0 when it has
+/// no line there. Lines: kernel local mode subkernel launches.
 static unsigned long long launches(const std::string &Out, const char *Kernel,
                                    const char *Local, const char *Sub) {
   std::istringstream Lines(table(Out, LaunchesTitle));
   std::string Line;
+  unsigned long long Total = ~0ull;
   while (std::getline(Lines, Line)) {
     std::istringstream W(Line);
     std::string K, L, Mode, S;
     unsigned long long N = 0;
     if (W >> K >> L >> Mode >> S >> N && K == Kernel && L == Local &&
-        S == Sub)
-      return N;
+        (!Sub || S == Sub))
+      Total = (Total == ~0ull ? 0 : Total) + N;
   }
-  return ~0ull;
+  return Total;
 }
 
 /// Subkernels by dimension: each launch of `either` picks the dimension its
@@ -355,23 +347,11 @@ int main(int Argc, char **Argv) {
     return 1;
   }
   const std::string &Out = C.Out;
-  std::string Launches = table(Out, LaunchesTitle);
-  if (Launches.empty()) {
+  if (table(Out, LaunchesTitle).empty()) {
     std::printf("FAIL: no stats table on stderr\n");
     return 1;
   }
-  // Lines: kernel local mode subkernel launches.
-  std::istringstream Lines(Launches);
-  std::string Line;
-  unsigned long long Total = 0;
-  while (std::getline(Lines, Line)) {
-    std::istringstream W(Line);
-    std::string Kernel, Local, Mode, Sub;
-    unsigned long long Launches = 0;
-    if (W >> Kernel >> Local >> Mode >> Sub >> Launches &&
-        Kernel == "stats_kernel" && Local == "64x1x1")
-      Total += Launches;
-  }
+  unsigned long long Total = launches(Out, "stats_kernel", "64x1x1", nullptr);
   if (Total != 3) {
     std::printf("FAIL: %llu launches of stats_kernel counted, expected 3\n",
                 Total);
