@@ -82,6 +82,13 @@ isl::pw_aff dropUnusedParams(isl::pw_aff PA);
 /// First to First + N - 1: a superset.
 isl::set dropConstraintsNotInvolving(isl::set S, unsigned First, unsigned N);
 
+/// \p S without its disjuncts that plainly contradict \p Params (a set of
+/// parameters, what is known of them): the same set wherever \p Params
+/// holds. A subtraction makes a disjunct of each constraint of the set it
+/// takes away: taking away a set that states N >= 1 from one that does
+/// not leaves a disjunct N <= 0, which every later operation then carries.
+isl::set dropDisjunctsOutside(isl::set S, const isl::set &Params);
+
 /// Whether \p S constrains the parameter \p Id.
 bool involvesParam(const isl::set &S, const isl::id &Id);
 

@@ -98,6 +98,23 @@ isl::set dropConstraintsNotInvolving(isl::set S, unsigned First, unsigned N) {
       S.release(), isl_dim_set, First, N));
 }
 
+isl::set dropDisjunctsOutside(isl::set S, const isl::set &Params) {
+  if (S.is_null() || Params.is_null())
+    return S;
+  isl::set Kept = isl::set::empty(S.space());
+  bool Dropped = false;
+  isl::stat St = S.foreach_basic_set([&](isl::basic_set BS) {
+    isl::set One(BS);
+    if (isl_set_plain_is_empty(One.intersect_params(Params).get()) ==
+        isl_bool_true)
+      Dropped = true;
+    else
+      Kept = Kept.unite(One);
+    return isl::stat::ok();
+  });
+  return St.is_error() || Kept.is_null() || !Dropped ? S : Kept;
+}
+
 bool involvesParam(const isl::set &S, const isl::id &Id) {
   int Pos = isl_set_find_dim_by_id(S.get(), isl_dim_param, Id.get());
   return Pos >= 0 &&

@@ -115,6 +115,40 @@ TEST_F(SplittingTest, NeighboursDifferByParameters) {
   EXPECT_FALSE(differByParams(Left, isl::pw_aff()));
 }
 
+TEST_F(SplittingTest, DisjunctsOutsideTheParametersDropped) {
+  // Taking away the tiles of x < 16 * N - O (which state N >= 1 and
+  // O >= 0) from the box leaves the disjuncts N <= 0 and O < 0 beside the
+  // real remainder; the parameters' range drops them and nothing else.
+  isl::set Box = set("[N, O] -> { Tile[t] : 0 <= t < 4 }");
+  isl::set Below =
+      set("[N, O] -> { Tile[t] : N >= 1 and O >= 0 and 16t < 16N - O }");
+  isl::set Signs = set("[N, O] -> { : N >= 1 and O >= 0 }");
+  isl::set Rest = Box.subtract(Below);
+  isl::set Kept = dropDisjunctsOutside(Rest, Signs);
+  ASSERT_FALSE(Kept.is_null());
+  expectEqual(Kept.intersect_params(Signs), Rest.intersect_params(Signs));
+  EXPECT_LT(isl_set_n_basic_set(Kept.get()), isl_set_n_basic_set(Rest.get()))
+      << islStr(Rest);
+  EXPECT_EQ(isl_set_n_basic_set(Kept.get()), 1) << islStr(Kept);
+  EXPECT_TRUE(Kept.intersect_params(set("[N, O] -> { : O < 0 }"))
+                  .is_empty()
+                  .is_true())
+      << islStr(Kept);
+  // A disjunct partly within the parameters' range stays whole, and a set
+  // with nothing to drop comes back as it was.
+  isl::set Partly = set("[N, O] -> { Tile[t] : N <= 5 and 0 <= t < 4 }");
+  EXPECT_TRUE(plainIsEqual(dropDisjunctsOutside(Partly, Signs), Partly));
+  expectEqual(dropDisjunctsOutside(
+                  set("[N, O] -> { Tile[t] : N <= 0 and t = 0; "
+                      "Tile[t] : N >= 2 and t = 1 }"),
+                  Signs),
+              set("[N, O] -> { Tile[t] : N >= 2 and t = 1 }"));
+  // Parameters the set does not have, and a null set.
+  expectEqual(dropDisjunctsOutside(set("{ Tile[t] : 0 <= t < 4 }"), Signs),
+              set("{ Tile[t] : 0 <= t < 4 }"));
+  EXPECT_TRUE(dropDisjunctsOutside(isl::set(), Signs).is_null());
+}
+
 TEST_F(SplittingTest, ParamsOutsideOnBoxInClosedForm) {
   // The model's range checks ask where an address leaves its type's range
   // for some work-item of the group: at a corner of the box, so the

@@ -677,8 +677,14 @@ void SplittingPredicates::compute() {
         Bad = Bad.project_out_param(Id);
     return Bad;
   };
+  // The disjuncts a subtraction leaves where a group count or offset is
+  // out of its range are dropped as they come (dropDisjunctsOutside):
+  // carried along, they cost SobelFilter's front half a fifth of its
+  // time, with the same result.
+  const isl::set &Signs = M.signContext();
   auto Good = [&](isl::set Bad) {
-    return Tiles.subtract(Witnesses(Bad)).coalesce();
+    return dropDisjunctsOutside(Tiles.subtract(Witnesses(Bad)), Signs)
+        .coalesce();
   };
   auto ToWI = [&](const isl::set &T) { return toWorkItems(T); };
   isl::set BadIC = isl::set::empty(Tiles.space());
@@ -814,7 +820,9 @@ void SplittingPredicates::compute() {
     isl::set D = domainView(Br.Domain);
     isl::set Always[2];
     for (unsigned I = 0; I < 2; ++I)
-      Always[I] = Good(tilesHolding(D.subtract(Br.Conditions[I]), Dim, Width));
+      Always[I] = Good(tilesHolding(
+          dropDisjunctsOutside(D.subtract(Br.Conditions[I]), Signs), Dim,
+          Width));
     Always[1] = Always[1].subtract(Always[0]);
     decltype(Hot) Next;
     for (auto &[Set, Fates] : Hot) {

@@ -1838,7 +1838,7 @@ void WorkItemModel::Builder::rebuildContext() {
   isl::space PS = isl::space(Ctx, 0, 0).params();
   for (const auto &P : M.Params)
     PS = PS.add_param(P->Id);
-  isl::set C = isl::set::universe(PS), Light = C;
+  isl::set C = isl::set::universe(PS), Light = C, Signs = C;
   auto Param = [&](const ModelParam &P) {
     return isl::pw_aff(PS.param_aff_on_domain(P.Id));
   };
@@ -1883,6 +1883,10 @@ void WorkItemModel::Builder::rebuildContext() {
       Light = Light.intersect(Range);
     else if (Lo > INT64_MIN)
       Light = Light.intersect(Param(*P).ge_set(Const(Lo)));
+    if (P->K == ModelParam::GroupOffset || P->K == ModelParam::NumGroups ||
+        P->K == ModelParam::WorkDim)
+      Signs = Signs.intersect(Hi < INT64_MAX ? Range
+                                             : Param(*P).ge_set(Const(Lo)));
   }
   for (unsigned D = 0; D < 3; ++D) {
     isl::set Rel = isl::set::universe(PS);
@@ -1896,6 +1900,7 @@ void WorkItemModel::Builder::rebuildContext() {
   }
   M.Context = C.coalesce();
   M.LightContext = Light.coalesce();
+  M.SignContext = Signs.coalesce();
 }
 
 void WorkItemModel::Builder::build() {
@@ -1933,7 +1938,8 @@ void WorkItemModel::Builder::build() {
               .upper_bound_val(isl::dim::set, D, long(M.LocalSize[D] - 1));
     bool Failed = false;
     isl::set SavedAssumed = M.Assumed, SavedOpaque = M.OpaqueAssumed,
-             SavedContext = M.Context, SavedLight = M.LightContext;
+             SavedContext = M.Context, SavedLight = M.LightContext,
+             SavedSigns = M.SignContext;
     size_t SavedParams = M.Params.size();
     {
       IslQuota Q(Ctx, MaxOps);
@@ -1950,6 +1956,7 @@ void WorkItemModel::Builder::build() {
       M.OpaqueAssumed = SavedOpaque;
       M.Context = SavedContext;
       M.LightContext = SavedLight;
+      M.SignContext = SavedSigns;
       M.Params.resize(SavedParams);
       ParamIds.clear();
       for (const auto &P : M.Params)

@@ -243,6 +243,10 @@ public:
   /// isl's arithmetic slow and tells a predicate nothing), within the
   /// assumptions: what the predicates are simplified with.
   isl::set predicateContext() const { return LightContext.intersect(Assumed); }
+  /// Of the context, the bounds with small constants on the group offsets
+  /// and counts (O_d >= 0, N_d >= 1) and 1 <= work_dim <= 3: cheap to test
+  /// a disjunct against (dropDisjunctsOutside).
+  isl::set signContext() const { return SignContext; }
   /// \p Assumed is [params] -> { : where the model is exact } (see the
   /// file comment); the universe when nothing is assumed. Has no opaque
   /// parameters.
@@ -301,7 +305,7 @@ private:
   unsigned LocalSize[3] = {1, 1, 1};
   std::string Name;
   std::vector<std::unique_ptr<ModelParam>> Params;
-  isl::set Context, LightContext;
+  isl::set Context, LightContext, SignContext;
   isl::set Assumed, OpaqueAssumed;
   std::vector<RegionModel> Regions;
 };
