@@ -1123,11 +1123,15 @@ static isl::set expandedIn(const isl::set &S, const isl::set &WIDomain,
 /// The instances of \p Domain - \p Taken (over a block's space) whose
 /// work-item lies in \p WIDomain, expanded: x_d = w * t + lane with
 /// 0 <= lane < w, a bijection onto the block's space, so that "the tile of
-/// x lies in a set of tiles" is a condition on t alone (liftTiles).
+/// x lies in a set of tiles" is a condition on t alone (liftTiles). Without
+/// the disjuncts of the difference outside \p Signs, if given
+/// (dropDisjunctsOutside).
 static isl::set expandedOutside(const isl::set &Domain, const isl::set &Taken,
                                 const isl::set &WIDomain, unsigned Dim,
-                                unsigned Width) {
-  return expandedIn(Domain.subtract(Taken), WIDomain,
+                                unsigned Width,
+                                const isl::set &Signs = isl::set()) {
+  return expandedIn(dropDisjunctsOutside(Domain.subtract(Taken), Signs),
+                    WIDomain,
                     expand(Domain.space(), Dim, Width))
       .coalesce();
 }
@@ -1176,7 +1180,8 @@ int SplittingPredicates::takenOnTiles(unsigned Branch,
   std::vector<isl::set> &Out = Outside[Branch];
   if (Out.empty())
     for (const isl::set &Taken : B.Taken)
-      Out.push_back(expandedOutside(B.Domain, Taken, R.Domain, Dim, Width));
+      Out.push_back(expandedOutside(B.Domain, Taken, R.Domain, Dim, Width,
+                                    M.signContext()));
   for (unsigned I = 0; I < Out.size(); ++I)
     if (emptyInContext(Out[I].intersect(liftTiles(T, Out[I]))).is_true())
       return I;
