@@ -89,6 +89,12 @@ isl::set dropConstraintsNotInvolving(isl::set S, unsigned First, unsigned N);
 /// not leaves a disjunct N <= 0, which every later operation then carries.
 isl::set dropDisjunctsOutside(isl::set S, const isl::set &Params);
 
+/// The disjuncts of the parameter set \p S that hold somewhere in
+/// \p Params: an under-approximation of \p S, exact within \p Params,
+/// for a condition that only chooses a faster path. \p S itself if that
+/// keeps them all or an isl call fails.
+isl::set keepDisjunctsMeeting(isl::set S, const isl::set &Params);
+
 /// Whether \p S constrains the parameter \p Id.
 bool involvesParam(const isl::set &S, const isl::id &Id);
 

@@ -98,21 +98,43 @@ isl::set dropConstraintsNotInvolving(isl::set S, unsigned First, unsigned N) {
       S.release(), isl_dim_set, First, N));
 }
 
-isl::set dropDisjunctsOutside(isl::set S, const isl::set &Params) {
-  if (S.is_null() || Params.is_null())
-    return S;
+/// \p S without the disjuncts \p Drop says true of; \p S itself if none
+/// is dropped, or if \p Drop or isl fails (an error).
+template <typename Pred> static isl::set dropDisjuncts(isl::set S, Pred Drop) {
   isl::set Kept = isl::set::empty(S.space());
   bool Dropped = false;
   isl::stat St = S.foreach_basic_set([&](isl::basic_set BS) {
     isl::set One(BS);
-    if (isl_set_plain_is_empty(One.intersect_params(Params).get()) ==
-        isl_bool_true)
+    isl_bool Gone = Drop(One);
+    if (Gone == isl_bool_error)
+      return isl::stat::error();
+    if (Gone == isl_bool_true)
       Dropped = true;
     else
       Kept = Kept.unite(One);
     return isl::stat::ok();
   });
   return St.is_error() || Kept.is_null() || !Dropped ? S : Kept;
+}
+
+isl::set dropDisjunctsOutside(isl::set S, const isl::set &Params) {
+  if (S.is_null() || Params.is_null())
+    return S;
+  return dropDisjuncts(S, [&](const isl::set &One) {
+    // Plainly empty or not: never an error.
+    return isl_set_plain_is_empty(One.intersect_params(Params).get()) ==
+                   isl_bool_true
+               ? isl_bool_true
+               : isl_bool_false;
+  });
+}
+
+isl::set keepDisjunctsMeeting(isl::set S, const isl::set &Params) {
+  if (S.is_null() || Params.is_null())
+    return S;
+  return dropDisjuncts(S, [&](const isl::set &One) {
+    return isl_set_is_empty(One.intersect(Params).get());
+  });
 }
 
 bool involvesParam(const isl::set &S, const isl::id &Id) {

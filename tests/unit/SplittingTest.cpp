@@ -149,6 +149,51 @@ TEST_F(SplittingTest, DisjunctsOutsideTheParametersDropped) {
   EXPECT_TRUE(dropDisjunctsOutside(isl::set(), Signs).is_null());
 }
 
+TEST_F(SplittingTest, FastPathTestsKeptForLaunchesWithoutOffset) {
+  // SobelFilter's bounds are the same in every row of a 64x4 group where
+  // these hold (its guard compares the ids with the global sizes 64 N_x
+  // and 4 N_y). Without a global offset a group starts at O = L * G below
+  // L * N: a group past the image's bottom (4 N_y <= 1 + O_y) or whose
+  // image edge falls 2 to 49 work-items in (2 + O_x <= 64 N_x <= 49 + O_x)
+  // never runs, and only the interior and left-edge disjuncts remain.
+  isl::set Same = set(
+      "[O_x, O_y, G_x, N_x, G_y, N_y] -> { : (O_x > 0 and 64N_x >= 50 + O_x "
+      "and 4N_y <= 1 + O_y) or (O_y > 0 and 64N_x <= 1 + O_x) or (2 + O_x "
+      "<= 64N_x <= 49 + O_x and 4N_y <= 1 + O_y) or (O_y > 0 and 2 + O_x <= "
+      "64N_x <= 49 + O_x and 4N_y >= 5 + O_y) or (O_x > 0 and O_y > 0 and "
+      "64N_x >= 50 + O_x and 4N_y >= 5 + O_y) or (O_x = 0 and G_x = 0 and "
+      "N_x > 0 and O_y > 0 and 4N_y >= 5 + O_y) }");
+  isl::set Free = set("[O_x, O_y, G_x, N_x, G_y, N_y] -> { : O_x = 64G_x "
+                      "and O_y = 4G_y and 0 <= G_x < N_x and 0 <= G_y < N_y "
+                      "}");
+  isl::set Kept = keepDisjunctsMeeting(Same, Free);
+  ASSERT_FALSE(Kept.is_null());
+  EXPECT_EQ(isl_set_n_basic_set(Kept.get()), 2) << islStr(Kept);
+  // An under-approximation, exact for the launches without an offset.
+  EXPECT_TRUE(Kept.is_subset(Same).is_true()) << islStr(Kept);
+  expectEqual(Kept.intersect(Free), Same.intersect(Free));
+  // With an offset of 1, the group past the image's right edge is no
+  // longer tested: it computes its bounds per row, which is always right.
+  isl::set PastRight = set("[O_x, O_y, G_x, N_x, G_y, N_y] -> { : O_x = 2049 "
+                           "and N_x = 32 and O_y = 8 and N_y = 512 }");
+  EXPECT_FALSE(PastRight.intersect(Same).is_empty().is_true());
+  EXPECT_TRUE(PastRight.intersect(Kept).is_empty().is_true());
+  // An offset is a group's own: the offset-free launches' set of a model
+  // without group ids asks O_x to be a multiple of L_x below L_x N_x.
+  isl::set Mod = set("[O_x, N_x] -> { : O_x mod 64 = 0 and 0 <= O_x < 64N_x }");
+  expectEqual(keepDisjunctsMeeting(
+                  set("[O_x, N_x] -> { : 2 + O_x <= 64N_x <= 49 + O_x or "
+                      "64N_x >= 65 + O_x }"),
+                  Mod),
+              set("[O_x, N_x] -> { : 64N_x >= 65 + O_x }"));
+  // Nothing to drop, a set with no disjunct, and a null set come back as
+  // they were.
+  EXPECT_TRUE(plainIsEqual(keepDisjunctsMeeting(Kept, Free), Kept));
+  isl::set None = set("[O_x, N_x] -> { : false }");
+  EXPECT_TRUE(keepDisjunctsMeeting(None, Mod).is_empty().is_true());
+  EXPECT_TRUE(keepDisjunctsMeeting(isl::set(), Free).is_null());
+}
+
 TEST_F(SplittingTest, ParamsOutsideOnBoxInClosedForm) {
   // The model's range checks ask where an address leaves its type's range
   // for some work-item of the group: at a corner of the box, so the

@@ -1456,8 +1456,10 @@ const isl::set &SplittingPredicates::invariantBoundsParams() const {
     SmallVector<isl::pw_aff, 8> Bounds;
     for (const SplitRange &Rg : Ranges)
       Bounds.push_back(Rg.End); // the next range's Begin; Begin_0 is 0
-    return invariantParams(Bounds, outerToDim(R.Domain, Dim).domain(),
-                           M.predicateContext());
+    return keepDisjunctsMeeting(
+        invariantParams(Bounds, outerToDim(R.Domain, Dim).domain(),
+                        M.predicateContext()),
+        M.offsetFreeLaunches());
   });
   return InvariantBounds;
 }
@@ -1478,9 +1480,11 @@ const isl::set &SplittingPredicates::wholeGroupParams(unsigned Range) const {
   if (S.is_null())
     S = paramsWithin(M, [&] {
       long L = R.Domain.dim_max_val(Dim).get_num_si() + 1;
-      return wholeParams(Ranges[Range].Begin, Ranges[Range].End, L,
-                         outerToDim(R.Domain, Dim).domain(),
-                         M.predicateContext());
+      return keepDisjunctsMeeting(
+          wholeParams(Ranges[Range].Begin, Ranges[Range].End, L,
+                      outerToDim(R.Domain, Dim).domain(),
+                      M.predicateContext()),
+          M.offsetFreeLaunches());
     });
   return S;
 }

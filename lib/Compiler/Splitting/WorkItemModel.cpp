@@ -147,7 +147,7 @@ private:
   Cond conditionImpl(Value *C, const Scope &S);
   Cond compare(CmpInst::Predicate P, Value *A, Value *B, const Scope &S);
   Cond edgeCondition(Instruction *T, BasicBlock *To, const Scope &S);
-  void rebuildContext();
+  void addToContext(const ModelParam &New);
   bool needInRange(Expr &E, const isl::pw_aff &V, const Scope &S, unsigned Bits,
                    bool NonNegative);
   bool applyChecks(ArrayRef<RangeCheck> Checks, isl::set Domain);
@@ -273,7 +273,7 @@ isl::id WorkItemModel::Builder::paramId(ModelParam::Kind K, unsigned Dim,
   isl::id Id = P->Id;
   M.Params.push_back(std::move(P));
   ParamIds[Key] = Id;
-  rebuildContext();
+  addToContext(*M.Params.back());
   return Id;
 }
 
@@ -1832,75 +1832,111 @@ void WorkItemModel::Builder::collect(RegionModel &R) {
   }
 }
 
-/// The context: each parameter's range, 0 <= G_d < N_d and the global
-/// offset O_d - L_d * G_d >= 0.
-void WorkItemModel::Builder::rebuildContext() {
-  isl::space PS = isl::space(Ctx, 0, 0).params();
-  for (const auto &P : M.Params)
-    PS = PS.add_param(P->Id);
-  isl::set C = isl::set::universe(PS), Light = C, Signs = C;
+/// The context grows with each parameter: its range, and once a group id,
+/// count or offset of a dimension is made, its relations with the others
+/// of that dimension, 0 <= G_d < N_d and the global offset O_d - L_d * G_d
+/// >= 0. Rebuilt whole for every parameter, it took a quarter of hotspot's
+/// front half (twenty parameters, each an intersection of all of them).
+void WorkItemModel::Builder::addToContext(const ModelParam &New) {
+  isl::space PS = M.Context.space().add_param(New.Id);
+  isl::set C = M.Context.align_params(PS),
+           Light = M.LightContext.align_params(PS),
+           Signs = M.SignContext.align_params(PS);
   auto Param = [&](const ModelParam &P) {
     return isl::pw_aff(PS.param_aff_on_domain(P.Id));
   };
   auto Const = [&](long V) {
     return isl::pw_aff(isl::aff(isl::local_space(PS), isl::val(Ctx, V)));
   };
-  const ModelParam *Of[3][3] = {}; // [kind][dim]: G, N, O
-  for (const auto &P : M.Params) {
-    long Lo = INT64_MIN, Hi = INT64_MAX;
-    switch (P->K) {
-    case ModelParam::Argument:
-    case ModelParam::Derived:
-    case ModelParam::Opaque: {
-      unsigned Bits = P->V->getType()->getIntegerBitWidth();
-      if (Bits < 64) {
-        Hi = (int64_t(1) << (Bits - 1)) - 1;
-        Lo = -Hi - 1;
-      }
-      break;
+  long Lo = INT64_MIN, Hi = INT64_MAX;
+  switch (New.K) {
+  case ModelParam::Argument:
+  case ModelParam::Derived:
+  case ModelParam::Opaque: {
+    unsigned Bits = New.V->getType()->getIntegerBitWidth();
+    if (Bits < 64) {
+      Hi = (int64_t(1) << (Bits - 1)) - 1;
+      Lo = -Hi - 1;
     }
-    case ModelParam::GroupOffset:
-      Lo = 0;
-      Of[2][P->Dim] = P.get();
-      break;
-    case ModelParam::GroupId:
-      Lo = 0;
-      Of[0][P->Dim] = P.get();
-      break;
-    case ModelParam::NumGroups:
-      Lo = 1;
-      Of[1][P->Dim] = P.get();
-      break;
-    case ModelParam::WorkDim:
-      Lo = 1;
-      Hi = 3;
-      break;
-    }
-    isl::set Range =
-        Param(*P).ge_set(Const(Lo)).intersect(Param(*P).le_set(Const(Hi)));
-    C = C.intersect(Range);
-    if (Hi < INT64_MAX)
-      Light = Light.intersect(Range);
-    else if (Lo > INT64_MIN)
-      Light = Light.intersect(Param(*P).ge_set(Const(Lo)));
-    if (P->K == ModelParam::GroupOffset || P->K == ModelParam::NumGroups ||
-        P->K == ModelParam::WorkDim)
-      Signs = Signs.intersect(Hi < INT64_MAX ? Range
-                                             : Param(*P).ge_set(Const(Lo)));
+    break;
   }
-  for (unsigned D = 0; D < 3; ++D) {
+  case ModelParam::GroupOffset:
+  case ModelParam::GroupId:
+    Lo = 0;
+    break;
+  case ModelParam::NumGroups:
+    Lo = 1;
+    break;
+  case ModelParam::WorkDim:
+    Lo = 1;
+    Hi = 3;
+    break;
+  }
+  isl::set Range =
+      Param(New).ge_set(Const(Lo)).intersect(Param(New).le_set(Const(Hi)));
+  C = C.intersect(Range);
+  if (Hi < INT64_MAX)
+    Light = Light.intersect(Range);
+  else if (Lo > INT64_MIN)
+    Light = Light.intersect(Param(New).ge_set(Const(Lo)));
+  if (New.K == ModelParam::GroupOffset || New.K == ModelParam::NumGroups ||
+      New.K == ModelParam::WorkDim)
+    Signs = Signs.intersect(Hi < INT64_MAX ? Range
+                                           : Param(New).ge_set(Const(Lo)));
+  if (New.K == ModelParam::GroupId || New.K == ModelParam::NumGroups ||
+      New.K == ModelParam::GroupOffset) {
+    const ModelParam *G = M.groupParam(ModelParam::GroupId, New.Dim),
+                     *N = M.groupParam(ModelParam::NumGroups, New.Dim),
+                     *O = M.groupParam(ModelParam::GroupOffset, New.Dim);
     isl::set Rel = isl::set::universe(PS);
-    if (Of[0][D] && Of[1][D])
-      Rel = Rel.intersect(Param(*Of[0][D]).lt_set(Param(*Of[1][D])));
-    if (Of[0][D] && Of[2][D])
-      Rel = Rel.intersect(Param(*Of[2][D]).ge_set(
-          Param(*Of[0][D]).scale(isl::val(Ctx, long(M.LocalSize[D])))));
+    if (G && N && (&New == G || &New == N))
+      Rel = Rel.intersect(Param(*G).lt_set(Param(*N)));
+    if (G && O && (&New == G || &New == O))
+      Rel = Rel.intersect(Param(*O).ge_set(
+          Param(*G).scale(isl::val(Ctx, long(M.LocalSize[New.Dim])))));
     C = C.intersect(Rel);
     Light = Light.intersect(Rel);
   }
   M.Context = C.coalesce();
   M.LightContext = Light.coalesce();
   M.SignContext = Signs.coalesce();
+}
+
+const ModelParam *WorkItemModel::groupParam(ModelParam::Kind K,
+                                            unsigned Dim) const {
+  for (const auto &P : Params)
+    if (P->K == K && P->Dim == Dim && !P->Id.is_null())
+      return P.get();
+  return nullptr;
+}
+
+isl::set WorkItemModel::offsetFreeLaunches() const {
+  if (!OffsetFree.is_null() && OffsetFreeParams == Params.size())
+    return OffsetFree;
+  isl::set Free = SignContext;
+  isl::space PS = Free.space();
+  auto Param = [&](const ModelParam &P) {
+    return isl::pw_aff(PS.param_aff_on_domain(P.Id));
+  };
+  isl::pw_aff Zero(isl::aff(isl::local_space(PS), isl::val(ctx(), 0L)));
+  for (unsigned D = 0; D < 3; ++D) {
+    const ModelParam *G = groupParam(ModelParam::GroupId, D),
+                     *N = groupParam(ModelParam::NumGroups, D),
+                     *O = groupParam(ModelParam::GroupOffset, D);
+    if (!O)
+      continue;
+    isl::val L(ctx(), long(LocalSize[D]));
+    isl::pw_aff Off = Param(*O);
+    if (G)
+      Free = Free.intersect(Off.eq_set(Param(*G).scale(L)));
+    else
+      Free = Free.intersect(Off.mod(L).eq_set(Zero));
+    if (N)
+      Free = Free.intersect(Off.lt_set(Param(*N).scale(L)));
+  }
+  OffsetFree = Free.coalesce();
+  OffsetFreeParams = Params.size();
+  return OffsetFree;
 }
 
 void WorkItemModel::Builder::build() {
@@ -1912,6 +1948,7 @@ void WorkItemModel::Builder::build() {
       if (auto *S = dyn_cast<MDString>(N->getOperand(0)))
         ContextDone |= S->getString() == F.getName();
   M.Context = isl::set::universe(isl::space(Ctx, 0, 0).params());
+  M.LightContext = M.SignContext = M.Context;
   M.Assumed = M.Context; // kept free of the context's constraints
   M.OpaqueAssumed = isl::set::universe(M.Context.space());
   // The group offsets and the arguments first: their ranges decide which
@@ -1957,6 +1994,7 @@ void WorkItemModel::Builder::build() {
       M.Context = SavedContext;
       M.LightContext = SavedLight;
       M.SignContext = SavedSigns;
+      M.OffsetFree = isl::set();
       M.Params.resize(SavedParams);
       ParamIds.clear();
       for (const auto &P : M.Params)

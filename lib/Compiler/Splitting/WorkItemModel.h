@@ -247,6 +247,14 @@ public:
   /// and counts (O_d >= 0, N_d >= 1) and 1 <= work_dim <= 3: cheap to test
   /// a disjunct against (dropDisjunctsOutside).
   isl::set signContext() const { return SignContext; }
+  /// The launches without a global offset, within signContext(): O_d =
+  /// L_d * G_d (a multiple of L_d where the kernel has no G_d) below
+  /// L_d * N_d. What the tests that only choose a faster path are kept for
+  /// (keepDisjunctsMeeting).
+  isl::set offsetFreeLaunches() const;
+  /// The group id, count or offset of dimension \p Dim; null if the
+  /// kernel has none.
+  const ModelParam *groupParam(ModelParam::Kind K, unsigned Dim) const;
   /// \p Assumed is [params] -> { : where the model is exact } (see the
   /// file comment); the universe when nothing is assumed. Has no opaque
   /// parameters.
@@ -306,6 +314,8 @@ private:
   std::string Name;
   std::vector<std::unique_ptr<ModelParam>> Params;
   isl::set Context, LightContext, SignContext;
+  mutable isl::set OffsetFree; ///< offsetFreeLaunches(), for that many
+  mutable size_t OffsetFreeParams = 0; ///< parameters
   isl::set Assumed, OpaqueAssumed;
   std::vector<RegionModel> Regions;
 };
