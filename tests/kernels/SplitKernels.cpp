@@ -497,7 +497,11 @@ CLT_TEST(uintRowsThatWrap) {
                  Case{64, 8, 32, 1, 3, 0, 0x80000003u, 1024},
                  Case{48, 12, 16, 4, 0, 1, 0x40000000u, 4096},
                  Case{40, 6, 8, 3, 5, 2, 40, 200},
-                 Case{256, 3, 64, 1, 0, 0, 0xFFFFFF00u, 100000}}) {
+                 Case{256, 3, 64, 1, 0, 0, 0xFFFFFF00u, 100000},
+                 // Rows of four tiles and more: the groups whose rows
+                 // wrap run the copy of the tiles that N cuts, the
+                 // region as written, over all their work-items.
+                 Case{128, 6, 64, 2, 0, 1, 0x80000003u, 4096}}) {
     auto In = randomVector<float>(C.N, -10.f, 10.f, C.W % 1000);
     Mem DIn = E.input(In), DOut = E.output<float>(C.GX * C.GY);
     setArgs(K, DIn, DOut, C.W, C.N);

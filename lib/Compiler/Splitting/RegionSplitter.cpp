@@ -129,6 +129,14 @@ public:
                   Value *const Ids[3],
                   function_ref<Value *(Value *)> MapKernelValue) override;
   std::string describe(unsigned Range) const override;
+  int unspecializedRange() const override {
+    for (unsigned I = 0; I < RangePieces.size(); ++I)
+      if (!Pieces[RangePieces[I]].WholeTiles &&
+          all_of(seq(unsigned(R.Branches.size())),
+                 [&](unsigned Br) { return P->takenOnRange(Br, I) < 0; }))
+        return I;
+    return -1;
+  }
 
 private:
   /// Whether \p Range holds w work-items at most, for all parameters.

@@ -128,6 +128,13 @@ public:
       llvm::Value *const Ids[3],
       llvm::function_ref<llvm::Value *(llvm::Value *)> MapKernelValue) = 0;
 
+  /// A range whose copy is the region as written, whatever the
+  /// parameters: it runs as a scalar loop, specialize folds no branch and
+  /// recomputes no address there (SobelFilter's partial tiles at the
+  /// image's edges). -1 if none. Its copy may then run every work-item of
+  /// a group where the plan's assumptions fail.
+  virtual int unspecializedRange() const = 0;
+
   /// What the plan knows of range \p Range's copy, for POCL_ISS_STATS
   /// (the paper's Table 3), on one line: its accesses by class
   /// (consecutive, uniform, divergent on the range's tiles), the branches

@@ -622,24 +622,45 @@ bool WorkGroupBuilder::emitSplitRegion(const Region &R, BasicBlock *Start,
     return false;
   BasicBlock *After = regionStart(R.Exits.front());
   BasicBlock *SplitStart = Start;
+  bool HasOuter = any_of(Config.loopOrder(), [&](unsigned Dim) {
+    return Dim != D && Config.LocalSize[Dim] > 1;
+  });
+  bool WholeCopies =
+      HasOuter && Config.LocalSize[D] <= 2 * uint64_t(Config.VectorWidth);
+  // Where a range's copy is the region as written (a scalar loop, nothing
+  // folded or recomputed: SobelFilter's partial tiles), the groups whose
+  // assumptions fail run every work-item through it, joining the ranges
+  // as a group that lies in that range does, and need no copy of their
+  // own (a sixth of SobelFilter's O3 and code generation). Not where
+  // whole groups get copies of their own, nor with POCL_ISS_STATS, which
+  // counts these groups apart.
+  int Written =
+      WholeCopies || countsPieces() ? -1 : Plan.unspecializedRange();
+  BasicBlock *Fallback = nullptr; // joins the ranges as range Written
   if (!isa<ConstantInt>(Holds)) {
     SplitStart = BasicBlock::Create(Ctx, Start->getName() + ".split", WG,
                                     WGExit);
-    BasicBlock *Plain = BasicBlock::Create(Ctx, Start->getName() + ".plain",
-                                           WG, WGExit);
+    BasicBlock *Plain = BasicBlock::Create(
+        Ctx, Start->getName() + (Written >= 0 ? ".written" : ".plain"), WG,
+        WGExit);
     SB.CreateCondBr(Holds, SplitStart, Plain);
-    // Only work groups whose offsets come within a group of the int range
-    // run this: kept scalar, it costs little to compile.
-    Nest N = buildNest(Plain, After, false);
-    cloneRegion(
-        R, N.Ids, [&](BasicBlock *) { return N.BodyEnd; }, N.Body, N.Blocks);
-    if (!N.Loops.empty())
-      N.Loops.back().Role = LoopRec::Scalar;
-    markParallel(N);
-    ColdParts.push_back({Plain, After});
-    if (countsPieces()) {
-      IRBuilder<> PB(Plain->getTerminator());
-      countWorkItems(PB, PB.getInt64(Config.workItems()), Start, "fallback");
+    if (Written >= 0) {
+      Fallback = Plain;
+    } else {
+      // Only work groups whose offsets come within a group of the int
+      // range run this: kept scalar, it costs little to compile.
+      Nest N = buildNest(Plain, After, false);
+      cloneRegion(
+          R, N.Ids, [&](BasicBlock *) { return N.BodyEnd; }, N.Body, N.Blocks);
+      if (!N.Loops.empty())
+        N.Loops.back().Role = LoopRec::Scalar;
+      markParallel(N);
+      ColdParts.push_back({Plain, After});
+      if (countsPieces()) {
+        IRBuilder<> PB(Plain->getTerminator());
+        countWorkItems(PB, PB.getInt64(Config.workItems()), Start,
+                       "fallback");
+      }
     }
   }
   // Each class of ranges (SplitPlan::copyClasses: those whose copies are
@@ -659,9 +680,6 @@ bool WorkGroupBuilder::emitSplitRegion(const Region &R, BasicBlock *Start,
   //    are computed once, at outer ids 0, and a class empty there is
   //    skipped as a whole.
   //  - The rows of other groups compute their own.
-  bool HasOuter = any_of(Config.loopOrder(), [&](unsigned Dim) {
-    return Dim != D && Config.LocalSize[Dim] > 1;
-  });
   SmallVector<std::pair<unsigned, Value *>, 2> Tests;
   IRBuilder<> TB(SplitStart);
   Plan.emitWholeGroupTests(TB, MapKernelValue, Tests);
@@ -676,6 +694,8 @@ bool WorkGroupBuilder::emitSplitRegion(const Region &R, BasicBlock *Start,
     Wholes.push_back({Whole, Range});
     General = Else;
   }
+  if (Fallback)
+    Wholes.push_back({Fallback, unsigned(Written)});
   IRBuilder<> HB(General);
   Instruction *Before = General->empty() ? nullptr : &General->back();
   Value *Same = HasOuter ? Plan.emitBoundsInvariant(HB, MapKernelValue)
@@ -706,8 +726,6 @@ bool WorkGroupBuilder::emitSplitRegion(const Region &R, BasicBlock *Start,
     return true;
   }
   assert(Once.size() == RangePieces.size() && "a bound per range");
-  bool WholeCopies =
-      HasOuter && Config.LocalSize[D] <= 2 * uint64_t(Config.VectorWidth);
   if (!Wholes.empty() && !WholeCopies) {
     // The whole groups join the others with their bounds known.
     BasicBlock *Join =

@@ -4,8 +4,11 @@
 ; group offset and n. The guard is folded in the first and the last copy
 ; (always taken, never taken) and stays in the middle one. The model
 ; assumes the int global id does not wrap, which a check per work group
-; guards: where it fails, the unsplit loop runs, outlined as a cold
-; function optimized for size. A group that lies below n, tested first,
+; guards: where it fails, the group runs the middle copy, the region as
+; written, over all its work-items (it joins the ranges with bounds [0, 64)
+; for the tile n cuts, and there is no unsplit copy; stats.ll and
+; border-rows.ll keep one, outlined as a cold function optimized for
+; size). A group that lies below n, tested first,
 ; runs the first range alone, with no bound computed: it joins the others
 ; with bounds [0, 64) for that range and empty ones for the rest, and
 ; there is no copy of its own. Whole tiles run as a loop
@@ -68,16 +71,16 @@ declare float @llvm.fmuladd.f32(float, float, float)
 ; CHECK-NEXT: %[[HOLDS:.*]] = icmp sle i64 %O_x, 2147483584
 ; CHECK-NEXT: br label %region0
 ; CHECK: region0:
-; CHECK-NEXT: br i1 %[[HOLDS]], label %region0.split, label %[[COLD:.*]]
+; CHECK-NEXT: br i1 %[[HOLDS]], label %region0.split, label %region0.written
 ; A group below n lies in the first range: tested first, before any bound
 ; is computed, it runs that range alone over all its tiles.
 ; CHECK: region0.split:
 ; CHECK: %[[END:.*]] = add i64 %O_x{{[0-9]+}}, 64
 ; CHECK-NEXT: %[[WHOLE:.*]] = icmp sge i64 %{{[0-9]+}}, %[[END]]
 ; CHECK-NEXT: br i1 %[[WHOLE]], label %wi.range0.whole, label %region0.ranges
-; The unsplit loop is a cold function of its own (below).
-; CHECK: [[COLD]]:
-; CHECK-NEXT: call void @__iss_sub_saxpy_0.region0.plain(
+; Where the assumption fails: the middle range's copy, over the group.
+; CHECK: region0.written:
+; CHECK-NEXT: br label %region0.join
 ; CHECK: wi.range0.whole:
 ; CHECK-NEXT: br label %region0.join
 ; Other groups compute the bounds once.
@@ -85,12 +88,12 @@ declare float @llvm.fmuladd.f32(float, float, float)
 ; CHECK-NOT: wi.tile
 ; CHECK: br label %region0.join
 ; CHECK: region0.join:
-; CHECK-NEXT: %wi.end0 = phi i64 [ %[[END0:[0-9]+]], %region0.ranges ], [ 64, %wi.range0.whole ]
-; CHECK-NEXT: %wi.begin1 = phi i64 [ %[[END0]], %region0.ranges ], [ 0, %wi.range0.whole ]
-; CHECK-NEXT: %wi.end1 = phi i64 [ %[[END1:[0-9]+]], %region0.ranges ], [ 0, %wi.range0.whole ]
-; CHECK-NEXT: %wi.begin2 = phi i64 [ %[[END1]], %region0.ranges ], [ 0, %wi.range0.whole ]
-; CHECK-NEXT: %wi.end2 = phi i64 [ 64, %region0.ranges ], [ 0, %wi.range0.whole ]
-; CHECK-NEXT: br label %wi.body{{[0-9]+}}
+; CHECK-NEXT: %wi.end0 = phi i64 [ %[[END0:[0-9]+]], %region0.ranges ], [ 64, %wi.range0.whole ], [ 0, %region0.written ]
+; CHECK-NEXT: %wi.begin1 = phi i64 [ %[[END0]], %region0.ranges ], [ 0, %wi.range0.whole ], [ 0, %region0.written ]
+; CHECK-NEXT: %wi.end1 = phi i64 [ %[[END1:[0-9]+]], %region0.ranges ], [ 0, %wi.range0.whole ], [ 64, %region0.written ]
+; CHECK-NEXT: %wi.begin2 = phi i64 [ %[[END1]], %region0.ranges ], [ 0, %wi.range0.whole ], [ 0, %region0.written ]
+; CHECK-NEXT: %wi.end2 = phi i64 [ 64, %region0.ranges ], [ 0, %wi.range0.whole ], [ 0, %region0.written ]
+; CHECK-NEXT: br label %wi.body{{[0-9]*}}
 ; The ranges: whole tiles below n first.
 ; CHECK: udiv exact i64 %{{.*}}, 8
 ; CHECK: %wi.tile{{[0-9]*}} = phi i64
@@ -98,27 +101,20 @@ declare float @llvm.fmuladd.f32(float, float, float)
 ; CHECK: %wi.lane{{[0-9]*}} = phi i64 [ 0,
 ; CHECK: icmp ult i64 %wi.lane.next{{[0-9]*}}, 8
 ; Below n: the guard folded to the store.
-; CHECK: %c{{[0-9]+}} = icmp slt i32 %i{{[0-9]+}}, %n.val
+; CHECK: %c{{[0-9]*}} = icmp slt i32 %i{{[0-9]*}}, %n.val
 ; CHECK-NEXT: br label %then
 ; The tile that n cuts: a scalar loop from the range's bound, the guard
 ; stays.
-; CHECK: %local_id_x{{[0-9]+}} = phi i64 [ %wi.begin1, %wi.body{{[0-9]+}} ]
+; CHECK: %local_id_x{{[0-9]*}} = phi i64 [ %wi.begin1, %wi.body{{[0-9]+}} ]
 ; CHECK: %c[[C2:[0-9]+]] = icmp slt i32 %i{{[0-9]+}}, %n.val
 ; CHECK-NEXT: br i1 %c[[C2]], label %then
 ; Above n: nothing to do.
 ; CHECK: %c{{[0-9]+}} = icmp slt i32 %i{{[0-9]+}}, %n.val
 ; CHECK-NEXT: br label %wi.x.body.end
-; Three copies of the body in all, none for the whole group.
+; Three copies of the body in all, none for the whole group, none for the
+; groups where the assumption fails.
 ; CHECK-NOT: icmp slt i32 %i{{[0-9]+}}, %n.val
-
-; The unsplit loop keeps the guard; cold and small, it costs little to
-; compile.
-; CHECK: define internal void @__iss_sub_saxpy_0.region0.plain({{.*}}) #[[ATTRS:[0-9]+]]
-; CHECK: wi.x.header:
-; CHECK: kernel.body:
-; CHECK: %c = icmp slt i32 %i, %n.val
-; CHECK-NEXT: br i1 %c, label %then, label %wi.body.end
-; CHECK: attributes #[[ATTRS]] = { cold minsize noinline {{.*}}optsize
+; CHECK-NOT: region0.plain
 
 ; VEC-LABEL: define void @__iss_sub_saxpy_0(
 ; VEC-NOT: wi.tile
