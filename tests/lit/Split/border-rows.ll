@@ -12,6 +12,10 @@
 ;    cut alike (the model's "bounds the same in every row"); only the
 ;    groups that hold a border row compute them per row (`wi.bounds`),
 ;    and a range empty in every row is skipped as a whole.
+; A group whose assumptions fail runs the unsplit loop, a cold function,
+; where whole groups have copies of their own (16x4); with 32x4 groups it
+; joins the ranges with the bounds of the copy that is the region as
+; written (JOIN).
 ; The model prints both parameter sets.
 ;
 ; __kernel void rows(__global float *B, __global const float *A, int n,
