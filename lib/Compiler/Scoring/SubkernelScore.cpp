@@ -312,15 +312,14 @@ std::vector<isl::pw_aff> boxExtents(const isl::set &S,
 /// The model's group parameters.
 static GroupParams groupParams(const WorkItemModel &M) {
   GroupParams P;
-  for (const auto &MP : M.params()) {
-    if (MP->Id.is_null())
-      continue;
-    if (MP->K == ModelParam::GroupOffset)
-      P.Offset[MP->Dim] = MP->Id;
-    else if (MP->K == ModelParam::GroupId)
-      P.GroupId[MP->Dim] = MP->Id;
-    else if (MP->K == ModelParam::NumGroups)
-      P.NumGroups[MP->Dim] = MP->Id;
+  for (unsigned D = 0; D < 3; ++D) {
+    auto Id = [&](ModelParam::Kind K) {
+      const ModelParam *MP = M.groupParam(K, D);
+      return MP ? MP->Id : isl::id();
+    };
+    P.Offset[D] = Id(ModelParam::GroupOffset);
+    P.GroupId[D] = Id(ModelParam::GroupId);
+    P.NumGroups[D] = Id(ModelParam::NumGroups);
   }
   return P;
 }

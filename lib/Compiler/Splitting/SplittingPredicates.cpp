@@ -1437,13 +1437,17 @@ isl::set SplittingPredicates::invariantParams(ArrayRef<isl::pw_aff> Bounds,
   return Context.subtract(Bad);
 }
 
-/// \p Compute under the predicates' isl quota; empty where it fails.
-static isl::set paramsWithin(const WorkItemModel &M,
-                             function_ref<isl::set()> Compute) {
+/// The parameters \p Compute gives for a test that only chooses a faster
+/// path, under the predicates' isl quota (empty where it fails): only its
+/// disjuncts that hold in some launch without a global offset
+/// (keepDisjunctsMeeting). The others run the general path, which is
+/// always right.
+static isl::set fastPathParams(const WorkItemModel &M,
+                               function_ref<isl::set()> Compute) {
   isl::set S;
   {
     IslQuota Q(M.ctx(), MaxPredicateOps);
-    S = Compute();
+    S = keepDisjunctsMeeting(Compute(), M.offsetFreeLaunches());
     if (Q.exceeded())
       S = isl::set();
   }
@@ -1453,16 +1457,14 @@ static isl::set paramsWithin(const WorkItemModel &M,
 const isl::set &SplittingPredicates::invariantBoundsParams() const {
   if (!InvariantBounds.is_null())
     return InvariantBounds;
-  InvariantBounds = paramsWithin(M, [&]() -> isl::set {
+  InvariantBounds = fastPathParams(M, [&]() -> isl::set {
     if (Ranges.empty())
       return {};
     SmallVector<isl::pw_aff, 8> Bounds;
     for (const SplitRange &Rg : Ranges)
       Bounds.push_back(Rg.End); // the next range's Begin; Begin_0 is 0
-    return keepDisjunctsMeeting(
-        invariantParams(Bounds, outerToDim(R.Domain, Dim).domain(),
-                        M.predicateContext()),
-        M.offsetFreeLaunches());
+    return invariantParams(Bounds, outerToDim(R.Domain, Dim).domain(),
+                           M.predicateContext());
   });
   return InvariantBounds;
 }
@@ -1481,13 +1483,11 @@ const isl::set &SplittingPredicates::wholeGroupParams(unsigned Range) const {
     WholeGroup.resize(Ranges.size());
   isl::set &S = WholeGroup[Range];
   if (S.is_null())
-    S = paramsWithin(M, [&] {
+    S = fastPathParams(M, [&] {
       long L = R.Domain.dim_max_val(Dim).get_num_si() + 1;
-      return keepDisjunctsMeeting(
-          wholeParams(Ranges[Range].Begin, Ranges[Range].End, L,
-                      outerToDim(R.Domain, Dim).domain(),
-                      M.predicateContext()),
-          M.offsetFreeLaunches());
+      return wholeParams(Ranges[Range].Begin, Ranges[Range].End, L,
+                         outerToDim(R.Domain, Dim).domain(),
+                         M.predicateContext());
     });
   return S;
 }

@@ -148,6 +148,7 @@ private:
   Cond compare(CmpInst::Predicate P, Value *A, Value *B, const Scope &S);
   Cond edgeCondition(Instruction *T, BasicBlock *To, const Scope &S);
   void addToContext(const ModelParam &New);
+  void buildOffsetFree();
   bool needInRange(Expr &E, const isl::pw_aff &V, const Scope &S, unsigned Bits,
                    bool NonNegative);
   bool applyChecks(ArrayRef<RangeCheck> Checks, isl::set Domain);
@@ -1910,22 +1911,22 @@ const ModelParam *WorkItemModel::groupParam(ModelParam::Kind K,
   return nullptr;
 }
 
-isl::set WorkItemModel::offsetFreeLaunches() const {
-  if (!OffsetFree.is_null() && OffsetFreeParams == Params.size())
-    return OffsetFree;
-  isl::set Free = SignContext;
+/// The launches without a global offset (offsetFreeLaunches), once the
+/// parameters are all made.
+void WorkItemModel::Builder::buildOffsetFree() {
+  isl::set Free = M.SignContext;
   isl::space PS = Free.space();
   auto Param = [&](const ModelParam &P) {
     return isl::pw_aff(PS.param_aff_on_domain(P.Id));
   };
-  isl::pw_aff Zero(isl::aff(isl::local_space(PS), isl::val(ctx(), 0L)));
+  isl::pw_aff Zero(isl::aff(isl::local_space(PS), isl::val(Ctx, 0L)));
   for (unsigned D = 0; D < 3; ++D) {
-    const ModelParam *G = groupParam(ModelParam::GroupId, D),
-                     *N = groupParam(ModelParam::NumGroups, D),
-                     *O = groupParam(ModelParam::GroupOffset, D);
+    const ModelParam *G = M.groupParam(ModelParam::GroupId, D),
+                     *N = M.groupParam(ModelParam::NumGroups, D),
+                     *O = M.groupParam(ModelParam::GroupOffset, D);
     if (!O)
       continue;
-    isl::val L(ctx(), long(LocalSize[D]));
+    isl::val L(Ctx, long(M.LocalSize[D]));
     isl::pw_aff Off = Param(*O);
     if (G)
       Free = Free.intersect(Off.eq_set(Param(*G).scale(L)));
@@ -1934,9 +1935,7 @@ isl::set WorkItemModel::offsetFreeLaunches() const {
     if (N)
       Free = Free.intersect(Off.lt_set(Param(*N).scale(L)));
   }
-  OffsetFree = Free.coalesce();
-  OffsetFreeParams = Params.size();
-  return OffsetFree;
+  M.OffsetFree = Free.coalesce();
 }
 
 void WorkItemModel::Builder::build() {
@@ -1994,7 +1993,6 @@ void WorkItemModel::Builder::build() {
       M.Context = SavedContext;
       M.LightContext = SavedLight;
       M.SignContext = SavedSigns;
-      M.OffsetFree = isl::set();
       M.Params.resize(SavedParams);
       ParamIds.clear();
       for (const auto &P : M.Params)
@@ -2018,6 +2016,7 @@ void WorkItemModel::Builder::build() {
   M.OpaqueAssumed = M.OpaqueAssumed.gist(M.Context).coalesce();
   if (M.OpaqueAssumed.is_null())
     M.OpaqueAssumed = isl::set::universe(M.Context.space());
+  buildOffsetFree();
 }
 
 //===----------------------------------------------------------------------===//

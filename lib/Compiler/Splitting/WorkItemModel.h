@@ -251,7 +251,7 @@ public:
   /// L_d * G_d (a multiple of L_d where the kernel has no G_d) below
   /// L_d * N_d. What the tests that only choose a faster path are kept for
   /// (keepDisjunctsMeeting).
-  isl::set offsetFreeLaunches() const;
+  isl::set offsetFreeLaunches() const { return OffsetFree; }
   /// The group id, count or offset of dimension \p Dim; null if the
   /// kernel has none.
   const ModelParam *groupParam(ModelParam::Kind K, unsigned Dim) const;
@@ -313,9 +313,7 @@ private:
   unsigned LocalSize[3] = {1, 1, 1};
   std::string Name;
   std::vector<std::unique_ptr<ModelParam>> Params;
-  isl::set Context, LightContext, SignContext;
-  mutable isl::set OffsetFree; ///< offsetFreeLaunches(), for that many
-  mutable size_t OffsetFreeParams = 0; ///< parameters
+  isl::set Context, LightContext, SignContext, OffsetFree;
   isl::set Assumed, OpaqueAssumed;
   std::vector<RegionModel> Regions;
 };
