@@ -331,10 +331,12 @@ long evalAt(const isl::pw_aff &PA, int N, int Y) {
 }
 
 /// Checks point by point, for each value of n in [Lo, Hi] and each outer
-/// id y in [0, Y), that the ranges cut [0, L) in order and that each x of
-/// a range lies in its piece.
+/// id y in [0, Y), that the ranges cut [0, L) in order, that each x of
+/// a range lies in its piece, and that a range's tiles of \p W work-items
+/// are those its bounds cut.
 void checkRanges(isl::ctx Ctx, ArrayRef<isl::set> Pieces,
-                 ArrayRef<SplitRange> Ranges, int L, int Y, int Lo, int Hi) {
+                 ArrayRef<SplitRange> Ranges, int L, int W, int Y, int Lo,
+                 int Hi) {
   auto Eval = evalAt;
   for (int N = Lo; N <= Hi; ++N)
     for (int Yv = 0; Yv < Y; ++Yv) {
@@ -350,6 +352,17 @@ void checkRanges(isl::ctx Ctx, ArrayRef<isl::set> Pieces,
           EXPECT_TRUE(P.is_subset(Pieces[R.Piece]).is_true())
               << "x = " << X << " not in piece " << R.Piece << " for n = " << N
               << ", y = " << Yv;
+        }
+        // Its tiles (SplitRange::Tiles) are those of [Begin, End), whose
+        // bounds are multiples of w or L.
+        ASSERT_FALSE(R.Tiles.is_null());
+        for (long X = 0; X < L; X += W) {
+          isl::set T(Ctx, "[n] -> { Tile[" + std::to_string(X / W) + ", " +
+                              std::to_string(Yv) +
+                              ", 0] : n = " + std::to_string(N) + " }");
+          EXPECT_EQ(T.is_subset(R.Tiles).is_true(), B <= X && X < E)
+              << "tile " << X / W << " of range [" << B << ", " << E
+              << ") for n = " << N << ", y = " << Yv;
         }
         At = E;
       }
@@ -400,7 +413,7 @@ void checkTailGuardRanges(isl::ctx Ctx, int L) {
   std::vector<SplitRange> Ranges =
       rangesAlongX(Pieces, WI, 8, isl::set(Ctx, "[n] -> { : }"));
   ASSERT_EQ(piecesInOrder(Ranges), (std::vector<unsigned>{0, 1, 2}));
-  checkRanges(Ctx, Pieces, Ranges, L, 2, -10, 45);
+  checkRanges(Ctx, Pieces, Ranges, L, 8, 2, -10, 45);
 }
 
 TEST_F(SplittingTest, RangesOfATailGuard) {
@@ -429,7 +442,7 @@ TEST_F(SplittingTest, RangesFollowTheOuterIds) {
       rangesAlongX(Pieces, WI, 4, isl::set(Ctx, "{ : }"));
   // Lower triangle first, then the diagonal tile, then the upper part.
   ASSERT_EQ(piecesInOrder(Ranges), (std::vector<unsigned>{2, 1, 0}));
-  checkRanges(Ctx, Pieces, Ranges, 16, 16, 0, 0);
+  checkRanges(Ctx, Pieces, Ranges, 16, 4, 16, 0, 0);
 }
 
 TEST_F(SplittingTest, BoundsTheSameInEveryRow) {
@@ -493,19 +506,43 @@ TEST_F(SplittingTest, BoundsThatFollowTheRowsDiffer) {
             .is_true());
 }
 
+/// The ranges along x, in tiles of \p W, of the piece \p A of 16 work-items
+/// in one row (a set over WI with the parameter n) and of the rest,
+/// checked point by point for n in [-5, 5].
+std::vector<SplitRange> twoPieceRanges(isl::ctx Ctx, const char *A,
+                                       unsigned W) {
+  isl::set WI(Ctx, "{ WI[x, y, z] : 0 <= x < 16 and y = 0 and z = 0 }");
+  isl::set P(Ctx, A);
+  std::vector<isl::set> Pieces = {P, WI.subtract(P)};
+  std::vector<SplitRange> Ranges =
+      rangesAlongX(Pieces, WI, W, isl::set(Ctx, "[n] -> { : }"));
+  checkRanges(Ctx, Pieces, Ranges, 16, W, 1, -5, 5);
+  return Ranges;
+}
+
+TEST_F(SplittingTest, RangesOfIntervalsThatNeverCoexist) {
+  // Piece 0 is [0, 8) when n >= 0 and [0, 4) otherwise, in tiles of 4:
+  // two intervals that never coexist, one range (with the tiles of both),
+  // and so is the rest.
+  EXPECT_EQ(piecesInOrder(twoPieceRanges(
+                Ctx,
+                "[n] -> { WI[x, y, z] : 0 <= x < 16 and y = 0 and z = 0 "
+                "and ((n >= 0 and x < 8) or (n < 0 and x < 4)) }",
+                4)),
+            (std::vector<unsigned>{0, 1}));
+}
+
 TEST_F(SplittingTest, RangesOfPiecesThatSwapPlaces) {
   // Piece 0 is left of piece 1 when n >= 0 and right of it otherwise: each
   // is two intervals that never coexist. One piece's intervals merge into
   // one slot, the other's take two, one of them empty for any n.
-  isl::set WI = set("{ WI[x, y, z] : 0 <= x < 16 and y = 0 and z = 0 }");
-  isl::set A = set("[n] -> { WI[x, y, z] : 0 <= x < 16 and y = 0 and z = 0 "
-                   "and ((n >= 0 and x < 8) or (n < 0 and x >= 8)) }");
-  std::vector<isl::set> Pieces = {A, WI.subtract(A)};
-  std::vector<SplitRange> Ranges =
-      rangesAlongX(Pieces, WI, 8, isl::set(Ctx, "[n] -> { : }"));
-  ASSERT_FALSE(Ranges.empty());
-  EXPECT_EQ(Ranges.size(), 3u);
-  checkRanges(Ctx, Pieces, Ranges, 16, 1, -5, 5);
+  EXPECT_EQ(twoPieceRanges(
+                Ctx,
+                "[n] -> { WI[x, y, z] : 0 <= x < 16 and y = 0 and z = 0 "
+                "and ((n >= 0 and x < 8) or (n < 0 and x >= 8)) }",
+                8)
+                .size(),
+            3u);
 }
 
 TEST_F(SplittingTest, RangeTilesAreTheTilesOfTheRange) {
@@ -517,7 +554,6 @@ TEST_F(SplittingTest, RangeTilesAreTheTilesOfTheRange) {
   std::vector<SplitRange> Ranges =
       rangesAlongX(Pieces, WI, 8, isl::set(Ctx, "[n] -> { : }"));
   ASSERT_EQ(Ranges.size(), 3u);
-  isl::set Tiles = SplittingPredicates::tilesOf(WI, 0, 8);
   for (const SplitRange &R : Ranges) {
     ASSERT_FALSE(R.BeginTile.is_null());
     ASSERT_FALSE(R.EndTile.is_null());
@@ -531,9 +567,8 @@ TEST_F(SplittingTest, RangeTilesAreTheTilesOfTheRange) {
     isl::pw_aff L(R.End.domain(), isl::val(Ctx, 30L));
     ExpectSame(R.End, R.EndTile.scale(isl::val(Ctx, 8L)).min(L));
     ExpectSame(R.Begin, R.BeginTile.scale(isl::val(Ctx, 8L)).min(L));
-    isl::set T =
-        SplittingPredicates::tileInterval(R.BeginTile, R.EndTile, Tiles, 0)
-            .intersect(SplittingPredicates::tilesOf(Pieces[R.Piece], 0, 8));
+    ASSERT_FALSE(R.Tiles.is_null());
+    const isl::set &T = R.Tiles;
     // Point by point: a tile is in T exactly when one of its work-items
     // is in [Begin, End) and in the piece.
     for (int N : {-1, 0, 1, 7, 8, 9, 15, 16, 17, 23, 24, 25, 29, 30, 31, 40})
@@ -573,7 +608,6 @@ TEST_F(SplittingTest, RangesOfOneTileAreDecidedOnTheTileBounds) {
   isl::set Context = set("[n] -> { : -100 <= n <= 100 }");
   std::vector<SplitRange> Ranges = rangesAlongX(Pieces, WI, 8, Context);
   ASSERT_FALSE(Ranges.empty());
-  isl::set Tiles = SplittingPredicates::tilesOf(WI, 0, 8);
   std::vector<bool> Narrow;
   for (const SplitRange &R : Ranges) {
     isl::pw_aff Width = R.End.sub(R.Begin);
@@ -583,7 +617,7 @@ TEST_F(SplittingTest, RangesOfOneTileAreDecidedOnTheTileBounds) {
                      .is_empty()
                      .is_true();
     bool TwoTiles =
-        !SplittingPredicates::secondTiles(R.BeginTile, R.EndTile, Tiles, 0)
+        !SplittingPredicates::secondTiles(R.Tiles, 0)
              .intersect_params(Context)
              .is_empty()
              .is_true();
@@ -654,7 +688,7 @@ TEST_F(SplittingTest, OnePieceIsOneRange) {
                                             1, Ranges, Why))
       << Why;
   ASSERT_EQ(piecesInOrder(Ranges), (std::vector<unsigned>{0}));
-  checkRanges(Ctx, {WI}, Ranges, 30, 2, 0, 0);
+  checkRanges(Ctx, {WI}, Ranges, 30, 8, 2, 0, 0);
   isl::set Even = set("{ WI[x, y, z] : 0 <= x < 16 and y = 0 and z = 0 and "
                       "x mod 2 = 0 }");
   EXPECT_FALSE(SplittingPredicates::rangesOf(

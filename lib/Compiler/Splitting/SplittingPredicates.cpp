@@ -310,6 +310,21 @@ static isl::map outerToDim(const isl::set &S, unsigned Dim) {
   return resetRangeTuple(M.set_domain_tuple(isl::id(S.ctx(), "Outer")));
 }
 
+/// outerToDim's inverse: { Outer[o0, o1] -> [x_d] } as a set over the
+/// space \p Target (WI or Tile).
+static isl::set fromOuterToDim(const isl::map &M, const isl::space &Target,
+                               unsigned Dim) {
+  isl::set W = M.wrap().flatten();
+  // The flat order is (outer ids, x_d); Target's is x, y, z.
+  isl::space From = W.space().align_params(Target);
+  isl::map Back = isl::map::universe(
+      From.map_from_domain_and_range(Target.align_params(From)));
+  unsigned O = 0;
+  for (unsigned D = 0; D < 3; ++D)
+    Back = Back.equate(isl::dim::in, D == Dim ? 2 : O++, isl::dim::out, D);
+  return W.apply(Back);
+}
+
 /// The work-item bound w * \p EndTile, at most \p L: where w divides L
 /// the tiles end there already, and isl's minimum (a fifth of hotspot's
 /// range computation) is not needed.
@@ -384,7 +399,7 @@ bool SplittingPredicates::rangesOfTiles(
                                 .gist(Outer.intersect_params(Context))
                                 .coalesce();
       isl::pw_aff End = endOfTiles(EndTile, Width, L, Outer);
-      Out.assign({{0, Begin, End, Begin, EndTile}});
+      Out.assign({{0, Begin, End, Begin, EndTile, Pieces[0]}});
       return true;
     }
   }
@@ -523,16 +538,23 @@ bool SplittingPredicates::rangesOfTiles(
     // the cost of doing it after scaling (Convolution2D's ranges).
     isl::pw_aff EndTile = Ends[I].gist(OuterCtx).coalesce();
     isl::pw_aff End = endOfTiles(EndTile, Width, L, Outer);
-    unsigned P = Comps[Order[I]].Piece;
-    if (!Out.empty() && Out.back().Piece == P) {
+    const Component &C = Comps[Order[I]];
+    // Within [BeginTile, EndTile), the piece's tiles are the interval's
+    // own: another of its intervals that coexists with it is ordered
+    // before or after it, and so lies in another range.
+    isl::set Tiles = fromOuterToDim(C.Parts, TileBox.space(), Dim);
+    if (!Out.empty() && Out.back().Piece == C.Piece) {
       Out.back().End = End; // adjacent intervals of one piece
       Out.back().EndTile = EndTile;
+      Out.back().Tiles = Out.back().Tiles.unite(Tiles);
     } else {
-      Out.push_back({P, Begin, End, BeginTile, EndTile});
+      Out.push_back({C.Piece, Begin, End, BeginTile, EndTile, Tiles});
     }
     Begin = End;
     BeginTile = EndTile;
   }
+  for (SplitRange &Rg : Out)
+    Rg.Tiles = Rg.Tiles.gist_params(Context).coalesce();
   if (Out.size() > MaxRanges) {
     Why = std::to_string(Out.size()) + " ranges, more than " +
           std::to_string(MaxRanges);
@@ -806,7 +828,6 @@ void SplittingPredicates::compute() {
     P.Fates = std::move(Fates);
     Pieces.push_back(P);
     TileSets.push_back(S);
-    PieceTiles.push_back(S);
   };
   // The hot cell, refined branch by branch while pieces stay few.
   std::vector<std::pair<isl::set, SmallVector<std::pair<unsigned, int>, 2>>>
@@ -982,21 +1003,10 @@ AccessClass SplittingPredicates::classifyTiles(unsigned Access,
 }
 
 isl::set SplittingPredicates::rangeSet(const SplitRange &Rg) const {
-  isl::ctx Ctx = R.Domain.ctx();
-  // { Outer[o] -> [x_d] : Begin(o) <= x_d < End(o) }, back to WI.
-  isl::map Geq(Ctx, "{ [a] -> [b] : b >= a }");
-  isl::map Lt(Ctx, "{ [a] -> [b] : b < a }");
-  isl::map In = isl::map::from_pw_aff(Rg.Begin).apply_range(Geq).intersect(
-      isl::map::from_pw_aff(Rg.End).apply_range(Lt));
-  isl::set W = In.wrap().flatten();
-  // The flat order is (outer ids, x_d); WI's is x, y, z.
-  isl::space From = W.space().align_params(R.Domain.space());
-  isl::map Back = isl::map::universe(
-      From.map_from_domain_and_range(R.Domain.space().align_params(From)));
-  unsigned O = 0;
-  for (unsigned D = 0; D < 3; ++D)
-    Back = Back.equate(isl::dim::in, D == Dim ? 2 : O++, isl::dim::out, D);
-  return W.apply(Back).intersect(Pieces[Rg.Piece].Set).coalesce();
+  // The work-items of its tiles, in its piece: no bound to compare.
+  return Pieces[Rg.Piece]
+      .Set.intersect(Rg.Tiles.preimage(toTile(R.Domain.space(), Dim, Width)))
+      .coalesce();
 }
 
 /// \p Domain's instances whose work-item is in \p Piece.
@@ -1008,53 +1018,20 @@ static isl::set within(const isl::set &Domain, const isl::set &Piece) {
   return Domain.intersect(Lifted.set_tuple_id(Domain.get_tuple_id()));
 }
 
-isl::set SplittingPredicates::tileInterval(const isl::pw_aff &Begin,
-                                           const isl::pw_aff &End,
-                                           const isl::set &Tiles,
-                                           unsigned Dim) {
-  isl::ctx Ctx = Tiles.ctx();
-  // { Outer[o] -> [t] : Begin(o) <= t < End(o) }, back to Tile, as in
-  // rangeSet.
-  isl::map Geq(Ctx, "{ [a] -> [b] : b >= a }");
-  isl::map Lt(Ctx, "{ [a] -> [b] : b < a }");
-  isl::map In = isl::map::from_pw_aff(Begin).apply_range(Geq).intersect(
-      isl::map::from_pw_aff(End).apply_range(Lt));
-  isl::set W = In.wrap().flatten();
-  isl::space From = W.space().align_params(Tiles.space());
-  isl::map Back = isl::map::universe(
-      From.map_from_domain_and_range(Tiles.space().align_params(From)));
-  unsigned O = 0;
-  for (unsigned D = 0; D < 3; ++D)
-    Back = Back.equate(isl::dim::in, D == Dim ? 2 : O++, isl::dim::out, D);
-  return W.apply(Back).intersect(Tiles).coalesce();
-}
-
 const isl::set &SplittingPredicates::rangeTilesAt(unsigned Range) const {
-  if (RangeTiles.empty())
-    RangeTiles.resize(Ranges.size());
-  if (RangeTiles[Range].is_null()) {
-    const SplitRange &Rg = Ranges[Range];
-    RangeTiles[Range] = tileInterval(Rg.BeginTile, Rg.EndTile, Tiles, Dim)
-                            .intersect(PieceTiles[Rg.Piece])
-                            .coalesce();
-  }
-  return RangeTiles[Range];
+  return Ranges[Range].Tiles;
 }
 
-isl::set SplittingPredicates::secondTiles(const isl::pw_aff &Begin,
-                                          const isl::pw_aff &End,
-                                          const isl::set &Tiles, unsigned Dim) {
-  isl::set In = tileInterval(Begin, End, Tiles, Dim);
-  isl::multi_aff Next = replaceDim(In.space(), Dim, [&](isl::aff V) {
-    return V.add_constant(isl::val(In.ctx(), 1L));
+isl::set SplittingPredicates::secondTiles(const isl::set &Tiles,
+                                          unsigned Dim) {
+  isl::multi_aff Next = replaceDim(Tiles.space(), Dim, [&](isl::aff V) {
+    return V.add_constant(isl::val(Tiles.ctx(), 1L));
   });
-  return In.intersect(In.preimage(Next));
+  return Tiles.intersect(Tiles.preimage(Next));
 }
 
 bool SplittingPredicates::atMostOneTile(unsigned Range) const {
-  const SplitRange &Rg = Ranges[Range];
-  return emptyInContext(secondTiles(Rg.BeginTile, Rg.EndTile, Tiles, Dim))
-      .is_true();
+  return emptyInContext(secondTiles(rangeTilesAt(Range), Dim)).is_true();
 }
 
 const isl::set &SplittingPredicates::rangeSetAt(unsigned Range) const {

@@ -111,6 +111,11 @@ struct SplitRange {
   /// End = min(w * EndTile, L_d), over the same space (null when the range
   /// was not made by rangesOfTiles).
   isl::pw_aff BeginTile, EndTile;
+  /// Its tiles, { Tile[...] : BeginTile <= t_d < EndTile } within its
+  /// piece's, in the context the ranges were made in: the intervals of the
+  /// piece it was made of, with no bound to compare (null when the range
+  /// was not made by rangesOfTiles).
+  isl::set Tiles;
 };
 
 /// How an access runs on the tiles of a piece.
@@ -177,7 +182,7 @@ public:
   const std::string &refusal() const { return Refusal; }
 
   /// The work-items of \p R: { WI[x, y, z] : Begin <= x_d < End } within
-  /// its piece.
+  /// its piece, in the context (those of its tiles, SplitRange::Tiles).
   isl::set rangeSet(const SplitRange &R) const;
   /// rangeSet, takenOn and classify for the range ranges()[Range] and on
   /// the whole region (takenOnAll), each computed once: the split's gain
@@ -187,14 +192,12 @@ public:
   /// classifyRange decide on the range's tiles (rangeTilesAt), which gives
   /// the same answers as on rangeSetAt without its floors.
   const isl::set &rangeSetAt(unsigned Range) const;
-  /// The tiles of rangeSetAt(Range): { Tile[...] : BeginTile <= t_d <
-  /// EndTile } within its piece's tiles.
+  /// The tiles of rangeSetAt(Range): SplitRange::Tiles.
   const isl::set &rangeTilesAt(unsigned Range) const;
   /// Whether ranges()[Range] holds w work-items at most, for all
-  /// parameters in the context: whether EndTile - BeginTile <= 1, the
-  /// same as End - Begin <= w (0 <= BeginTile <= EndTile <= ceil(L_d / w),
-  /// so two tiles of the range always reach below L_d), decided on the
-  /// tile interval without comparing the pieces of End - Begin with w.
+  /// parameters in the context: whether it has one tile at most (two tiles
+  /// of the range always reach below L_d), decided on its tiles
+  /// (secondTiles) without comparing the pieces of End - Begin with w.
   bool atMostOneTile(unsigned Range) const;
   int takenOnRange(unsigned Branch, unsigned Range) const;
   int takenOnAll(unsigned Branch) const;
@@ -296,15 +299,10 @@ public:
 
   /// The tiles of the work-items \p S (over WI), and back.
   static isl::set tilesOf(const isl::set &S, unsigned Dim, unsigned Width);
-  /// { Tile[...] : Begin <= t_d < End } for bounds over
-  /// { Outer[o0, o1] -> [t_d] } (SplitRange's BeginTile and EndTile), on
-  /// the space of \p Tiles and within it.
-  static isl::set tileInterval(const isl::pw_aff &Begin, const isl::pw_aff &End,
-                               const isl::set &Tiles, unsigned Dim);
-  /// The tiles t of [Begin, End) (as tileInterval) whose next tile t + 1
-  /// is in it too: empty exactly where the interval holds one tile at most.
-  static isl::set secondTiles(const isl::pw_aff &Begin, const isl::pw_aff &End,
-                              const isl::set &Tiles, unsigned Dim);
+  /// The tiles t of \p Tiles (an interval of t_d for each outer ids)
+  /// whose next tile t + 1 is in it too: empty exactly where the interval
+  /// holds one tile at most.
+  static isl::set secondTiles(const isl::set &Tiles, unsigned Dim);
   /// takenOnTiles's isl part: whether the instances of \p Domain (over a
   /// block's space) whose work-item lies in \p WIDomain and whose tile
   /// lies in \p Tiles, all lie in \p Taken, within \p Context.
@@ -457,11 +455,9 @@ private:
   /// offset that differs by parameters alone (differByParams).
   std::vector<unsigned> Rep;
   std::vector<SplitPiece> Pieces;
-  /// Per piece, its Set over Tile.
-  std::vector<isl::set> PieceTiles;
-  /// Memos of rangeSetAt, rangeTilesAt, takenOnRange/takenOnAll (-2: not
-  /// yet known) and classifyRange (-1: not yet known).
-  mutable std::vector<isl::set> RangeSets, RangeTiles;
+  /// Memos of rangeSetAt, takenOnRange/takenOnAll (-2: not yet known) and
+  /// classifyRange (-1: not yet known).
+  mutable std::vector<isl::set> RangeSets;
   /// Per branch and successor, the instances outside the successor with
   /// x_d = w * t + lane (takenOnTiles), once.
   mutable std::vector<std::vector<isl::set>> Outside;
