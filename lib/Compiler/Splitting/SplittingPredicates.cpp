@@ -520,7 +520,10 @@ bool SplittingPredicates::rangesOfTiles(
   // The cuts: range i ends where the first later interval starts, at
   // w times its tile index, or at L_d.
   long NT = (L + Width - 1) / Width;
-  isl::pw_aff Cut(Outer, isl::val(Ctx, NT));
+  // Within the context, as the intervals' starts are: the cuts then have
+  // no pieces outside it for the gist below to drop.
+  isl::set OuterCtx = Outer.intersect_params(Context);
+  isl::pw_aff Cut(OuterCtx, isl::val(Ctx, NT));
   std::vector<isl::pw_aff> Ends(N);
   for (unsigned I = N; I-- > 0;) {
     Ends[I] = Cut;
@@ -530,7 +533,6 @@ bool SplittingPredicates::rangesOfTiles(
     const isl::pw_aff &Lo = Comps[Order[I]].Lo;
     Cut = Lo.union_add(Cut.subtract_domain(Lo.domain()));
   }
-  isl::set OuterCtx = Outer.intersect_params(Context);
   Out.clear();
   isl::pw_aff Begin(Outer, isl::val(Ctx, 0L)), BeginTile = Begin;
   for (unsigned I = 0; I < N; ++I) {
