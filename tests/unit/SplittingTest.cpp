@@ -15,6 +15,7 @@
 #include "IslTest.h"
 #include "Passes.h"
 #include "Splitting/IslExprEmitter.h"
+#include "Splitting/RegionSplitter.h"
 #include "Splitting/SplittingPredicates.h"
 #include "Splitting/WorkItemModel.h"
 
@@ -983,6 +984,113 @@ TEST(SplittingModelTest, DerivedParameterIsRecomputed) {
   EXPECT_EQ(Sub->getOperand(0), WG->getArg(0));
 }
 
+/// The front half and the model of a kernel
+///   __kernel void k(__global float *y, int n) { int i = get_global_id(0);
+///   BODY }
+/// in groups of \p L work-items along x, BODY being LLVM IR from after
+/// the computation of %i (an i32): null Model if it does not parse.
+struct KernelModel {
+  LLVMContext C;
+  std::unique_ptr<Module> M;
+  PassBuilder PB;
+  std::unique_ptr<AnalysisManagers> AM;
+  const WorkItemModel *Model = nullptr;
+
+  KernelModel(StringRef Body, unsigned L) {
+    SMDiagnostic Diag;
+    M = parseAssemblyString(R"IR(
+      target triple = "x86_64-pc-linux-gnu"
+      @_local_id_x = external global i64
+      @_local_size_x = external global i64
+      @_group_id_x = external global i64
+      @_global_offset_x = external global i64
+      declare i32 @llvm.smax.i32(i32, i32)
+      define spir_kernel void @k(ptr %y, i32 %n) {
+      entry:
+        %off = load i64, ptr @_global_offset_x
+        %gid = load i64, ptr @_group_id_x
+        %ls = load i64, ptr @_local_size_x
+        %base = mul i64 %ls, %gid
+        %g0 = add i64 %off, %base
+        %lid = load i64, ptr @_local_id_x
+        %g = add i64 %g0, %lid
+        %i = trunc i64 %g to i32
+    )IR" + Body.str() + "}\n",
+                            Diag, C);
+    if (!M) {
+      ADD_FAILURE() << Diag.getMessage().str();
+      return;
+    }
+    WorkGroupConfig Config;
+    Config.Kernel = "k";
+    Config.LocalSize[0] = L;
+    registerIssPasses(PB);
+    AM = std::make_unique<AnalysisManagers>(PB);
+    ModulePassManager MPM;
+    MPM.addPass(KernelPreparePass(Config));
+    MPM.addPass(CanonicalizeBarriersPass(Config));
+    MPM.addPass(ImplicitLoopBarriersPass(Config));
+    MPM.addPass(ImplicitConditionalBarriersPass(Config));
+    MPM.addPass(ContextArraysPass(Config));
+    MPM.run(*M, AM->MAM);
+    Model = &AM->FAM.getResult<WorkItemModelAnalysis>(*M->getFunction("k"));
+  }
+};
+
+/// KernelModel bodies: y[i] = 0 under the condition \p Cond (%c), and
+/// y[j] = 0 for the i32 %j that \p Compute defines.
+std::string guardedStore(StringRef Cond) {
+  return ("  %c = " + Cond + R"IR(
+      br i1 %c, label %then, label %end
+    then:
+      %ii = sext i32 %i to i64
+      %p = getelementptr inbounds float, ptr %y, i64 %ii
+      store float 0.0, ptr %p
+      br label %end
+    end:
+      ret void
+  )IR")
+      .str();
+}
+std::string storeAt(StringRef Compute) {
+  return ("  " + Compute + R"IR(
+      %jj = sext i32 %j to i64
+      %p = getelementptr inbounds float, ptr %y, i64 %jj
+      store float 0.0, ptr %p
+      ret void
+  )IR")
+      .str();
+}
+
+TEST(SplittingModelTest, NothingToSplitDecidedOnTheModel) {
+  // nothingToSplit(R, x, 8) on the region of k, in groups of L along x:
+  // only where no split could fold a branch or change an access's class.
+  auto Nothing = [](const std::string &Body, unsigned L) {
+    KernelModel KM(Body, L);
+    if (!KM.Model || KM.Model->regions().size() != 1) {
+      ADD_FAILURE() << "no model of one region";
+      return false;
+    }
+    const RegionModel &R = KM.Model->regions().front();
+    EXPECT_TRUE(R.Modelled) << R.Why;
+    return nothingToSplit(R, 0, 8);
+  };
+  // y[i] under a branch on n alone: the same for every x.
+  EXPECT_TRUE(Nothing(guardedStore("icmp sgt i32 %n, 0"), 64));
+  // The same in groups of 60: the last tile is partial, and the whole
+  // tiles may be worth a range of their own.
+  EXPECT_FALSE(Nothing(guardedStore("icmp sgt i32 %n, 0"), 60));
+  // A tail guard: the branch depends on x.
+  EXPECT_FALSE(Nothing(guardedStore("icmp slt i32 %i, %n"), 64));
+  // y[max(i, 5)] (Figure 5): consecutive from x = 5 - O on, uniform below.
+  EXPECT_FALSE(
+      Nothing(storeAt("%j = call i32 @llvm.smax.i32(i32 %i, i32 5)"), 64));
+  // y[2 * i]: divergent on every tile alike.
+  EXPECT_TRUE(Nothing(storeAt("%j = shl nsw i32 %i, 1"), 64));
+  // y[i / 2]: a floor, not decided on the model.
+  EXPECT_FALSE(Nothing(storeAt("%j = sdiv i32 %i, 2"), 64));
+}
+
 TEST(SplittingModelTest, BoundsOfATailGuardPerWorkGroup) {
   // The whole chain on a kernel: the front half, the model, the predicates
   // for x and tiles of 8, the bounds emitted as the split pass does (the
@@ -992,52 +1100,12 @@ TEST(SplittingModelTest, BoundsOfATailGuardPerWorkGroup) {
   //     int i = get_global_id(0);
   //     if (i < n) y[i] = 0;
   //   }
-  LLVMContext C;
-  SMDiagnostic Diag;
-  std::unique_ptr<Module> M = parseAssemblyString(R"IR(
-    target triple = "x86_64-pc-linux-gnu"
-    @_local_id_x = external global i64
-    @_local_size_x = external global i64
-    @_group_id_x = external global i64
-    @_global_offset_x = external global i64
-    define spir_kernel void @k(ptr %y, i32 %n) {
-    entry:
-      %off = load i64, ptr @_global_offset_x
-      %gid = load i64, ptr @_group_id_x
-      %ls = load i64, ptr @_local_size_x
-      %base = mul i64 %ls, %gid
-      %g0 = add i64 %off, %base
-      %lid = load i64, ptr @_local_id_x
-      %g = add i64 %g0, %lid
-      %i = trunc i64 %g to i32
-      %c = icmp slt i32 %i, %n
-      br i1 %c, label %then, label %end
-    then:
-      %ii = sext i32 %i to i64
-      %p = getelementptr inbounds float, ptr %y, i64 %ii
-      store float 0.0, ptr %p
-      br label %end
-    end:
-      ret void
-    }
-  )IR",
-                                                  Diag, C);
-  ASSERT_TRUE(M);
-  WorkGroupConfig Config;
-  Config.Kernel = "k";
-  Config.LocalSize[0] = 64;
-  PassBuilder PB;
-  registerIssPasses(PB);
-  AnalysisManagers AM(PB);
-  ModulePassManager MPM;
-  MPM.addPass(KernelPreparePass(Config));
-  MPM.addPass(CanonicalizeBarriersPass(Config));
-  MPM.addPass(ImplicitLoopBarriersPass(Config));
-  MPM.addPass(ImplicitConditionalBarriersPass(Config));
-  MPM.addPass(ContextArraysPass(Config));
-  MPM.run(*M, AM.MAM);
+  KernelModel KM(guardedStore("icmp slt i32 %i, %n"), 64);
+  ASSERT_TRUE(KM.Model);
+  LLVMContext &C = KM.C;
+  Module *M = KM.M.get();
   Function *K = M->getFunction("k");
-  const WorkItemModel &Model = AM.FAM.getResult<WorkItemModelAnalysis>(*K);
+  const WorkItemModel &Model = *KM.Model;
   ASSERT_EQ(Model.regions().size(), 1u);
   const RegionModel &R = Model.regions().front();
   ASSERT_TRUE(R.Modelled) << R.Why;

@@ -724,6 +724,33 @@ bool masksCoverAsWritten(const WorkItemModel &M, const RegionModel &R,
          });
 }
 
+bool nothingToSplit(const RegionModel &R, unsigned Dim, unsigned Width) {
+  if (!R.Modelled || islDim(R.Domain, isl::dim::set) <= Dim)
+    return false;
+  isl::val L = R.Domain.dim_max_val(Dim);
+  if (L.is_null() || !L.is_int() ||
+      (L.get_num_si() + 1) % long(Width ? Width : 1))
+    return false;
+  if (any_of(R.Branches,
+             [&](const ModelBranch &B) { return !(B.UniformDims >> Dim & 1); }))
+    return false;
+  return all_of(R.Accesses, [&](const ModelAccess &A) {
+    if (A.Checked)
+      return false;
+    if (A.Offset.is_null())
+      return true;
+    if (isl_pw_aff_n_piece(A.Offset.get()) != 1)
+      return false;
+    bool One = false;
+    isl::stat St = A.Offset.foreach_piece([&](isl::set Where, isl::aff Aff) {
+      One = isl_aff_dim(Aff.get(), isl_dim_div) == 0 &&
+            A.Domain.is_subset(Where).is_true();
+      return isl::stat::ok();
+    });
+    return !St.is_error() && One;
+  });
+}
+
 SplitPlanner makeSplitPlanner(const WorkItemModel &M, unsigned Dim,
                               unsigned Width, unsigned MaxPieces,
                               bool CheapMasks, Function &Kernel) {
@@ -749,6 +776,8 @@ SplitPlanner makeSplitPlanner(const WorkItemModel &M, unsigned Dim,
       return Refuse(R->Why.empty() ? "not modelled" : R->Why);
     if (M.localSize(Dim) < Width)
       return nullptr; // no whole tile: the vectorizer's own masks do better
+    if (nothingToSplit(*R, Dim, Width))
+      return nullptr; // what the gain check below would find, at no cost
     // Where masked loads and stores cost what plain ones do, a straight-line
     // region whose accesses are all consecutive (and not so only by the
     // model's checks) runs as fast on the vectorizer's masks: a branch
