@@ -22,7 +22,9 @@
 //    doubles, the upper two lanes of the result are 0.
 // Calls of other intrinsics stay as they are. The library's fabs of a
 // vector, which clears the sign bits through a vector of longs (two floats
-// per lane), becomes llvm.fabs for the same reason.
+// per lane), becomes llvm.fabs for the same reason, and a vector's first
+// lane read through the integer the x86-64 ABI passes it in (a mask of
+// the bitcast) becomes an extractelement.
 //
 //===----------------------------------------------------------------------===//
 
@@ -170,21 +172,56 @@ Value *signBitsCleared(IRBuilderBase &B, BitCastInst *R) {
   return B.CreateUnaryIntrinsic(Intrinsic::fabs, In->getOperand(0));
 }
 
+/// zext (extractelement V, 0) where \p A is `and (bitcast V to iM), 2^K - 1`
+/// for a vector V of N integers of K bits, N * K = M, on a little-endian
+/// target: V's first lane read through the integer the x86-64 ABI passes
+/// a short vector in (the library's convert_int4 of uchar4 gets an i32;
+/// InstCombine turns its zext of lane 0 into this mask). The Scalarizer
+/// splits V's lanes but would put V together again for the bitcast, and
+/// the loop vectorizer does not widen a loop holding that insertelement:
+/// the box filter's work-item loops stayed scalar. Null otherwise.
+Value *firstLaneMasked(IRBuilderBase &B, BinaryOperator *A) {
+  auto *BC = dyn_cast<BitCastInst>(A->getOperand(0));
+  auto *Mask = dyn_cast<ConstantInt>(A->getOperand(1));
+  if (A->getOpcode() != Instruction::And || !BC || !Mask ||
+      !A->getModule()->getDataLayout().isLittleEndian())
+    return nullptr;
+  auto *VT = dyn_cast<FixedVectorType>(BC->getSrcTy());
+  if (!VT || !VT->getElementType()->isIntegerTy() ||
+      !BC->getType()->isIntegerTy() ||
+      !Mask->getValue().isMask(VT->getScalarSizeInBits()))
+    return nullptr;
+  return B.CreateZExt(B.CreateExtractElement(BC->getOperand(0), uint64_t(0)),
+                      A->getType());
+}
+
 } // namespace
 
 PreservedAnalyses GenericIntrinsicsPass::run(Function &F,
                                              FunctionAnalysisManager &) {
   bool Changed = false;
   SmallVector<BitCastInst *, 8> Casts;
+  SmallVector<BinaryOperator *, 8> Masks;
   for (Instruction &I : instructions(F))
     if (auto *BC = dyn_cast<BitCastInst>(&I))
       Casts.push_back(BC);
+    else if (I.getOpcode() == Instruction::And)
+      Masks.push_back(cast<BinaryOperator>(&I));
   for (BitCastInst *BC : Casts) {
     IRBuilder<> B(BC);
     if (Value *V = signBitsCleared(B, BC)) {
       V->takeName(BC);
       BC->replaceAllUsesWith(V);
       BC->eraseFromParent();
+      Changed = true;
+    }
+  }
+  for (BinaryOperator *A : Masks) {
+    IRBuilder<> B(A);
+    if (Value *V = firstLaneMasked(B, A)) {
+      V->takeName(A);
+      A->replaceAllUsesWith(V);
+      A->eraseFromParent();
       Changed = true;
     }
   }

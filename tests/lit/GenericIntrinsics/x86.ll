@@ -1,8 +1,9 @@
 ; iss-generic-intrinsics: the x86 vector intrinsics of pocl's kernel
 ; library become generic IR of the same value, which the Scalarizer splits
 ; and the loop vectorizer widens; the library's fabs of float4 through
-; long2 becomes llvm.fabs. What it does not know stays: the scalar max.ss
-; (one lane), a bit mask that is not the sign bits'.
+; long2 becomes llvm.fabs, and a vector's first lane read through an
+; integer becomes an extractelement. What it does not know stays: the
+; scalar max.ss (one lane), a bit mask that is not the sign bits'.
 ;
 ; RUN: pocl-iss-opt -passes=iss-generic-intrinsics -S %s | FileCheck %s
 
@@ -101,6 +102,28 @@ define <4 x float> @fabs(<4 x float> %a) {
   %s = bitcast <2 x i64> %o to <4 x float>
   %x = fadd <4 x float> %r, %s
   ret <4 x float> %x
+}
+
+; The first lane of a uchar4 read through the i32 the x86-64 ABI passes it
+; in (the library's convert_int4, after InstCombine): an extractelement,
+; which the Scalarizer splits with the vector. A mask of two lanes, and
+; one of a vector, stay.
+; CHECK-LABEL: define i32 @firstlane(
+; CHECK-NEXT: %w = bitcast <4 x i8> %v to i32
+; CHECK-NEXT: [[E:%.*]] = extractelement <4 x i8> %v, i64 0
+; CHECK-NEXT: %a = zext i8 [[E]] to i32
+; CHECK-NEXT: %b = and i32 %w, 65535
+; CHECK-NEXT: %q = bitcast <8 x i8> %u to <2 x i32>
+; CHECK-NEXT: %c = and <2 x i32> %q, <i32 255, i32 255>
+define i32 @firstlane(<4 x i8> %v, <8 x i8> %u, ptr %p) {
+  %w = bitcast <4 x i8> %v to i32
+  %a = and i32 %w, 255
+  %b = and i32 %w, 65535
+  %q = bitcast <8 x i8> %u to <2 x i32>
+  %c = and <2 x i32> %q, <i32 255, i32 255>
+  store <2 x i32> %c, ptr %p
+  %r = add i32 %a, %b
+  ret i32 %r
 }
 
 declare <4 x float> @llvm.x86.sse.max.ps(<4 x float>, <4 x float>)
