@@ -53,7 +53,7 @@ const std::string &kernelLibraryHash() {
   std::call_once(Once, [] {
     std::string Error;
     if (MemoryBuffer *B = libraryBuffer(Error))
-      Hash = hashHex(B->getBuffer());
+      Hash = identityHex(B->getBuffer());
     else
       Hash = "none";
   });

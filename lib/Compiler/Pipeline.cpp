@@ -557,7 +557,7 @@ static const std::string &compilerBuildId() {
     if (dladdr(reinterpret_cast<void *>(&compilerBuildId), &Info) &&
         Info.dli_fname)
       if (auto B = MemoryBuffer::getFile(Info.dli_fname))
-        return hashHex((*B)->getBuffer());
+        return identityHex((*B)->getBuffer());
     return std::string("unknown");
   }();
   return Id;
@@ -602,8 +602,8 @@ getCompiledKernel(const std::vector<uint8_t> &Binary, const std::string &Kernel,
      << S.WeightDivergent << "; local "
      << Config.LocalSize[0] << ',' << Config.LocalSize[1] << ','
      << Config.LocalSize[2] << "; kernel " << Kernel << "; program "
-     << hashHex(StringRef(reinterpret_cast<const char *>(Binary.data()),
-                          Binary.size()));
+     << identityHex(StringRef(reinterpret_cast<const char *>(Binary.data()),
+                              Binary.size()));
   KS.flush();
 
   // Kernels already loaded in this process are shared.

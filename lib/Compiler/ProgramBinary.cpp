@@ -19,6 +19,7 @@
 #include "llvm/IR/Metadata.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
+#include "llvm/Support/xxhash.h"
 
 #include <CL/cl.h>
 
@@ -47,6 +48,14 @@ std::string hashHex(StringRef Data) {
   std::snprintf(Buf, sizeof(Buf), "%016llx%016llx",
                 (unsigned long long)hash64(Data),
                 (unsigned long long)hash64(Data, 0x9e3779b97f4a7c15ull));
+  return Buf;
+}
+
+std::string identityHex(StringRef Data) {
+  XXH128_hash_t H = xxh3_128bits(arrayRefFromStringRef(Data));
+  char Buf[40];
+  std::snprintf(Buf, sizeof(Buf), "%016llx%016llx",
+                (unsigned long long)H.high64, (unsigned long long)H.low64);
   return Buf;
 }
 
