@@ -207,23 +207,22 @@ PreservedAnalyses GenericIntrinsicsPass::run(Function &F,
       Casts.push_back(BC);
     else if (I.getOpcode() == Instruction::And)
       Masks.push_back(cast<BinaryOperator>(&I));
+  // I's value is V, if V is not null.
+  auto Replace = [&](Instruction *I, Value *V) {
+    if (!V)
+      return;
+    V->takeName(I);
+    I->replaceAllUsesWith(V);
+    I->eraseFromParent();
+    Changed = true;
+  };
   for (BitCastInst *BC : Casts) {
     IRBuilder<> B(BC);
-    if (Value *V = signBitsCleared(B, BC)) {
-      V->takeName(BC);
-      BC->replaceAllUsesWith(V);
-      BC->eraseFromParent();
-      Changed = true;
-    }
+    Replace(BC, signBitsCleared(B, BC));
   }
   for (BinaryOperator *A : Masks) {
     IRBuilder<> B(A);
-    if (Value *V = firstLaneMasked(B, A)) {
-      V->takeName(A);
-      A->replaceAllUsesWith(V);
-      A->eraseFromParent();
-      Changed = true;
-    }
+    Replace(A, firstLaneMasked(B, A));
   }
   SmallVector<std::tuple<CallInst *, Kind, bool>, 16> Calls;
   for (Instruction &I : instructions(F))
@@ -236,12 +235,7 @@ PreservedAnalyses GenericIntrinsicsPass::run(Function &F,
       }
   for (auto [CI, K, Pair] : Calls) {
     IRBuilder<> B(CI);
-    if (Value *V = lower(B, CI, K, Pair)) {
-      V->takeName(CI);
-      CI->replaceAllUsesWith(V);
-      CI->eraseFromParent();
-      Changed = true;
-    }
+    Replace(CI, lower(B, CI, K, Pair));
   }
   return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
 }
