@@ -1073,7 +1073,7 @@ TEST(SplittingModelTest, NothingToSplitDecidedOnTheModel) {
     }
     const RegionModel &R = KM.Model->regions().front();
     EXPECT_TRUE(R.Modelled) << R.Why;
-    return nothingToSplit(R, 0, 8);
+    return nothingToSplit(*KM.Model, R, 0, 8);
   };
   // y[i] under a branch on n alone: the same for every x.
   EXPECT_TRUE(Nothing(guardedStore("icmp sgt i32 %n, 0"), 64));

@@ -724,12 +724,9 @@ bool masksCoverAsWritten(const WorkItemModel &M, const RegionModel &R,
          });
 }
 
-bool nothingToSplit(const RegionModel &R, unsigned Dim, unsigned Width) {
-  if (!R.Modelled || islDim(R.Domain, isl::dim::set) <= Dim)
-    return false;
-  isl::val L = R.Domain.dim_max_val(Dim);
-  if (L.is_null() || !L.is_int() ||
-      (L.get_num_si() + 1) % long(Width ? Width : 1))
+bool nothingToSplit(const WorkItemModel &M, const RegionModel &R,
+                    unsigned Dim, unsigned Width) {
+  if (!R.Modelled || M.localSize(Dim) % (Width ? Width : 1))
     return false;
   if (any_of(R.Branches,
              [&](const ModelBranch &B) { return !(B.UniformDims >> Dim & 1); }))
@@ -776,7 +773,7 @@ SplitPlanner makeSplitPlanner(const WorkItemModel &M, unsigned Dim,
       return Refuse(R->Why.empty() ? "not modelled" : R->Why);
     if (M.localSize(Dim) < Width)
       return nullptr; // no whole tile: the vectorizer's own masks do better
-    if (nothingToSplit(*R, Dim, Width))
+    if (nothingToSplit(M, *R, Dim, Width))
       return nullptr; // what the gain check below would find, at no cost
     // Where masked loads and stores cost what plain ones do, a straight-line
     // region whose accesses are all consecutive (and not so only by the

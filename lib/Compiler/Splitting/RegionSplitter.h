@@ -43,16 +43,17 @@ bool masksCoverAsWritten(const WorkItemModel &M, const RegionModel &R,
                          unsigned Dim, unsigned Width, unsigned MaxPieces,
                          const llvm::PostDominatorTree &PDT);
 
-/// Whether no split of \p R along \p Dim could fold a branch or change
-/// the class of an access, decided on the model before any predicate is
-/// computed: no branch depends on x_d, every tile is whole (the local size
-/// along \p Dim is a multiple of \p Width), and every address is either
-/// not affine or one affine expression without floors over the whole of
-/// its block and needs no run-time check, so that it steps by the same
-/// amount along x_d on every tile. The planner then leaves \p R unsplit,
+/// Whether no split of \p R (a region of \p M) along \p Dim could fold a
+/// branch or change the class of an access, decided on the model before
+/// any predicate is computed: no branch depends on x_d, every tile is whole
+/// (the local size along \p Dim is a multiple of \p Width), and every
+/// address is either not affine or one affine expression without floors
+/// over the whole of its block and needs no run-time check, so that it
+/// steps by the same amount along x_d on every tile. The planner then leaves \p R unsplit,
 /// as it would after computing the predicates (box_filter_vertical's eight
 /// regions, whose branches are on y).
-bool nothingToSplit(const RegionModel &R, unsigned Dim, unsigned Width);
+bool nothingToSplit(const WorkItemModel &M, const RegionModel &R,
+                    unsigned Dim, unsigned Width);
 
 } // namespace iss
 
