@@ -201,6 +201,30 @@ __kernel void wrap(__global const float *In, __global float *Out, int N) {
   int i = get_global_id(0);
   Out[i - get_global_offset(0)] = In[i < N ? i : i - N];
 }
+
+// The AMD SDK box filter's shape: zero within K of either end, a window
+// of 2K + 1 elsewhere; the two aprons share a copy, as do the two tiles
+// K and N - K cut. With Uneven, the apron sums M = 4 elements on the left
+// and 8 on the right: in lock-step on each apron, not on both, so each
+// keeps its own copy.
+__kernel void apron(__global const float *In, __global float *Out, int N,
+                    int K, int Uneven) {
+  int i = get_global_id(0);
+  if (i < K || i >= N - K) {
+    float S = 0.0f;
+    if (Uneven) {
+      int M = i < K ? 4 : 8;
+      for (int J = 0; J < M; ++J)
+        S += In[i + J];
+    }
+    Out[i] = S;
+    return;
+  }
+  float S = 0.0f;
+  for (int J = -K; J <= K; ++J)
+    S += In[i + J] * (float)(J + K + 1);
+  Out[i] = S;
+}
 )CLC";
 
 namespace {
@@ -600,4 +624,51 @@ CLT_TEST(rangesSharingACopy) {
       expectEqual(E.read<float>(DOut, C.G), Want, "wrap" + What);
     }
   }
+}
+
+// Ranges of a region with loops share a copy where each loop that runs in
+// lock-step on each of them does so on them all: the box filter's aprons
+// (the window's loop not reached) and cut tiles (scalar) do; aprons whose
+// own loops run 4 and 8 times do not. Local sizes with one tile, several,
+// a partial one, with global offsets that move the aprons into any tile.
+CLT_TEST(rangesWithLoopsSharingACopy) {
+  Program P = E.build(SplitSource);
+  Kernel Apron = E.kernel(P, "apron");
+  struct Case {
+    size_t G, L, Off;
+    int K;
+  };
+  for (int Uneven : {0, 1})
+    for (Case C :
+         {Case{256, 64, 0, 3}, Case{192, 16, 0, 1}, Case{240, 48, 5, 9},
+          Case{256, 128, 3, 20}, Case{64, 64, 0, 40}, Case{120, 24, 17, 0}}) {
+      int N = int(C.G + C.Off);
+      std::string What = " uneven " + std::to_string(Uneven) + " global " +
+                         std::to_string(C.G) + " local " + std::to_string(C.L) +
+                         " offset " + std::to_string(C.Off) + " K " +
+                         std::to_string(C.K);
+      // Read up to i + K and i + 7 past the last work-item.
+      size_t Len = size_t(N) + size_t(std::max(C.K, 8));
+      auto In = randomVector<float>(Len, -8.f, 8.f, unsigned(C.G + C.K));
+      std::vector<float> Init(size_t(N), 5.0f);
+      Mem DIn = E.input(In), DOut = E.output<float>(size_t(N));
+      E.write(DOut, Init);
+      setArgs(Apron, DIn, DOut, N, C.K, Uneven);
+      E.run(Apron, 1, &C.G, &C.L, &C.Off);
+      std::vector<float> Want = Init;
+      for (int I = int(C.Off); I < N; ++I) {
+        float S = 0.0f;
+        if (I < C.K || I >= N - C.K) {
+          for (int J = 0; Uneven && J < (I < C.K ? 4 : 8); ++J)
+            S += In[I + J];
+        } else {
+          for (int J = -C.K; J <= C.K; ++J)
+            S += In[I + J] * float(J + C.K + 1);
+        }
+        Want[I] = S;
+      }
+      // The window's products may be contracted.
+      expectNear(E.read<float>(DOut, size_t(N)), Want, 1e-5, 1e-4,
+                 "apron" + What);
+    }
 }

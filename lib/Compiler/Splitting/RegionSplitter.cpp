@@ -508,11 +508,30 @@ bool ModelSplitPlan::sameCopy(ArrayRef<unsigned> Class, unsigned I,
   for (unsigned A = 0; A < R.Accesses.size(); ++A)
     if (P->classifyRange(A, First) != P->classifyRange(A, I))
       return false;
+  isl::set Where;
+  auto All = [&] {
+    if (Where.is_null()) {
+      SmallVector<unsigned, 5> Ranges(Class.begin(), Class.end());
+      Ranges.push_back(I);
+      Where = rangesSet(Ranges);
+    }
+    return Where;
+  };
+  // Whether a kernel loop runs in lock-step is decided on the class's
+  // ranges together (makeLoopsUniform on their union): a range joins only
+  // where every loop exit is as uniform across the class with it as
+  // without it. Copies that run no whole tiles never run in lock-step.
+  if (Pieces[RangePieces[I]].WholeTiles && !R.Loops.empty()) {
+    isl::set Before = rangesSet(Class);
+    for (const ModelLoop &ML : R.Loops)
+      for (unsigned Br : R.exitBranches(ML))
+        if (P->uniformAcross(Br, Before) != P->uniformAcross(Br, All()))
+          return false;
+  }
   // A recomputed address must be one expression on all the ranges: where
   // the clamps resolve differently (x + s and x + s - n of a wrap-around),
   // a shared copy would compute it piecewise, no longer unit-stride to the
   // vectorizer.
-  isl::set Where;
   InstancesWithin Instances;
   std::vector<isl::pw_aff> Found(R.Accesses.size());
   for (unsigned A = 0; A < R.Accesses.size(); ++A) {
@@ -522,12 +541,7 @@ bool ModelSplitPlan::sameCopy(ArrayRef<unsigned> Class, unsigned I,
     const ModelBlock *MB = R.block(Acc.I->getParent());
     if (!MB)
       continue; // not recomputed in either copy
-    if (Where.is_null()) {
-      SmallVector<unsigned, 5> All(Class.begin(), Class.end());
-      All.push_back(I);
-      Where = rangesSet(All);
-    }
-    isl::pw_aff Offset = offsetWithin(Acc, Where, MB->Loops.size(), Instances);
+    isl::pw_aff Offset = offsetWithin(Acc, All(), MB->Loops.size(), Instances);
     if (!Offset.is_null() && IslExprEmitter::oneExpression(Offset).is_null())
       return false;
     Found[A] = Offset;
@@ -542,15 +556,9 @@ void ModelSplitPlan::copyClasses(
   // Per class, the addresses sameCopy found on its ranges so far.
   std::vector<std::vector<isl::pw_aff>> Offsets;
   for (unsigned I = 0; I < RangePieces.size(); ++I) {
-    // Whether a kernel loop runs in lock-step is decided on each range's
-    // copy, and a copy that does becomes a tile function of its own:
-    // straight-line regions only.
     unsigned C = 0;
-    if (R.Loops.empty())
-      while (C < Classes.size() && !sameCopy(Classes[C], I, Offsets[C]))
-        ++C;
-    else
-      C = Classes.size();
+    while (C < Classes.size() && !sameCopy(Classes[C], I, Offsets[C]))
+      ++C;
     if (C < Classes.size()) {
       Classes[C].push_back(I);
     } else {
