@@ -173,10 +173,16 @@ private:
   /// the instances found within \p Where so far.
   static isl::pw_aff offsetWithin(const ModelAccess &Acc, const isl::set &Where,
                                   unsigned Counts, InstancesWithin &Instances);
+  /// Runs the kernel loops of the copy of \p Range (or of its class, on
+  /// the work-items \p Where) in lock-step where their exits are uniform
+  /// across it; loops whose header the copy no longer reaches (\p Reached:
+  /// its blocks reachable once its branches are folded) are left alone.
+  /// Returns how many it made so.
   unsigned
   makeLoopsUniform(unsigned Range, const isl::set &Where,
                    ValueToValueMapTy &VMap, Value *const Ids[3],
                    const SmallPtrSetImpl<const BasicBlock *> &CopyBlocks,
+                   const SmallPtrSetImpl<const BasicBlock *> &Reached,
                    DenseMap<Loop *, PHINode *> &Counters,
                    function_ref<Value *(Value *)> MapKernelValue);
   /// The values of the set dimensions of \p MB's space in the copy: the
@@ -382,11 +388,15 @@ static void rewriteInductionVariables(Loop *L, ValueToValueMapTy &VMap,
 unsigned ModelSplitPlan::makeLoopsUniform(
     unsigned Range, const isl::set &Where, ValueToValueMapTy &VMap,
     Value *const Ids[3], const SmallPtrSetImpl<const BasicBlock *> &CopyBlocks,
+    const SmallPtrSetImpl<const BasicBlock *> &Reached,
     DenseMap<Loop *, PHINode *> &Counters,
     function_ref<Value *(Value *)> MapKernelValue) {
   unsigned Made = 0;
   for (const ModelLoop &ML : R.Loops) {
     if (!ML.Bounded || !ML.L->getLoopPreheader() || !ML.L->getLoopLatch())
+      continue;
+    auto *Header = dyn_cast_or_null<BasicBlock>(VMap.lookup(ML.L->getHeader()));
+    if (!Header || !Reached.count(Header))
       continue;
     unsigned Inside = 0, Divergent = 0;
     for (unsigned A = 0; A < R.Accesses.size(); ++A)
@@ -647,10 +657,6 @@ bool ModelSplitPlan::specialize(ArrayRef<unsigned> Ranges,
     }
     deleteDeadInCopy(Old, CopyBlocks);
   }
-  unsigned Uniform =
-      WholeTiles ? makeLoopsUniform(RangeIndex, Where, VMap, Ids, CopyBlocks,
-                                    Counters, MapKernelValue)
-                 : 0;
   // Branches taken the same way on every instance of the range.
   for (unsigned Br = 0; Br < R.Branches.size(); ++Br) {
     int Taken = P->takenOnRange(Br, RangeIndex);
@@ -677,6 +683,27 @@ bool ModelSplitPlan::specialize(ArrayRef<unsigned> Ranges,
     }
     ConstantFoldTerminator(T->getParent(), /*DeleteDeadConditions=*/true);
   }
+  // The blocks the copy still reaches: a loop its folded branches cut off
+  // (a box filter's window, in the apron that returns first) would make
+  // the copy a tile function for nothing.
+  SmallPtrSet<const BasicBlock *, 32> Reached;
+  SmallVector<const BasicBlock *, 16> Work;
+  for (const BasicBlock *BB : CopyBlocks)
+    if (any_of(predecessors(BB),
+               [&](const BasicBlock *P) { return !CopyBlocks.count(P); }))
+      Work.push_back(BB);
+  while (!Work.empty()) {
+    const BasicBlock *BB = Work.pop_back_val();
+    if (!Reached.insert(BB).second)
+      continue;
+    for (const BasicBlock *S : successors(BB))
+      if (CopyBlocks.count(S))
+        Work.push_back(S);
+  }
+  unsigned Uniform =
+      WholeTiles ? makeLoopsUniform(RangeIndex, Where, VMap, Ids, CopyBlocks, Reached,
+                                    Counters, MapKernelValue)
+                 : 0;
   for (unsigned I : Ranges)
     LockStep[I] = Uniform;
   return Uniform > 0;

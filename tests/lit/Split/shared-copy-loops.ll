@@ -11,6 +11,9 @@
 ; and run scalar: one copy serves each pair, in a loop over the class's
 ; ranges, and the centre runs its own with the loop over lanes inside the
 ; window's loop. Three copies of the body in all, where there were five.
+; The aprons' copy cuts the window's loop off: it runs its tiles as a
+; plain loop of w lanes, not in lock-step (which would make it a tile
+; function of its own, for nothing).
 ;
 ; `uneven` sums a[i .. i + m - 1] in the apron, m = 4 on the left and 8 on
 ; the right: its loop runs in lock-step on each apron, not on both, so
@@ -167,14 +170,18 @@ end:
 
 
 ; The aprons (ranges 0 and 4): one loop over the two, around whole tiles
-; whose lanes store zero.
+; whose lanes store zero, in a plain loop of w lanes: the window's loop is
+; cut off, nothing runs in lock-step.
 ; CHECK-LABEL: define void @__iss_sub_apron_0(
 ; CHECK: wi.ranges:
 ; CHECK: wi.ranges.latch:
 ; CHECK-NEXT: %wi.range.next = add nuw nsw i32 %wi.range.index, 1
 ; CHECK-NEXT: %[[MORE:[0-9]+]] = icmp ult i32 %wi.range.next, 2
+; CHECK-NOT: wi.lanes
 ; CHECK: wi.x.tiles.header:
-; CHECK: wi.lanes:
+; CHECK-NOT: wi.lanes
+; CHECK: wi.x.tile.header:
+; CHECK-NOT: wi.lanes
 ; CHECK: store float 0.000000e+00
 ; The cut tiles (ranges 1 and 3): another loop over two, scalar, the
 ; guard kept.
@@ -185,7 +192,7 @@ end:
 ; CHECK: store float 0.000000e+00
 ; The centre: its own copy, the lanes inside the window's loop.
 ; CHECK: wi.x.tiles.header{{[0-9]+}}:
-; CHECK: wi.lanes{{[0-9]+}}:
+; CHECK: wi.lanes:
 ; CHECK-NOT: store float 0.000000e+00
 ; CHECK-NOT: wi.ranges
 ; CHECK-LABEL: define i32 @__iss_select_apron(
