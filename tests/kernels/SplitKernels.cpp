@@ -225,6 +225,18 @@ __kernel void apron(__global const float *In, __global float *Out, int N,
     S += In[i + J] * (float)(J + K + 1);
   Out[i] = S;
 }
+
+// A loop that runs Lo times below N and Hi times from N on: divergent only
+// in the tile N cuts, in lock-step on the whole tiles either side.
+__kernel void steps(__global const float *In, __global float *Out, int N,
+                    int Lo, int Hi) {
+  int i = get_global_id(0);
+  int M = i < N ? Lo : Hi;
+  float S = 0.0f;
+  for (int J = 0; J < M; ++J)
+    S += In[i + J] * (float)(J + 1);
+  Out[i - get_global_offset(0)] = S;
+}
 )CLC";
 
 namespace {
@@ -671,4 +683,39 @@ CLT_TEST(rangesWithLoopsSharingACopy) {
       expectNear(E.read<float>(DOut, size_t(N)), Want, 1e-5, 1e-4,
                  "apron" + What);
     }
+}
+
+// A loop whose trip count changes where a parameter cuts a tile: the split
+// runs it in lock-step on either side (its only gain), in 1D groups with
+// one tile, several, a partial one, with offsets; trip counts of zero too.
+CLT_TEST(tripCountsPerRange) {
+  Program P = E.build(SplitSource);
+  Kernel Steps = E.kernel(P, "steps");
+  struct Case {
+    size_t G, L, Off;
+    int N, Lo, Hi;
+  };
+  for (Case C : {Case{256, 64, 0, 100, 4, 8}, Case{192, 16, 0, 37, 3, 0},
+                 Case{240, 48, 5, 200, 0, 5}, Case{256, 128, 3, 131, 9, 2},
+                 Case{64, 64, 0, 64, 1, 7}, Case{120, 24, 17, -3, 2, 6}}) {
+    std::string What = " global " + std::to_string(C.G) + " local " +
+                       std::to_string(C.L) + " offset " +
+                       std::to_string(C.Off) + " N " + std::to_string(C.N) +
+                       " trips " + std::to_string(C.Lo) + "/" +
+                       std::to_string(C.Hi);
+    size_t Size = C.G + C.Off + size_t(std::max(C.Lo, C.Hi));
+    auto In = randomVector<float>(Size, -8.f, 8.f, unsigned(C.G + C.N));
+    Mem DIn = E.input(In), DOut = E.output<float>(C.G);
+    setArgs(Steps, DIn, DOut, C.N, C.Lo, C.Hi);
+    E.run(Steps, 1, &C.G, &C.L, &C.Off);
+    std::vector<float> Want(C.G);
+    for (size_t X = 0; X < C.G; ++X) {
+      int I = int(X + C.Off);
+      float S = 0.0f;
+      for (int J = 0; J < (I < C.N ? C.Lo : C.Hi); ++J)
+        S += In[size_t(I + J)] * float(J + 1);
+      Want[X] = S;
+    }
+    expectNear(E.read<float>(DOut, C.G), Want, 1e-5, 1e-4, "steps" + What);
+  }
 }

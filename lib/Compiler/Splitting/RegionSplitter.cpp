@@ -861,6 +861,28 @@ SplitPlanner makeSplitPlanner(const WorkItemModel &M, unsigned Dim,
               P->classifyRange(A, I) != AccessClass::Divergent)
             return true;
       }
+      // A kernel loop whose trip count diverges across the lanes of a tile
+      // somewhere (so that no mode runs it in lock-step unsplit) but is the
+      // same for every work-item of a range of whole tiles that runs it:
+      // there the lanes go inside it (horizontal parallelization).
+      for (const ModelLoop &ML : R->Loops) {
+        SmallVector<unsigned, 2> Exits = R->exitBranches(ML);
+        if (!ML.Bounded || Exits.empty() || all_of(Exits, [&](unsigned Br) {
+              return R->Branches[Br].UniformDims >> Dim & 1;
+            }))
+          continue;
+        for (unsigned I = 0; I < NumRanges; ++I) {
+          if (!P->pieces()[P->ranges()[I].Piece].Full)
+            continue;
+          isl::set Where = P->rangeSetAt(I);
+          // Taken both ways on the range: the loop runs there.
+          if (all_of(Exits, [&](unsigned Br) {
+                return P->takenOnRange(Br, I) < 0 &&
+                       P->uniformAcross(Br, Where);
+              }))
+            return true;
+        }
+      }
       return false;
     };
     if (!Gains())
