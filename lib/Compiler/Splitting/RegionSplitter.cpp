@@ -874,12 +874,16 @@ SplitPlanner makeSplitPlanner(const WorkItemModel &M, unsigned Dim,
         for (unsigned I = 0; I < NumRanges; ++I) {
           if (!P->pieces()[P->ranges()[I].Piece].Full)
             continue;
+          // Under the lock-step test's own quota: out of it, no gain.
+          IslQuota Q(M.ctx(), MaxLockStepOps);
           isl::set Where = P->rangeSetAt(I);
           // Taken both ways on the range: the loop runs there.
-          if (all_of(Exits, [&](unsigned Br) {
-                return P->takenOnRange(Br, I) < 0 &&
-                       P->uniformAcross(Br, Where);
-              }))
+          if (all_of(Exits,
+                     [&](unsigned Br) {
+                       return P->takenOnRange(Br, I) < 0 &&
+                              P->uniformAcross(Br, Where);
+                     }) &&
+              !Q.exceeded())
             return true;
         }
       }
