@@ -460,9 +460,10 @@ bool SplittingPredicates::rangesOfTiles(
               .is_empty()
               .is_true();
         };
+        // Where both are, I before J leaves no J before I: one test where
+        // it holds.
         bool IBefore = Before(Cs[I], Cs[J]);
-        bool JBefore = Before(Cs[J], Cs[I]);
-        if (IBefore == JBefore)
+        if (!IBefore && !Before(Cs[J], Cs[I]))
           return false;
         unsigned A = IBefore ? I : J, B = IBefore ? J : I;
         After[A].push_back(B);
