@@ -21,6 +21,7 @@
 
 #include <numeric>
 #include <optional>
+#include <optional>
 
 using namespace llvm;
 
@@ -669,6 +670,36 @@ bool SplittingPredicates::idDependent(unsigned Branch) const {
   return false;
 }
 
+/// The step of \p Offset along dimension \p Dim where it is one affine
+/// expression on all of \p Domain whose only dependence on that dimension
+/// is a constant coefficient (no floor of it): two lanes of a tile at
+/// equal counters then differ by the step times their distance.
+static std::optional<long> constantStep(const isl::pw_aff &Offset,
+                                        const isl::set &Domain, unsigned Dim) {
+  if (Offset.is_null() || isl_pw_aff_n_piece(Offset.get()) != 1)
+    return std::nullopt;
+  isl::set Where;
+  isl::aff A;
+  if (Offset
+          .foreach_piece([&](isl::set S, isl::aff Aff) {
+            Where = S;
+            A = Aff;
+            return isl::stat::ok();
+          })
+          .is_error())
+    return std::nullopt;
+  isl::val Step = coefficient(A, Dim);
+  if (Step.is_null() || !Step.is_int() ||
+      !Domain.is_subset(Where).is_true())
+    return std::nullopt;
+  isl::aff X = isl::aff::var_on_domain(isl::local_space(A.domain_space()),
+                                       isl::dim::set, Dim);
+  isl::aff Rest = A.sub(X.scale(Step));
+  if (isl_aff_involves_dims(Rest.get(), isl_dim_in, Dim, 1) != isl_bool_false)
+    return std::nullopt;
+  return Step.get_num_si();
+}
+
 void SplittingPredicates::compute() {
   isl::set WI = R.Domain;
   Full = fullTileSet(WI, Dim, Width);
@@ -768,9 +799,19 @@ void SplittingPredicates::compute() {
       ConsT = UniT = Tiles.subtract(Multi);
       NotConsT[A] = NotUniT[A] = Multi;
     } else {
-      NotConsT[A] =
-          Witnesses(divergentOffsetTiles(Acc.Offset, Acc.Size, D, Dim, Width));
-      NotUniT[A] = Witnesses(divergentValueTiles(Acc.Offset, D, Dim, Width));
+      if (std::optional<long> Step = constantStep(Acc.Offset, D, Dim)) {
+        // Two active lanes of a tile differ by a fixed amount: the tiles
+        // with two active lanes are the witnesses, of divergence where the
+        // step is not 0 and of non-consecutiveness where it is not the
+        // size (a quarter of a box filter's predicates went on finding so).
+        isl::set Many = Witnesses(Multi), None = isl::set::empty(Tiles.space());
+        NotConsT[A] = *Step == long(Acc.Size) ? None : Many;
+        NotUniT[A] = *Step == 0 ? None : Many;
+      } else {
+        NotConsT[A] = Witnesses(
+            divergentOffsetTiles(Acc.Offset, Acc.Size, D, Dim, Width));
+        NotUniT[A] = Witnesses(divergentValueTiles(Acc.Offset, D, Dim, Width));
+      }
       ConsT = Tiles.subtract(NotConsT[A]).coalesce();
       UniT = Tiles.subtract(NotUniT[A]).coalesce();
       // Non-trivially consecutive: on a full tile where two lanes run it.
