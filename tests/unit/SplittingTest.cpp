@@ -392,6 +392,46 @@ std::vector<SplitRange> rangesAlongX(ArrayRef<isl::set> Pieces,
   return Ranges;
 }
 
+/// Checks, for each value of n in [Lo, Hi] and each outer id y in [0, Y),
+/// that the bounds emitCuts computes for \p Pieces at run time are those
+/// of \p Ranges, made without cuts (L work-items along x in tiles of
+/// \p Width).
+void checkCuts(ArrayRef<isl::set> Pieces, ArrayRef<SplitRange> Ranges,
+               const isl::set &WI, unsigned Width, const isl::set &Context,
+               int L, int Y, int Lo, int Hi) {
+  std::vector<SplitRange> Cut;
+  RangeCuts Cuts;
+  std::string Why;
+  ASSERT_TRUE(SplittingPredicates::rangesOf(Pieces, WI, 0, Width, Context, 8,
+                                            Cut, Why, &Cuts))
+      << Why;
+  ASSERT_FALSE(Cuts.empty());
+  ASSERT_EQ(piecesInOrder(Cut), piecesInOrder(Ranges));
+  for (const SplitRange &R : Cut)
+    EXPECT_TRUE(R.Begin.is_null() && R.End.is_null());
+  for (int N = Lo; N <= Hi; ++N)
+    for (int Yv = 0; Yv < Y; ++Yv) {
+      Scratch Sc;
+      IRBuilder<> &B = Sc.B;
+      IslExprEmitter E(
+          B, [&](const isl::id &) -> Value * { return B.getInt64(N); });
+      Value *Outer[2] = {B.getInt64(Yv), B.getInt64(0)};
+      SmallVector<std::pair<Value *, Value *>, 8> Bounds;
+      ASSERT_TRUE(SplittingPredicates::emitCuts(E, B, Cuts, Outer, Context, L,
+                                                Width, Bounds));
+      ASSERT_EQ(Bounds.size(), Ranges.size());
+      for (unsigned I = 0; I < Ranges.size(); ++I) {
+        auto *Bg = dyn_cast<ConstantInt>(Bounds[I].first);
+        auto *En = dyn_cast<ConstantInt>(Bounds[I].second);
+        ASSERT_TRUE(Bg && En) << "not folded";
+        EXPECT_EQ(Bg->getSExtValue(), evalAt(Ranges[I].Begin, N, Yv))
+            << "range " << I << ", n = " << N << ", y = " << Yv;
+        EXPECT_EQ(En->getSExtValue(), evalAt(Ranges[I].End, N, Yv))
+            << "range " << I << ", n = " << N << ", y = " << Yv;
+      }
+    }
+}
+
 /// A tail guard cut at n over \p WI, in tiles of 8 along x: the tiles
 /// below n, the tile n cuts, the rest.
 std::vector<isl::set> tailGuardPieces(const isl::set &WI) {
@@ -411,10 +451,11 @@ void checkTailGuardRanges(isl::ctx Ctx, int L) {
   isl::set WI(Ctx, "{ WI[x, y, z] : 0 <= x < " + std::to_string(L) +
                        " and 0 <= y < 2 and z = 0 }");
   std::vector<isl::set> Pieces = tailGuardPieces(WI);
-  std::vector<SplitRange> Ranges =
-      rangesAlongX(Pieces, WI, 8, isl::set(Ctx, "[n] -> { : }"));
+  isl::set Context(Ctx, "[n] -> { : }");
+  std::vector<SplitRange> Ranges = rangesAlongX(Pieces, WI, 8, Context);
   ASSERT_EQ(piecesInOrder(Ranges), (std::vector<unsigned>{0, 1, 2}));
   checkRanges(Ctx, Pieces, Ranges, L, 8, 2, -10, 45);
+  checkCuts(Pieces, Ranges, WI, 8, Context, L, 2, -10, 45);
 }
 
 TEST_F(SplittingTest, RangesOfATailGuard) {
@@ -444,6 +485,7 @@ TEST_F(SplittingTest, RangesFollowTheOuterIds) {
   // Lower triangle first, then the diagonal tile, then the upper part.
   ASSERT_EQ(piecesInOrder(Ranges), (std::vector<unsigned>{2, 1, 0}));
   checkRanges(Ctx, Pieces, Ranges, 16, 4, 16, 0, 0);
+  checkCuts(Pieces, Ranges, WI, 4, isl::set(Ctx, "{ : }"), 16, 16, 0, 0);
 }
 
 TEST_F(SplittingTest, BoundsTheSameInEveryRow) {
@@ -515,9 +557,10 @@ std::vector<SplitRange> twoPieceRanges(isl::ctx Ctx, const char *A,
   isl::set WI(Ctx, "{ WI[x, y, z] : 0 <= x < 16 and y = 0 and z = 0 }");
   isl::set P(Ctx, A);
   std::vector<isl::set> Pieces = {P, WI.subtract(P)};
-  std::vector<SplitRange> Ranges =
-      rangesAlongX(Pieces, WI, W, isl::set(Ctx, "[n] -> { : }"));
+  isl::set Context(Ctx, "[n] -> { : }");
+  std::vector<SplitRange> Ranges = rangesAlongX(Pieces, WI, W, Context);
   checkRanges(Ctx, Pieces, Ranges, 16, W, 1, -5, 5);
+  checkCuts(Pieces, Ranges, WI, W, Context, 16, 1, -5, 5);
   return Ranges;
 }
 

@@ -340,8 +340,10 @@ static isl::pw_aff endOfTiles(const isl::pw_aff &EndTile, unsigned Width,
 namespace {
 struct Component {
   unsigned Piece;
-  isl::pw_aff Lo; ///< the first x_d, where not empty
+  isl::pw_aff Lo; ///< the first x_d, where not empty (null with cuts)
   isl::map Parts; ///< { Outer[o] -> [x_d] }: intervals that never coexist
+  isl::set Dom;   ///< where it is not empty
+  SmallVector<isl::basic_map, 2> Basic; ///< Parts' basic maps, with cuts
 };
 } // namespace
 
@@ -350,20 +352,22 @@ bool SplittingPredicates::rangesOf(ArrayRef<isl::set> Pieces,
                                    unsigned Width, const isl::set &RawContext,
                                    unsigned MaxRanges,
                                    std::vector<SplitRange> &Out,
-                                   std::string &Why) {
+                                   std::string &Why, RangeCuts *Cuts) {
   std::vector<isl::set> Tiles;
   for (const isl::set &P : Pieces)
     Tiles.push_back(tilesOf(P, Dim, Width));
   return rangesOfTiles(Tiles, WIDomain, Dim, Width, RawContext, MaxRanges, Out,
-                       Why);
+                       Why, Cuts);
 }
 
 bool SplittingPredicates::rangesOfTiles(
     ArrayRef<isl::set> Pieces, const isl::set &WIDomain, unsigned Dim,
     unsigned Width, const isl::set &RawContext, unsigned MaxRanges,
-    std::vector<SplitRange> &Out, std::string &Why) {
+    std::vector<SplitRange> &Out, std::string &Why, RangeCuts *Cuts) {
   isl::ctx Ctx = WIDomain.ctx();
   long L = WIDomain.dim_max_val(Dim).get_num_si() + 1;
+  if (Cuts)
+    *Cuts = RangeCuts();
   // Only the context of the parameters the pieces involve: isl's
   // parametric minima grow with every parameter.
   isl::set Context = RawContext;
@@ -404,12 +408,29 @@ bool SplittingPredicates::rangesOfTiles(
       return true;
     }
   }
+  std::vector<isl::map> PMs;
+  // With cuts where no interval has a stride: no parametric minimum.
+  bool Fast = Cuts != nullptr;
+  for (unsigned P = 0; P < Pieces.size(); ++P) {
+    PMs.push_back(makeDisjoint(
+        outerToDim(Pieces[P], Dim).intersect_params(Context).coalesce()));
+    if (Fast && PMs.back()
+                    .foreach_basic_map([&](isl::basic_map BM) {
+                      Fast &= localDims(BM) == 0;
+                      return isl::stat::ok();
+                    })
+                    .is_error())
+      Fast = false;
+  }
   std::vector<Component> Comps;
   for (unsigned P = 0; P < Pieces.size(); ++P) {
-    isl::map PM = makeDisjoint(
-        outerToDim(Pieces[P], Dim).intersect_params(Context).coalesce());
+    const isl::map &PM = PMs[P];
     isl::stat St = PM.foreach_basic_map([&](isl::basic_map BM) {
       isl::map B(BM);
+      if (Fast) {
+        Comps.push_back({P, isl::pw_aff(), B, B.domain(), {BM}});
+        return isl::stat::ok();
+      }
       isl::pw_aff Lo = B.dim_min(0);
       // Each one an interval of x_d for any parameters and outer ids: a
       // basic map without local dimensions is convex, so its fibres are;
@@ -427,7 +448,7 @@ bool SplittingPredicates::rangesOfTiles(
       }
       if (Lo.is_null() || Lo.involves_nan().is_true())
         return isl::stat::error();
-      Comps.push_back({P, Lo, B});
+      Comps.push_back({P, Lo, B, Lo.domain(), {}});
       return isl::stat::ok();
     });
     if (St.is_error()) {
@@ -446,10 +467,8 @@ bool SplittingPredicates::rangesOfTiles(
     std::vector<unsigned> InDeg(N, 0);
     for (unsigned I = 0; I < N; ++I)
       for (unsigned J = I + 1; J < N; ++J) {
-        isl::set Both = Cs[I]
-                            .Lo.domain()
-                            .intersect(Cs[J].Lo.domain())
-                            .intersect_params(Context);
+        isl::set Both =
+            Cs[I].Dom.intersect(Cs[J].Dom).intersect_params(Context);
         if (Both.is_empty().is_true())
           continue;
         // I is before J where both are, when no x_d of I is at or after
@@ -497,17 +516,20 @@ bool SplittingPredicates::rangesOfTiles(
   std::vector<Component> Merged;
   for (const Component &C : Comps) {
     auto It = find_if(Merged, [&](const Component &O) {
-      return O.Piece == C.Piece && O.Lo.domain()
-                                       .intersect(C.Lo.domain())
-                                       .intersect_params(Context)
-                                       .is_empty()
-                                       .is_true();
+      return O.Piece == C.Piece &&
+             O.Dom.intersect(C.Dom).intersect_params(Context).is_empty().is_true();
     });
     if (It == Merged.end()) {
       Merged.push_back(C);
       continue;
     }
-    It->Lo = It->Lo.union_add(C.Lo).coalesce();
+    if (Fast) {
+      It->Dom = It->Dom.unite(C.Dom);
+      It->Basic.append(C.Basic.begin(), C.Basic.end());
+    } else {
+      It->Lo = It->Lo.union_add(C.Lo).coalesce();
+      It->Dom = It->Lo.domain();
+    }
     It->Parts = It->Parts.unite(C.Parts);
   }
   std::vector<unsigned> Order;
@@ -519,43 +541,61 @@ bool SplittingPredicates::rangesOfTiles(
     return false;
   }
   unsigned N = Comps.size();
-  // The cuts: range i ends where the first later interval starts, at
-  // w times its tile index, or at L_d.
-  long NT = (L + Width - 1) / Width;
-  // Within the context, as the intervals' starts are: the cuts then have
-  // no pieces outside it for the gist below to drop.
-  isl::set OuterCtx = Outer.intersect_params(Context);
-  isl::pw_aff Cut(OuterCtx, isl::val(Ctx, NT));
-  std::vector<isl::pw_aff> Ends(N);
-  for (unsigned I = N; I-- > 0;) {
-    Ends[I] = Cut;
-    // The intervals are in order where they coexist (in the context), so
-    // the first later one that is there starts before all the others:
-    // its start takes precedence, no minimum to compute.
-    const isl::pw_aff &Lo = Comps[Order[I]].Lo;
-    Cut = Lo.union_add(Cut.subtract_domain(Lo.domain()));
-  }
   Out.clear();
-  isl::pw_aff Begin(Outer, isl::val(Ctx, 0L)), BeginTile = Begin;
-  for (unsigned I = 0; I < N; ++I) {
-    // Simplified on tile indices, where the cut is smaller: a quarter of
-    // the cost of doing it after scaling (Convolution2D's ranges).
-    isl::pw_aff EndTile = Ends[I].gist(OuterCtx).coalesce();
-    isl::pw_aff End = endOfTiles(EndTile, Width, L, Outer);
-    const Component &C = Comps[Order[I]];
-    // Within [BeginTile, EndTile), the piece's tiles are the interval's
-    // own: another of its intervals that coexists with it is ordered
-    // before or after it, and so lies in another range.
-    isl::set Tiles = fromOuterToDim(C.Parts, TileBox.space(), Dim);
-    if (!Out.empty() && Out.back().Piece == C.Piece) {
-      Out.back().End = End; // adjacent intervals of one piece
-      Out.back().EndTile = EndTile;
-      Out.back().Tiles = Out.back().Tiles.unite(Tiles);
-    } else {
-      Out.push_back({C.Piece, Begin, End, BeginTile, EndTile, Tiles});
+  if (Fast) {
+    // The intervals in order; each range's bounds are computed when the
+    // group runs (emitCuts).
+    for (unsigned I = 0; I < N; ++I) {
+      const Component &C = Comps[Order[I]];
+      Cuts->Intervals.push_back(C.Basic);
+      isl::set Tiles = fromOuterToDim(C.Parts, TileBox.space(), Dim);
+      if (!Out.empty() && Out.back().Piece == C.Piece) {
+        Out.back().Tiles = Out.back().Tiles.unite(Tiles);
+        Cuts->Last.back() = I;
+      } else {
+        Out.push_back({C.Piece, isl::pw_aff(), isl::pw_aff(), isl::pw_aff(),
+                       isl::pw_aff(), Tiles});
+        Cuts->Last.push_back(I);
+      }
     }
-    Begin = End;
-    BeginTile = EndTile;
+  } else {
+    // The cuts: range i ends where the first later interval starts, at
+    // w times its tile index, or at L_d.
+    long NT = (L + Width - 1) / Width;
+    // Within the context, as the intervals' starts are: the cuts then have
+    // no pieces outside it for the gist below to drop.
+    isl::set OuterCtx = Outer.intersect_params(Context);
+    isl::pw_aff Cut(OuterCtx, isl::val(Ctx, NT));
+    std::vector<isl::pw_aff> Ends(N);
+    for (unsigned I = N; I-- > 0;) {
+      Ends[I] = Cut;
+      // The intervals are in order where they coexist (in the context), so
+      // the first later one that is there starts before all the others:
+      // its start takes precedence, no minimum to compute.
+      const isl::pw_aff &Lo = Comps[Order[I]].Lo;
+      Cut = Lo.union_add(Cut.subtract_domain(Lo.domain()));
+    }
+    isl::pw_aff Begin(Outer, isl::val(Ctx, 0L)), BeginTile = Begin;
+    for (unsigned I = 0; I < N; ++I) {
+      // Simplified on tile indices, where the cut is smaller: a quarter of
+      // the cost of doing it after scaling (Convolution2D's ranges).
+      isl::pw_aff EndTile = Ends[I].gist(OuterCtx).coalesce();
+      isl::pw_aff End = endOfTiles(EndTile, Width, L, Outer);
+      const Component &C = Comps[Order[I]];
+      // Within [BeginTile, EndTile), the piece's tiles are the interval's
+      // own: another of its intervals that coexists with it is ordered
+      // before or after it, and so lies in another range.
+      isl::set Tiles = fromOuterToDim(C.Parts, TileBox.space(), Dim);
+      if (!Out.empty() && Out.back().Piece == C.Piece) {
+        Out.back().End = End; // adjacent intervals of one piece
+        Out.back().EndTile = EndTile;
+        Out.back().Tiles = Out.back().Tiles.unite(Tiles);
+      } else {
+        Out.push_back({C.Piece, Begin, End, BeginTile, EndTile, Tiles});
+      }
+      Begin = End;
+      BeginTile = EndTile;
+    }
   }
   for (SplitRange &Rg : Out)
     Rg.Tiles = Rg.Tiles.gist_params(Context).coalesce();
@@ -563,7 +603,128 @@ bool SplittingPredicates::rangesOfTiles(
     Why = std::to_string(Out.size()) + " ranges, more than " +
           std::to_string(MaxRanges);
     Out.clear();
+    if (Cuts)
+      *Cuts = RangeCuts();
     return false;
+  }
+  return true;
+}
+
+/// The bounds of the one output dimension of \p BM, a basic map
+/// { Outer[o] -> [t] } without local dimensions: its lower bounds rounded
+/// up and its upper bounds rounded down (affine in o and the parameters),
+/// and \p Rest, its constraints that do not involve t. False where it has
+/// no lower or no upper bound.
+static bool boundsOfOut(const isl::basic_map &BM, SmallVectorImpl<isl::aff> &Lower,
+                        SmallVectorImpl<isl::aff> &Upper, isl::set &Rest) {
+  struct State {
+    isl::local_space LS;
+    SmallVectorImpl<isl::aff> &Lower, &Upper;
+  } St{isl::local_space(BM.space().domain()), Lower, Upper};
+  // a t + f(o, p) >= 0 (or = 0): t >= -f / a where a > 0, t <= f / -a where
+  // a < 0.
+  auto Each = [](isl_constraint *C, void *User) -> isl_stat {
+    auto &St = *static_cast<State *>(User);
+    isl::constraint Con = isl::manage(C);
+    auto Coef = [&](isl_dim_type T, int Pos) {
+      return isl::manage(isl_constraint_get_coefficient_val(Con.get(), T, Pos));
+    };
+    isl::val A = Coef(isl_dim_out, 0);
+    if (A.is_null())
+      return isl_stat_error;
+    if (A.is_zero())
+      return isl_stat_ok;
+    isl_aff *F = isl_aff_zero_on_domain(St.LS.copy());
+    F = isl_aff_set_constant_val(F, isl_constraint_get_constant_val(Con.get()));
+    for (isl_dim_type T : {isl_dim_param, isl_dim_in}) {
+      isl_size N = isl_constraint_dim(Con.get(), T);
+      if (N < 0) {
+        isl_aff_free(F);
+        return isl_stat_error;
+      }
+      for (int I = 0; I < N; ++I)
+        F = isl_aff_set_coefficient_val(F, T, I, Coef(T, I).release());
+    }
+    // isl scales down by positive values only.
+    isl::aff Bound = A.is_pos() ? isl::manage(F).neg().scale_down(A)
+                                : isl::manage(F).scale_down(A.neg());
+    if (Bound.is_null())
+      return isl_stat_error;
+    bool Eq = isl_constraint_is_equality(Con.get()) == isl_bool_true;
+    if (Eq || A.is_pos())
+      St.Lower.push_back(Bound.ceil());
+    if (Eq || A.is_neg())
+      St.Upper.push_back(Bound.floor());
+    return isl_stat_ok;
+  };
+  if (isl_basic_map_foreach_constraint(BM.get(), Each, &St) < 0 ||
+      Lower.empty() || Upper.empty())
+    return false;
+  Rest = isl::map(isl::manage(isl_basic_map_drop_constraints_involving_dims(
+                      BM.copy(), isl_dim_out, 0, 1)))
+             .domain();
+  return !Rest.is_null();
+}
+
+bool SplittingPredicates::emitCuts(
+    IslExprEmitter &E, IRBuilderBase &B, const RangeCuts &Cuts,
+    ArrayRef<Value *> Outer, const isl::set &Context, long L, unsigned Width,
+    SmallVectorImpl<std::pair<Value *, Value *>> &Out) {
+  // Selects rather than min and max intrinsics, which the IRBuilder does
+  // not fold (O3 makes them intrinsics again).
+  auto Emit = [&](const isl::aff &A) -> Value * {
+    Expected<Value *> V = E.emit(isl::pw_aff(A), Outer, Context);
+    if (!V) {
+      consumeError(V.takeError());
+      return nullptr;
+    }
+    return *V;
+  };
+  unsigned NI = Cuts.Intervals.size();
+  long NT = (L + Width - 1) / Width;
+  // From the last interval back: where the first present interval at or
+  // after J starts.
+  std::vector<Value *> From(NI + 1);
+  From[NI] = B.getInt64(NT);
+  for (unsigned J = NI; J-- > 0;) {
+    Value *Start = From[J + 1];
+    // The interval's basic maps never coexist: at most one is present.
+    for (const isl::basic_map &BM : Cuts.Intervals[J]) {
+      SmallVector<isl::aff, 4> Lower, Upper;
+      isl::set Rest;
+      if (!boundsOfOut(BM, Lower, Upper, Rest))
+        return false;
+      Value *Lo = nullptr, *Hi = nullptr;
+      for (const isl::aff &A : Lower) {
+        Value *V = Emit(A);
+        if (!V)
+          return false;
+        Lo = Lo ? B.CreateSelect(B.CreateICmpSGT(Lo, V), Lo, V) : V;
+      }
+      for (const isl::aff &A : Upper) {
+        Value *V = Emit(A);
+        if (!V)
+          return false;
+        Hi = Hi ? B.CreateSelect(B.CreateICmpSLT(Hi, V), Hi, V) : V;
+      }
+      Expected<Value *> In = E.emitCondition(Rest, Outer, Context);
+      if (!In) {
+        consumeError(In.takeError());
+        return false;
+      }
+      Value *Present = B.CreateAnd(*In, B.CreateICmpSLE(Lo, Hi));
+      Start = B.CreateSelect(Present, Lo, Start);
+    }
+    From[J] = Start;
+  }
+  Value *W = B.getInt64(Width), *LV = B.getInt64(L);
+  Value *Begin = B.getInt64(0);
+  for (unsigned Last : Cuts.Last) {
+    Value *End = B.CreateMul(From[Last + 1], W);
+    if (L % Width)
+      End = B.CreateSelect(B.CreateICmpSLT(End, LV), End, LV);
+    Out.push_back({Begin, End});
+    Begin = End;
   }
   return true;
 }
@@ -918,10 +1079,12 @@ void SplittingPredicates::compute() {
     return;
   }
   if (!rangesOfTiles(TileSets, WI, Dim, Width, Context, MaxRanges, Ranges,
-                     Refusal))
+                     Refusal, &Cuts))
     Ranges.clear();
+  RangeTileSets = std::move(TileSets);
   if (Q.exceeded()) {
     Ranges.clear();
+    Cuts = RangeCuts();
     Refusal = Q.error() + " computing the ranges";
   }
 }
@@ -1390,6 +1553,15 @@ bool SplittingPredicates::emitBounds(
       Outer.push_back(OuterIds[D]);
   isl::set Context = M.predicateContext();
   SmallVector<std::pair<Value *, Value *>, 8> Out;
+  if (!Cuts.empty()) {
+    long L = R.Domain.dim_max_val(Dim).get_num_si() + 1;
+    if (!emitCuts(E, B, Cuts, Outer, Context, L, Width, Out) || Missing)
+      return false;
+    if (OnlyRange != ~0u)
+      Out = {Out[OnlyRange]};
+    Bounds.append(Out.begin(), Out.end());
+    return true;
+  }
   Value *Prev = nullptr;
   for (unsigned I = 0; I < Ranges.size(); ++I) {
     if (OnlyRange != ~0u && I != OnlyRange)
@@ -1481,6 +1653,17 @@ const isl::set &SplittingPredicates::invariantBoundsParams() const {
   InvariantBounds = fastPathParams(M, [&]() -> isl::set {
     if (Ranges.empty())
       return {};
+    if (!Cuts.empty()) {
+      // The bounds are the same in every row where each range has the same
+      // tiles in every row: no tile of one row's that another row lacks.
+      isl::set Bad = isl::set::empty(M.predicateContext().space());
+      for (const SplitRange &Rg : Ranges) {
+        isl::map In = outerToDim(Rg.Tiles.intersect(Tiles), Dim);
+        isl::map Out = outerToDim(Tiles.subtract(Rg.Tiles), Dim);
+        Bad = Bad.unite(In.apply_range(Out.reverse()).wrap().params());
+      }
+      return M.predicateContext().subtract(Bad).coalesce();
+    }
     SmallVector<isl::pw_aff, 8> Bounds;
     for (const SplitRange &Rg : Ranges)
       Bounds.push_back(Rg.End); // the next range's Begin; Begin_0 is 0
@@ -1503,6 +1686,13 @@ const isl::set &SplittingPredicates::wholeGroupParams(unsigned Range) const {
   if (WholeGroup.empty())
     WholeGroup.resize(Ranges.size());
   isl::set &S = WholeGroup[Range];
+  if (S.is_null() && !Cuts.empty())
+    // Where its tiles are all the tiles of the group, in every row.
+    S = fastPathParams(M, [&] {
+      return M.predicateContext()
+          .subtract(Tiles.subtract(Ranges[Range].Tiles).params())
+          .coalesce();
+    });
   if (S.is_null())
     S = fastPathParams(M, [&] {
       long L = R.Domain.dim_max_val(Dim).get_num_si() + 1;
@@ -1605,8 +1795,18 @@ void SplittingPredicates::print(raw_ostream &OS) const {
       Outer.push_back(DimNames[D]);
   OS << "    ranges of " << DimNames[Dim] << ":\n";
   isl::set Context = M.predicateContext();
+  // Ranges whose bounds are computed at run time (emitCuts) are printed
+  // with the bounds rangesOfTiles computes without cuts: the same ranges.
+  if (!Cuts.empty() && PrintedRanges.empty()) {
+    std::string Why;
+    if (!rangesOfTiles(RangeTileSets, R.Domain, Dim, Width, Context,
+                       MaxRanges, PrintedRanges, Why) ||
+        PrintedRanges.size() != Ranges.size())
+      PrintedRanges.clear();
+  }
   for (unsigned I = 0; I < Ranges.size(); ++I) {
-    const SplitRange &Rg = Ranges[I];
+    const SplitRange &Rg =
+        PrintedRanges.empty() ? Ranges[I] : PrintedRanges[I];
     OS << "      [" << islCStr(IslExprEmitter::toAst(Rg.Begin, Context, Outer))
        << ", " << islCStr(IslExprEmitter::toAst(Rg.End, Context, Outer))
        << "): piece " << Rg.Piece << "\n";

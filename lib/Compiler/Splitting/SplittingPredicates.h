@@ -86,6 +86,8 @@ class raw_ostream;
 
 namespace iss {
 
+class IslExprEmitter;
+
 /// A piece of a region's work-item domain, run by its own copy of the body.
 struct SplitPiece {
   /// \p Set is { WI[x, y, z] : ... } with parameters, a union of tiles.
@@ -99,6 +101,19 @@ struct SplitPiece {
   llvm::SmallVector<std::pair<unsigned, int>, 2> Fates;
   std::string name() const;
   std::string name(const RegionModel &R) const;
+};
+
+/// How the ranges' bounds are computed at run time where every interval of
+/// the pieces is a basic map without local dimensions (rangesOfTiles): the
+/// intervals in order, each as its basic maps { Outer[o0, o1] -> [t_d] }
+/// that never coexist; range I ends where the first interval after its
+/// last one, Last[I], that is present starts (in tiles), or at the tile
+/// count. No parametric minimum, chain or simplification of the bounds is
+/// computed for it, only each interval's bounds read off its constraints.
+struct RangeCuts {
+  std::vector<llvm::SmallVector<isl::basic_map, 2>> Intervals;
+  std::vector<unsigned> Last;
+  bool empty() const { return Intervals.empty(); }
 };
 
 /// A range of the vectorized id: x_d in [Begin, End) runs piece Piece.
@@ -406,13 +421,28 @@ public:
   static bool rangesOf(llvm::ArrayRef<isl::set> Pieces,
                        const isl::set &WIDomain, unsigned Dim, unsigned Width,
                        const isl::set &Context, unsigned MaxRanges,
-                       std::vector<SplitRange> &Out, std::string &Why);
-  /// The same with the pieces as sets of tiles.
+                       std::vector<SplitRange> &Out, std::string &Why,
+                       RangeCuts *Cuts = nullptr);
+  /// The same with the pieces as sets of tiles. With \p Cuts, where every
+  /// interval is a basic map without local dimensions, the ranges' Begin,
+  /// End, BeginTile and EndTile are left null and \p Cuts says how to
+  /// compute them (emitCuts); \p Cuts stays empty otherwise.
   static bool rangesOfTiles(llvm::ArrayRef<isl::set> Pieces,
                             const isl::set &WIDomain, unsigned Dim,
                             unsigned Width, const isl::set &Context,
                             unsigned MaxRanges, std::vector<SplitRange> &Out,
-                            std::string &Why);
+                            std::string &Why, RangeCuts *Cuts = nullptr);
+  /// The bounds [Begin, End) in work-items of every range of \p Cuts, at the
+  /// outer ids \p Outer, for a dimension of \p L work-items in tiles of
+  /// \p Width: each interval's first tile is the greatest of its lower
+  /// bounds rounded up, and it is present where its other constraints hold
+  /// and that is at most the least of its upper bounds rounded down. False
+  /// when \p E cannot emit a bound.
+  static bool
+  emitCuts(IslExprEmitter &E, llvm::IRBuilderBase &B, const RangeCuts &Cuts,
+           llvm::ArrayRef<llvm::Value *> Outer, const isl::set &Context,
+           long L, unsigned Width,
+           llvm::SmallVectorImpl<std::pair<llvm::Value *, llvm::Value *>> &Out);
 
 private:
   void compute();
@@ -467,6 +497,12 @@ private:
   mutable std::vector<int> Taken;
   mutable std::vector<int> Classes;
   std::vector<SplitRange> Ranges;
+  /// Where not empty, how Ranges' bounds are computed (they are null);
+  /// the tile sets they were made from, and, for printing, the same ranges
+  /// with their bounds (lazily).
+  RangeCuts Cuts;
+  std::vector<isl::set> RangeTileSets;
+  mutable std::vector<SplitRange> PrintedRanges;
   std::string Refusal;
 };
 

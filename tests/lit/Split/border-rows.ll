@@ -96,7 +96,7 @@ end:
 ; MODEL: range 0 is the whole work group where: [O_x, O_y, n, m] -> {  : O_y > 0 and n >= 16 + O_x and m >= 5 + O_y }
 ; MODEL: range 2 is the whole work group where: {  : false }
 ; MODEL: range 3 is the whole work group where: [O_x, n] -> {  : n <= O_x }
-; MODEL: bounds the same in every row where: [O_x, O_y, n, m, G_y] -> {  : (O_y > 0 and n >= 9 + O_x and m >= 5 + O_y) or (O_y > 0 and n <= O_x) or (O_y > 0 and n >= 9 + O_x and m <= 1 + O_y) or (O_y > 0 and O_x < n <= 8 + O_x and m >= 5 + O_y) or (O_y > 0 and O_x < n <= 8 + O_x and m <= 1 + O_y) or (O_y = 0 and G_y = 0 and n <= O_x) or (O_y = 0 and G_y = 0 and n >= 9 + O_x and m <= 2) or (O_y = 0 and G_y = 0 and O_x < n <= 8 + O_x and m <= 2) }
+; MODEL: bounds the same in every row where: [O_x, O_y, n, m, G_y] -> {  : (O_y > 0 and n > O_x and m >= 5 + O_y) or n <= O_x or (n >= 8 + O_x and m <= 1 + O_y) or (O_y > 0 and O_x < n <= 7 + O_x and m <= 1 + O_y) or (O_y = 0 and G_y = 0 and O_x < n <= 7 + O_x and m <= 2) or (O_y = 0 and m = 2 and G_y = 0 and n >= 8 + O_x) }
 ; Along y (4 lanes, no tile of 8): one range, [0, 4), the same everywhere.
 ; MODEL-LABEL: region entry.barrier, dimension y, width 8:
 ; MODEL: ranges of y:

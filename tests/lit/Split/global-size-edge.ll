@@ -79,4 +79,4 @@ end:
 ; CHECK: range 4 is the whole work group where: {  : false }
 ; The rows are cut alike where all four are inside the image, in the
 ; groups of the left edge (O_x = 0) and the others alike.
-; CHECK-NEXT: bounds the same in every row where: [O_x, O_y, N_y, G_x] -> {  : O_y > 0 and 4N_y >= 5 + O_y and (O_x > 0 or (O_x = 0 and G_x = 0)) }
+; CHECK-NEXT: bounds the same in every row where: [O_y, N_y] -> {  : O_y > 0 and 4N_y >= 5 + O_y }
