@@ -698,11 +698,10 @@ CLT_TEST(tripCountsPerRange) {
   for (Case C : {Case{256, 64, 0, 100, 4, 8}, Case{192, 16, 0, 37, 3, 0},
                  Case{240, 48, 5, 200, 0, 5}, Case{256, 128, 3, 131, 9, 2},
                  Case{64, 64, 0, 64, 1, 7}, Case{120, 24, 17, -3, 2, 6}}) {
-    std::string What = " global " + std::to_string(C.G) + " local " +
-                       std::to_string(C.L) + " offset " +
-                       std::to_string(C.Off) + " N " + std::to_string(C.N) +
-                       " trips " + std::to_string(C.Lo) + "/" +
-                       std::to_string(C.Hi);
+    std::string What =
+        " global " + std::to_string(C.G) + " local " + std::to_string(C.L) +
+        " offset " + std::to_string(C.Off) + " N " + std::to_string(C.N) +
+        " trips " + std::to_string(C.Lo) + "/" + std::to_string(C.Hi);
     size_t Size = C.G + C.Off + size_t(std::max(C.Lo, C.Hi));
     auto In = randomVector<float>(Size, -8.f, 8.f, unsigned(C.G + C.N));
     Mem DIn = E.input(In), DOut = E.output<float>(C.G);

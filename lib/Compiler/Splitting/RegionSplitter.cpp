@@ -701,8 +701,8 @@ bool ModelSplitPlan::specialize(ArrayRef<unsigned> Ranges,
         Work.push_back(S);
   }
   unsigned Uniform =
-      WholeTiles ? makeLoopsUniform(RangeIndex, Where, VMap, Ids, CopyBlocks, Reached,
-                                    Counters, MapKernelValue)
+      WholeTiles ? makeLoopsUniform(RangeIndex, Where, VMap, Ids, CopyBlocks,
+                                    Reached, Counters, MapKernelValue)
                  : 0;
   for (unsigned I : Ranges)
     LockStep[I] = Uniform;

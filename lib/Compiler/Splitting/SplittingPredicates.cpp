@@ -21,7 +21,6 @@
 
 #include <numeric>
 #include <optional>
-#include <optional>
 
 using namespace llvm;
 
@@ -516,8 +515,10 @@ bool SplittingPredicates::rangesOfTiles(
   std::vector<Component> Merged;
   for (const Component &C : Comps) {
     auto It = find_if(Merged, [&](const Component &O) {
-      return O.Piece == C.Piece &&
-             O.Dom.intersect(C.Dom).intersect_params(Context).is_empty().is_true();
+      return O.Piece == C.Piece && O.Dom.intersect(C.Dom)
+                                       .intersect_params(Context)
+                                       .is_empty()
+                                       .is_true();
     });
     if (It == Merged.end()) {
       Merged.push_back(C);
@@ -615,7 +616,8 @@ bool SplittingPredicates::rangesOfTiles(
 /// up and its upper bounds rounded down (affine in o and the parameters),
 /// and \p Rest, its constraints that do not involve t. False where it has
 /// no lower or no upper bound.
-static bool boundsOfOut(const isl::basic_map &BM, SmallVectorImpl<isl::aff> &Lower,
+static bool boundsOfOut(const isl::basic_map &BM,
+                        SmallVectorImpl<isl::aff> &Lower,
                         SmallVectorImpl<isl::aff> &Upper, isl::set &Rest) {
   struct State {
     isl::local_space LS;
@@ -850,8 +852,7 @@ static std::optional<long> constantStep(const isl::pw_aff &Offset,
           .is_error())
     return std::nullopt;
   isl::val Step = coefficient(A, Dim);
-  if (Step.is_null() || !Step.is_int() ||
-      !Domain.is_subset(Where).is_true())
+  if (Step.is_null() || !Step.is_int() || !Domain.is_subset(Where).is_true())
     return std::nullopt;
   isl::aff X = isl::aff::var_on_domain(isl::local_space(A.domain_space()),
                                        isl::dim::set, Dim);
@@ -1799,14 +1800,13 @@ void SplittingPredicates::print(raw_ostream &OS) const {
   // with the bounds rangesOfTiles computes without cuts: the same ranges.
   if (!Cuts.empty() && PrintedRanges.empty()) {
     std::string Why;
-    if (!rangesOfTiles(RangeTileSets, R.Domain, Dim, Width, Context,
-                       MaxRanges, PrintedRanges, Why) ||
+    if (!rangesOfTiles(RangeTileSets, R.Domain, Dim, Width, Context, MaxRanges,
+                       PrintedRanges, Why) ||
         PrintedRanges.size() != Ranges.size())
       PrintedRanges.clear();
   }
   for (unsigned I = 0; I < Ranges.size(); ++I) {
-    const SplitRange &Rg =
-        PrintedRanges.empty() ? Ranges[I] : PrintedRanges[I];
+    const SplitRange &Rg = PrintedRanges.empty() ? Ranges[I] : PrintedRanges[I];
     OS << "      [" << islCStr(IslExprEmitter::toAst(Rg.Begin, Context, Outer))
        << ", " << islCStr(IslExprEmitter::toAst(Rg.End, Context, Outer))
        << "): piece " << Rg.Piece << "\n";

@@ -440,8 +440,8 @@ public:
   /// when \p E cannot emit a bound.
   static bool
   emitCuts(IslExprEmitter &E, llvm::IRBuilderBase &B, const RangeCuts &Cuts,
-           llvm::ArrayRef<llvm::Value *> Outer, const isl::set &Context,
-           long L, unsigned Width,
+           llvm::ArrayRef<llvm::Value *> Outer, const isl::set &Context, long L,
+           unsigned Width,
            llvm::SmallVectorImpl<std::pair<llvm::Value *, llvm::Value *>> &Out);
 
 private:
