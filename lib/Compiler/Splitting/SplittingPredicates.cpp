@@ -1807,9 +1807,13 @@ void SplittingPredicates::print(raw_ostream &OS) const {
   }
   for (unsigned I = 0; I < Ranges.size(); ++I) {
     const SplitRange &Rg = PrintedRanges.empty() ? Ranges[I] : PrintedRanges[I];
-    OS << "      [" << islCStr(IslExprEmitter::toAst(Rg.Begin, Context, Outer))
-       << ", " << islCStr(IslExprEmitter::toAst(Rg.End, Context, Outer))
-       << "): piece " << Rg.Piece << "\n";
+    if (Rg.Begin.is_null() || Rg.End.is_null())
+      OS << "      [bounds computed per group): piece " << Rg.Piece << "\n";
+    else
+      OS << "      ["
+         << islCStr(IslExprEmitter::toAst(Rg.Begin, Context, Outer)) << ", "
+         << islCStr(IslExprEmitter::toAst(Rg.End, Context, Outer))
+         << "): piece " << Rg.Piece << "\n";
     // What a copy of the body for this range may be specialized with.
     isl::set Where = rangeSet(Rg);
     if (!R.Accesses.empty()) {
