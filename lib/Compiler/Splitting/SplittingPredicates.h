@@ -37,11 +37,14 @@
 //   4  partial tiles, I_T
 // (empty ones are left out). Ranges: for given parameters and outer ids
 // (the work-item ids other than x_d), the pieces cut [0, L_d) into
-// intervals; ranges() lists them in order as [Begin, End) with Begin and
-// End piecewise affine in the parameters and the outer ids (empty for the
-// parameters where the piece has no such interval). The split pass emits
-// the bounds per work group (IslExprEmitter) and runs range i with piece
-// Piece's copy of the body: the ranges of piece 0 hold whole tiles only.
+// intervals; ranges() lists them in order, each with its tiles. Their
+// bounds [Begin, End) are piecewise affine in the parameters and the outer
+// ids (empty for the parameters where the piece has no such interval):
+// computed in isl where an interval has a stride, otherwise only when the
+// group runs, from the intervals' own constraints (RangeCuts, emitCuts).
+// The split pass emits the bounds per work group (IslExprEmitter) and runs
+// range i with piece Piece's copy of the body: the ranges of piece 0 hold
+// whole tiles only.
 //
 // Opaque parameters of the model are quantified away (the sets hold for
 // every value of them). Everything assumes the model's assumptions().
