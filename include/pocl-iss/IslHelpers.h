@@ -110,6 +110,10 @@ bool plainIsEqual(const isl::pw_aff &A, const isl::pw_aff &B);
 /// when unsure, or for a null object.
 bool differByParams(const isl::pw_aff &A, const isl::pw_aff &B);
 
+/// The affine expression of \p PA where it is one piece defined on all of
+/// \p Domain; null otherwise.
+isl::aff onlyPieceOn(const isl::pw_aff &PA, const isl::set &Domain);
+
 /// The parameters where \p PA leaves [\p Lo, \p Hi] somewhere in the box
 /// 0 <= x_d < Size[d] of its first Size.size() set dimensions (over the
 /// parameters of \p PA, not intersected with any context). Closed form, no

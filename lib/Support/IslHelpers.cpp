@@ -178,6 +178,21 @@ bool differByParams(const isl::pw_aff &A, const isl::pw_aff &B) {
   return !St.is_error() && Params;
 }
 
+isl::aff onlyPieceOn(const isl::pw_aff &PA, const isl::set &Domain) {
+  if (PA.is_null() || isl_pw_aff_n_piece(PA.get()) != 1)
+    return isl::aff();
+  isl::set Where;
+  isl::aff A;
+  if (PA.foreach_piece([&](isl::set S, isl::aff Aff) {
+          Where = S;
+          A = Aff;
+          return isl::stat::ok();
+        }).is_error() ||
+      !Domain.is_subset(Where).is_true())
+    return isl::aff();
+  return A;
+}
+
 isl::set paramsOutsideOnBox(const isl::pw_aff &PA, const isl::val &Lo,
                             const isl::val &Hi, const std::vector<long> &Size) {
   if (PA.is_null() || isl_pw_aff_isa_aff(PA.get()) != isl_bool_true)

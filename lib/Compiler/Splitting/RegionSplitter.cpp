@@ -771,15 +771,8 @@ bool nothingToSplit(const WorkItemModel &M, const RegionModel &R,
       return false;
     if (A.Offset.is_null())
       return true;
-    if (isl_pw_aff_n_piece(A.Offset.get()) != 1)
-      return false;
-    bool One = false;
-    isl::stat St = A.Offset.foreach_piece([&](isl::set Where, isl::aff Aff) {
-      One = isl_aff_dim(Aff.get(), isl_dim_div) == 0 &&
-            A.Domain.is_subset(Where).is_true();
-      return isl::stat::ok();
-    });
-    return !St.is_error() && One;
+    isl::aff Aff = onlyPieceOn(A.Offset, A.Domain);
+    return !Aff.is_null() && isl_aff_dim(Aff.get(), isl_dim_div) == 0;
   });
 }
 

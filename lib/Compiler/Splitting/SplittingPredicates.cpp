@@ -839,20 +839,11 @@ bool SplittingPredicates::idDependent(unsigned Branch) const {
 /// equal counters then differ by the step times their distance.
 static std::optional<long> constantStep(const isl::pw_aff &Offset,
                                         const isl::set &Domain, unsigned Dim) {
-  if (Offset.is_null() || isl_pw_aff_n_piece(Offset.get()) != 1)
-    return std::nullopt;
-  isl::set Where;
-  isl::aff A;
-  if (Offset
-          .foreach_piece([&](isl::set S, isl::aff Aff) {
-            Where = S;
-            A = Aff;
-            return isl::stat::ok();
-          })
-          .is_error())
+  isl::aff A = onlyPieceOn(Offset, Domain);
+  if (A.is_null())
     return std::nullopt;
   isl::val Step = coefficient(A, Dim);
-  if (Step.is_null() || !Step.is_int() || !Domain.is_subset(Where).is_true())
+  if (Step.is_null() || !Step.is_int())
     return std::nullopt;
   isl::aff X = isl::aff::var_on_domain(isl::local_space(A.domain_space()),
                                        isl::dim::set, Dim);
