@@ -8,8 +8,11 @@
 ; gather and scatter, which the vectorizer declines (kmeans-swap's tiles
 ; ran scalar, 15 % slower than `vec`); left inside each work-item, the
 ; feature loop reads its row consecutively and is vectorized as in `vec`.
-; A remark says why. Positive: the same loop also reading scale[i], the
-; same address on every lane, keeps its lanes inside (wi.lanes).
+; The range's tiles then stay scalar around it, so the guard it folds
+; gains nothing: the region is not split at all (as in `vec`, at `vec`'s
+; compile time), and a remark says why. Positive: the same loop also
+; reading scale[i], the same address on every lane, keeps its lanes inside
+; (wi.lanes).
 ;
 ; __kernel void swap(__global const float *in, __global float *out,
 ;                    int np, int nf) {
@@ -106,19 +109,18 @@ end:
   ret void
 }
 
-; CHECK: remark: {{.*}}loop at for.cond keeps the work-item loop outside: its 2 accesses are all divergent across the lanes
+; CHECK: remark: {{.*}}region after entry.barrier not split: what it would fold or mend lies in ranges whose tiles stay scalar, the loop at for.cond kept per work-item there: its accesses are all divergent across the lanes
 ; CHECK-LABEL: define void @__iss_sub_swap_0(
-; The tiles of the range: a loop over the 16 lanes, the feature loop
-; inside each lane, the guard folded.
-; CHECK: wi.x.tiles.header:
-; CHECK: wi.x.tile.header:
-; CHECK-NEXT: %wi.lane = phi i64
-; CHECK: %wi.lane.next = add nuw nsw i64 %wi.lane, 1
-; CHECK-NEXT: icmp ult i64 %wi.lane.next, 16
-; CHECK: for.cond{{[0-9]+}}:
-; CHECK-NEXT: %i{{[0-9]+}} = phi i32
-; CHECK-NEXT: %ci{{[0-9]+}} = icmp slt i32 %i{{[0-9]+}}, %nf.val
-; CHECK: store float %v{{[0-9]+}}, ptr %q{{[0-9]+}}
+; One plain loop over the work-items, the guard and the feature loop in
+; each, as in `vec`.
+; CHECK-NOT: wi.range
+; CHECK: wi.x.header:
+; CHECK-NEXT: %local_id_x = phi i64
+; CHECK: %c{{[0-9]*}} = icmp ult i32 %t{{[0-9]*}}, %np.val
+; CHECK: for.cond{{[0-9]*}}:
+; CHECK-NEXT: %i{{[0-9]*}} = phi i32
+; CHECK: store float %v{{[0-9]*}}, ptr %q{{[0-9]*}}
+; CHECK-NOT: wi.tiles
 ; CHECK-NOT: wi.lanes
 
 ; SCALED-NOT: remark: {{.*}}accesses are all divergent
