@@ -28,6 +28,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Barriers.h"
+#include "Uniformity.h"
 #include "CompilerInternal.h"
 #include "Passes.h"
 #include "Splitting/RegionSplitter.h"
@@ -37,6 +38,8 @@
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/PostDominators.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/Analysis/VectorUtils.h"
 #include "llvm/IR/Constants.h"
@@ -216,6 +219,7 @@ private:
   BasicBlock *regionStart(BasicBlock *Barrier);
   Region formRegion(BasicBlock *Barrier) const;
   void emitRegion(const Region &R, BasicBlock *Start);
+  bool runsAlike(const Region &R);
   Nest buildNest(BasicBlock *Pre, BasicBlock *After, bool SkipFirst,
                  bool OuterOnly = false);
   bool emitSplitRegion(const Region &R, BasicBlock *Start, SplitPlan &Plan);
@@ -260,6 +264,8 @@ private:
   Value *Assumptions = nullptr;
   /// The split of each region, in the split modes; null otherwise.
   SplitPlanner PlanFor;
+  /// The uniformity of the kernel's values, once a region asks (runsAlike).
+  std::optional<WorkItemUniformity> Uniform;
   Function *WG = nullptr;
   BasicBlock *WGExit = nullptr;
   /// What every region's copy maps: arguments, allocas, automatic locals.
@@ -461,7 +467,7 @@ void WorkGroupBuilder::emitRegion(const Region &R, BasicBlock *Start) {
     countWorkItems(B, B.getInt64(Config.workItems()), Start, "unsplit");
   };
   if (R.Exits.size() == 1 || Config.workItems() == 1) {
-    if (Config.workItems() == 1) {
+    if (Config.workItems() == 1 || runsAlike(R)) {
       CountUnsplit();
       cloneRegion(
           R, First, [&](BasicBlock *E) { return regionStart(E); }, Start,
@@ -479,8 +485,15 @@ void WorkGroupBuilder::emitRegion(const Region &R, BasicBlock *Start) {
     markParallel(N);
     return;
   }
-  // The first work-item picks the exit; the others follow it.
+  // The first work-item picks the exit; the others follow it, unless
+  // they would all do as it did.
   CountUnsplit();
+  if (runsAlike(R)) {
+    cloneRegion(
+        R, First, [&](BasicBlock *E) { return regionStart(E); }, Start,
+        Unused);
+    return;
+  }
   DenseMap<BasicBlock *, BasicBlock *> Follow;
   for (BasicBlock *E : R.Exits)
     Follow[E] = BasicBlock::Create(Ctx, Start->getName() + ".follow", WG,
@@ -498,6 +511,33 @@ void WorkGroupBuilder::emitRegion(const Region &R, BasicBlock *Start) {
         N.Body, N.Blocks);
     markParallel(N);
   }
+}
+
+/// Whether every work-item would do what the first one does in region
+/// \p R, which then runs it alone: all that the region writes is uniform
+/// values to uniform addresses (iss-context's uniform slots), in blocks
+/// that every work-item or none runs. The regions of a kernel loop run in
+/// lock-step, between the implicit barriers around it, often are: its
+/// test, its counter's update, a uniform value before it. Each got a
+/// loop over the work-items, and a peeled test one more per exit that
+/// only checked the others agree, for O3 to delete (ten in
+/// Convolution2D's tile function).
+bool WorkGroupBuilder::runsAlike(const Region &R) {
+  if (!Uniform) {
+    FunctionAnalysisManager &FAM = functionAnalyses(M, MAM);
+    Uniform.emplace(Kernel, FAM.getResult<PostDominatorTreeAnalysis>(Kernel),
+                    FAM.getResult<LoopAnalysis>(Kernel));
+  }
+  return all_of(R.Blocks, [&](BasicBlock *BB) {
+    return all_of(*BB, [&](Instruction &I) {
+      if (!I.mayWriteToMemory() && !I.mayHaveSideEffects())
+        return true;
+      auto *SI = dyn_cast<StoreInst>(&I);
+      return SI && SI->isSimple() && Uniform->isUniformBlock(BB) &&
+             Uniform->isUniform(SI->getPointerOperand()) &&
+             Uniform->isUniform(SI->getValueOperand());
+    });
+  });
 }
 
 /// A loop per dimension with more than one work-item, the vectorized one

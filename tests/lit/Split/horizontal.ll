@@ -110,14 +110,16 @@ declare i32 @llvm.smin.i32(i32, i32)
 ; CHECK: wi.x.tiles.header{{[0-9]+}}:
 ; CHECK: = mul nuw nsw i64 %wi.tile{{[0-9]+}}, 8
 ; CHECK-NEXT: br label %wi.lanes{{$}}
-; The kernel loop's test, on the counter only, in a region of its own: the
-; first lane decides, the others follow with nothing to do.
+; The kernel loop's test, on the counter only, in a region of its own:
+; every lane would decide alike, so it runs once, straight to the body's
+; region or out (no loop over the other lanes).
 ; CHECK: for.cond{{[0-9]+}}.barrier.next:
 ; CHECK-NEXT: %[[R:[0-9]+]] = sext i32 %r.val to i64
 ; CHECK-NEXT: %[[TWOR:[0-9]+]] = mul i64 %[[R]], 2
 ; CHECK-NEXT: %[[K:iss.iter.reload[0-9]*]] = load i64, ptr %iss.iter.uniform
 ; CHECK-NEXT: %[[MORE:[0-9]+]] = icmp sge i64 %[[TWOR]], %[[K]]
-; CHECK-NEXT: br i1 %[[MORE]], label %region{{[0-9]+}}.follow, label %region{{[0-9]+}}.follow
+; CHECK-NEXT: br i1 %[[MORE]], label %region{{[0-9]+}}, label %region{{[0-9]+}}{{$}}
+; CHECK-NOT: .follow
 ; The body: a loop over the eight lanes inside the kernel loop, reading
 ; in[O_x - r + x + k] with no clamp and no induction variable.
 ; CHECK: for.body{{[0-9]+}}.next:
