@@ -543,7 +543,11 @@ bool WorkItemModel::Builder::applyChecks(ArrayRef<RangeCheck> Checks,
       continue;
     }
     // The exact condition: where it overflows on these instances.
-    isl::pw_aff LoPA(Domain, C.Lo), HiPA(Domain, C.Hi);
+    // The bounds on the universe: on Domain, the comparison would meet
+    // its pieces with the value's, and the result be met with it again
+    // (half of kmeans' exact checks).
+    isl::set Any = isl::set::universe(Domain.space());
+    isl::pw_aff LoPA(Any, C.Lo), HiPA(Any, C.Hi);
     isl::set Bad = C.PA.lt_set(LoPA).unite(C.PA.gt_set(HiPA));
     Bad = Bad.intersect(Domain).intersect_params(M.Context);
     isl::boolean Empty = Bad.is_empty();
@@ -551,8 +555,7 @@ bool WorkItemModel::Builder::applyChecks(ArrayRef<RangeCheck> Checks,
       continue;
     if (Empty.is_error())
       return false;
-    // Projected once: the projection of a set over the loop counters is
-    // a third of the cost here (kmeans_swap's products).
+    // Projected to the parameters once, for both uses below.
     isl::set BadP = Bad.params();
     isl::set Without =
         Assumed.subtract(BadParams(BadP).gist(M.Context)).coalesce();
