@@ -112,8 +112,7 @@ enum class KeptLoop {
 /// lock-step quota.
 static KeptLoop keptPerWorkItem(const WorkItemModel &M, const RegionModel &R,
                                 const SplittingPredicates &P,
-                                const ModelLoop &ML, unsigned I,
-                                unsigned Dim) {
+                                const ModelLoop &ML, unsigned I, unsigned Dim) {
   SmallVector<unsigned, 2> Exits = R.exitBranches(ML);
   const ModelBlock *Header = R.block(ML.L->getHeader());
   if (Exits.empty() || !Header)
@@ -131,9 +130,9 @@ static KeptLoop keptPerWorkItem(const WorkItemModel &M, const RegionModel &R,
     Why = KeptLoop::No; // the range never runs it
   else if (!all_of(Exits, Along) &&
            (!ML.Bounded || any_of(Exits, [&](unsigned Br) {
-              return !Along(Br) && P.takenOnRange(Br, I) < 0 &&
-                     !P.uniformAcross(Br, Where);
-            })))
+             return !Along(Br) && P.takenOnRange(Br, I) < 0 &&
+                    !P.uniformAcross(Br, Where);
+           })))
     Why = KeptLoop::TripCount;
   else if (ML.Bounded && accessesAllDivergent(R, P, ML, I)) {
     isl::pw_aff Last = Header->Domain.dim_max(3 + ML.Depth);

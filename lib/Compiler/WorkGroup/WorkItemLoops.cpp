@@ -28,12 +28,12 @@
 //===----------------------------------------------------------------------===//
 
 #include "Barriers.h"
-#include "Uniformity.h"
 #include "CompilerInternal.h"
 #include "Passes.h"
 #include "Splitting/RegionSplitter.h"
 #include "Splitting/SplitPlan.h"
 #include "Splitting/WorkItemModel.h"
+#include "Uniformity.h"
 
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SetVector.h"
