@@ -66,16 +66,23 @@ static bool readsWorkGroupValue(const ModelAccess &Acc) {
                is_contained(WorkItemGlobals, G->getName()));
 }
 
+/// Whether no instance of \p Domain (a block's, over its loops' space)
+/// belongs to a work-item of range \p I of \p P.
+static isl::boolean noneOnRange(const RegionModel &R,
+                                const SplittingPredicates &P,
+                                const isl::set &Domain, unsigned I) {
+  return SplittingPredicates::toWorkItems(Domain, R.Domain)
+      .intersect(P.rangeSetAt(I))
+      .is_empty();
+}
+
 /// Whether range \p I of \p P reaches a load or a store of \p R: a range
 /// that does not (the work-items past a tail guard) does nothing its own
 /// copy would do faster.
 static bool reachesAccess(const RegionModel &R, const SplittingPredicates &P,
                           unsigned I) {
   return any_of(R.Accesses, [&](const ModelAccess &A) {
-    return SplittingPredicates::toWorkItems(A.Domain, R.Domain)
-        .intersect(P.rangeSetAt(I))
-        .is_empty()
-        .is_false();
+    return noneOnRange(R, P, A.Domain, I).is_false();
   });
 }
 
@@ -123,10 +130,7 @@ static KeptLoop keptPerWorkItem(const WorkItemModel &M, const RegionModel &R,
     return R.Branches[Br].UniformDims >> Dim & 1;
   };
   KeptLoop Why = KeptLoop::No;
-  if (SplittingPredicates::toWorkItems(Header->Domain, R.Domain)
-          .intersect(Where)
-          .is_empty()
-          .is_true())
+  if (noneOnRange(R, P, Header->Domain, I).is_true())
     Why = KeptLoop::No; // the range never runs it
   else if (!all_of(Exits, Along) &&
            (!ML.Bounded || any_of(Exits, [&](unsigned Br) {

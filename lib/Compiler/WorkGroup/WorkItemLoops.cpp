@@ -466,14 +466,16 @@ void WorkGroupBuilder::emitRegion(const Region &R, BasicBlock *Start) {
     IRBuilder<> B(Start);
     countWorkItems(B, B.getInt64(Config.workItems()), Start, "unsplit");
   };
-  if (R.Exits.size() == 1 || Config.workItems() == 1) {
-    if (Config.workItems() == 1 || runsAlike(R)) {
-      CountUnsplit();
-      cloneRegion(
-          R, First, [&](BasicBlock *E) { return regionStart(E); }, Start,
-          Unused);
-      return;
-    }
+  // One work-item, or all doing what the first does: it runs the region
+  // alone, to the exit it takes.
+  if (Config.workItems() == 1 || runsAlike(R)) {
+    CountUnsplit();
+    cloneRegion(
+        R, First, [&](BasicBlock *E) { return regionStart(E); }, Start,
+        Unused);
+    return;
+  }
+  if (R.Exits.size() == 1) {
     if (PlanFor)
       if (std::unique_ptr<SplitPlan> Plan = PlanFor(R.Barrier))
         if (emitSplitRegion(R, Start, *Plan))
@@ -485,15 +487,8 @@ void WorkGroupBuilder::emitRegion(const Region &R, BasicBlock *Start) {
     markParallel(N);
     return;
   }
-  // The first work-item picks the exit; the others follow it, unless
-  // they would all do as it did.
+  // The first work-item picks the exit; the others follow it.
   CountUnsplit();
-  if (runsAlike(R)) {
-    cloneRegion(
-        R, First, [&](BasicBlock *E) { return regionStart(E); }, Start,
-        Unused);
-    return;
-  }
   DenseMap<BasicBlock *, BasicBlock *> Follow;
   for (BasicBlock *E : R.Exits)
     Follow[E] = BasicBlock::Create(Ctx, Start->getName() + ".follow", WG,
