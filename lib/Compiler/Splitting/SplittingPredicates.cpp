@@ -1379,20 +1379,37 @@ bool SplittingPredicates::uniformAcross(unsigned Branch,
     return true;
   if (!affineBranch(Branch))
     return false;
+  auto Found = find_if(RangeSets, [&](const isl::set &S) {
+    return !S.is_null() && S.get() == Where.get();
+  });
+  if (Found == RangeSets.end())
+    return uniformAcross(Branch, Where, -1);
+  unsigned Range = Found - RangeSets.begin();
+  if (Across.empty())
+    Across.assign(R.Branches.size() * Ranges.size(), -1);
+  int &Known = Across[Branch * Ranges.size() + Range];
+  if (Known >= 0)
+    return Known;
+  bool Uniform = uniformAcross(Branch, Where, Range);
+  if (isl_ctx_last_error(M.ctx().get()) == isl_error_none)
+    Known = Uniform;
+  return Uniform;
+}
+
+bool SplittingPredicates::uniformAcross(unsigned Branch,
+                                        const isl::set &Where,
+                                        int Range) const {
+  const ModelBranch &B = R.Branches[Branch];
   // Two active instances of the piece that differ in x_d only, and take
   // different successors.
   isl::set D, Conditions[2];
   unsigned Fixed = ~0u; // the dimension the pairs may differ in, besides x_d
-  auto Range = find_if(RangeSets, [&](const isl::set &S) {
-    return !S.is_null() && S.get() == Where.get();
-  });
-  if (Range != RangeSets.end()) {
+  if (Range >= 0) {
     // A range: on its tiles, x_d = w * t + lane (see takenOnTiles), where
     // the range needs no floor; the pairs differ in t and the lane.
     isl::set View = domainView(B.Domain);
     Expanded E = expand(View.space(), Dim, Width);
-    D = expandedOnTiles(View, R.Domain, rangeTilesAt(Range - RangeSets.begin()),
-                        E);
+    D = expandedOnTiles(View, R.Domain, rangeTilesAt(Range), E);
     Fixed = E.N;
     for (unsigned I = 0; I < B.Conditions.size() && I < 2; ++I)
       Conditions[I] = B.Conditions[I].preimage(E.ToBlock);
@@ -1468,7 +1485,8 @@ isl::set SplittingPredicates::laneFreeCondition(const isl::set &Cond,
         .insert_dims(isl::dim::set, Dim, 1);
   };
   return simplifyLaneFree(Free(Cond.intersect(Instances)).coalesce(),
-                          Free(Instances), Context);
+                          Free(Instances),
+                          Free(isl::set(Instances.simple_hull())), Context);
 }
 
 isl::set SplittingPredicates::laneFreeConditionOnTiles(
@@ -1489,11 +1507,12 @@ isl::set SplittingPredicates::laneFreeConditionOnTiles(
   // nothing in its work-group IR, nor in that of the other kernels.
   return simplifyLaneFree(
       Free(Cond.preimage(E.ToBlock).intersect(Instances)).coalesce(),
-      Free(Instances), Context);
+      Free(Instances), Free(isl::set(Instances.simple_hull())), Context);
 }
 
 isl::set SplittingPredicates::simplifyLaneFree(const isl::set &C,
                                                const isl::set &On,
+                                               const isl::set &Hull,
                                                const isl::set &Context) {
   // What only says that there are instances here holds wherever the
   // branch runs: drop it when that changes nothing on the instances (isl's
@@ -1502,9 +1521,11 @@ isl::set SplittingPredicates::simplifyLaneFree(const isl::set &C,
   isl::set Lean =
       dropConstraintsNotInvolving(C, 0, islDim(C, isl::dim::set)).coalesce();
   // C is within Lean and On by construction: one inclusion is left.
+  // Gisted on a convex set that holds On: exact on On, the only place
+  // where the result is used.
   if (Lean.intersect(On).is_subset(C).is_true())
-    return Lean.gist(On.simple_hull()).gist_params(Context).coalesce();
-  return C.gist(On).gist_params(Context).coalesce();
+    return Lean.gist(Hull).gist_params(Context).coalesce();
+  return C.gist(Hull).gist_params(Context).coalesce();
 }
 
 /// The values of the model's isl parameters at \p B, each computed once,
