@@ -1306,10 +1306,9 @@ static isl::set expandedOutside(const isl::set &Domain, const isl::set &Taken,
                                 const isl::set &WIDomain, unsigned Dim,
                                 unsigned Width,
                                 const isl::set &Signs = isl::set()) {
-  return expandedIn(dropDisjunctsOutside(Domain.subtract(Taken), Signs),
-                    WIDomain,
-                    expand(Domain.space(), Dim, Width))
-      .coalesce();
+  return expandedIn(
+      dropDisjunctsOutside(Domain.subtract(Taken), Signs).coalesce(),
+      WIDomain, expand(Domain.space(), Dim, Width));
 }
 
 /// \p Tiles (over Tile) on the expanded space \p Like of expandedOutside.
