@@ -192,12 +192,15 @@ isl::set SplittingPredicates::divergentValueTiles(const isl::pw_aff &Value,
   Expanded E = expand(Domain.space(), Dim, Width);
   isl::set Active = Domain.preimage(E.ToBlock).intersect(E.Lanes);
   isl::map Pairs = lanePairs(Active, E);
-  isl::map Same = Active.identity();
-  if (!Value.is_null()) {
-    isl::map V = isl::map::from_pw_aff(
-        Value.pullback(E.ToBlock).intersect_domain(Active));
-    Same = V.apply_range(V.reverse());
-  }
+  // No value: any two active lanes differ. One before the other is the
+  // same set of tiles as two distinct ones, and isl's subtraction of the
+  // identity costs more than an intersection.
+  if (Value.is_null())
+    return tilesOfExpanded(
+        Pairs.intersect(isl::map::lex_lt(Active.space())).domain(), E);
+  isl::map V = isl::map::from_pw_aff(
+      Value.pullback(E.ToBlock).intersect_domain(Active));
+  isl::map Same = V.apply_range(V.reverse());
   return tilesOfExpanded(Pairs.subtract(Same).domain(), E);
 }
 
