@@ -191,13 +191,13 @@ isl::set SplittingPredicates::divergentValueTiles(const isl::pw_aff &Value,
                                                   unsigned Width) {
   Expanded E = expand(Domain.space(), Dim, Width);
   isl::set Active = Domain.preimage(E.ToBlock).intersect(E.Lanes);
-  isl::map Pairs = lanePairs(Active, E);
-  // No value: any two active lanes differ. One before the other is the
-  // same set of tiles as two distinct ones, and isl's subtraction of the
-  // identity costs more than an intersection.
+  // The pairs of a lane and a later one: the same tiles as the pairs of
+  // two distinct lanes, half as many pairs to subtract from. Without a
+  // value any two active lanes differ, and nothing is subtracted.
+  isl::map Pairs =
+      lanePairs(Active, E).intersect(isl::map::lex_lt(Active.space()));
   if (Value.is_null())
-    return tilesOfExpanded(
-        Pairs.intersect(isl::map::lex_lt(Active.space())).domain(), E);
+    return tilesOfExpanded(Pairs.domain(), E);
   isl::map V = isl::map::from_pw_aff(
       Value.pullback(E.ToBlock).intersect_domain(Active));
   isl::map Same = V.apply_range(V.reverse());
