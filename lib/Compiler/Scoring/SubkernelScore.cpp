@@ -35,6 +35,12 @@ static cl::opt<unsigned long> MaxCounterBoxOps(
              "counters in the scores"),
     cl::init(100000));
 
+static cl::opt<unsigned long> MaxPartOps(
+    "iss-score-part-ops",
+    cl::desc("isl operations allowed for one access's parts along one "
+             "dimension and their boxes in the scores"),
+    cl::init(1000000));
+
 namespace iss {
 
 std::string numGroupsParam(unsigned Dim) {
@@ -340,10 +346,9 @@ static bool kernelMemory(const ModelAccess &A) {
   return true;
 }
 
-std::vector<SubkernelScore> scoresOf(const WorkItemModel &M,
-                                     ArrayRef<unsigned> Dims,
-                                     const ScoreWeights &W,
-                                     isl::set *ContextOut) {
+std::vector<SubkernelScore>
+scoresOf(const WorkItemModel &M, ArrayRef<unsigned> Dims, const ScoreWeights &W,
+         isl::set *ContextOut, std::string *Unscored) {
   std::vector<SubkernelScore> Scores(Dims.size());
   unsigned Local[3];
   for (unsigned D = 0; D < 3; ++D)
@@ -443,6 +448,12 @@ std::vector<SubkernelScore> scoresOf(const WorkItemModel &M,
         CountersExact = K.Exact;
       }
       for (unsigned I = 0; I < Dims.size(); ++I) {
+        // Under a quota: periodic guards (`(i & 3) == 0` beside a tail
+        // guard, a checkerboard's `((x + y) & 1) == color`) cut the parts
+        // into pieces whose boxes isl's maxima and unions multiply
+        // without end. Past it the kernel is not scored at all: a score
+        // without some part would favour whichever dimension lost it.
+        IslQuota Q(M.ctx(), MaxPartOps);
         isl::set Cons = SP[I]->consecutivePoints(A).intersect(Runs);
         isl::set Uni = SP[I]->uniformPoints(A).intersect(Runs);
         isl::set Div = Runs;
@@ -455,6 +466,12 @@ std::vector<SubkernelScore> scoresOf(const WorkItemModel &M,
         Add(W.Consecutive, Cons);
         Add(W.Uniform, Uni.subtract(Cons));
         Add(W.Divergent, Div.coalesce());
+        if (Q.exceeded()) {
+          if (Unscored)
+            *Unscored = "the parts of an access in " +
+                        Acc.I->getParent()->getName().str() + ": " + Q.error();
+          return {};
+        }
       }
     }
   }

@@ -165,11 +165,13 @@ std::vector<isl::pw_aff> boxExtents(const isl::set &S, const isl::set &Context);
 /// Equation 1 for the subkernels vectorizing each of \p Dims, from every
 /// modelled region of \p M; \p Context receives what is known of the
 /// launch parameters (the model's context with the group parameters
-/// replaced).
+/// replaced). None, and why in \p Unscored, where isl ran out of quota
+/// (-iss-score-part-ops) for the parts of some access.
 std::vector<SubkernelScore> scoresOf(const WorkItemModel &M,
                                      llvm::ArrayRef<unsigned> Dims,
                                      const ScoreWeights &W,
-                                     isl::set *Context = nullptr);
+                                     isl::set *Context = nullptr,
+                                     std::string *Unscored = nullptr);
 
 } // namespace iss
 

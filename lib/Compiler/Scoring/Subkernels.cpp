@@ -27,6 +27,7 @@
 #include "Splitting/WorkItemModel.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/Analysis/OptimizationRemarkEmitter.h"
 #include "llvm/Analysis/PostDominators.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/IRBuilder.h"
@@ -330,11 +331,28 @@ PreservedAnalyses SubkernelsPass::run(Module &M, ModuleAnalysisManager &MAM) {
     for (const Candidate &C : Cands)
       if (C.Dim >= 0)
         Dims.push_back(C.Dim);
-    std::vector<SubkernelScore> Scores = scoresOf(*Model, Dims, W, &Context);
-    for (unsigned I = 0; I < Dims.size(); ++I)
-      Cands[I].Score = std::move(Scores[I]);
-    eliminate(Cands, Context);
-    if (debugEnabled(DbgLLVM))
+    std::string Unscored;
+    std::vector<SubkernelScore> Scores =
+        scoresOf(*Model, Dims, W, &Context, &Unscored);
+    if (!Unscored.empty()) {
+      // What `vec` would run: the first subkernel, for every launch.
+      for (Candidate &C : drop_begin(Cands))
+        C.Keep = false;
+      OptimizationRemarkEmitter ORE(First);
+      ORE.emit([&] {
+        return OptimizationRemarkMissed(DEBUG_TYPE, "NotScored", First)
+               << "subkernel " << Cands[0].describe(Config.IssMode)
+               << " alone, not scored: " << Unscored;
+      });
+      debugLog(DbgLLVM, "%s: subkernel %s alone, not scored: %s",
+               Config.Kernel.c_str(), Cands[0].describe(Config.IssMode).c_str(),
+               Unscored.c_str());
+    } else {
+      for (unsigned I = 0; I < Dims.size(); ++I)
+        Cands[I].Score = std::move(Scores[I]);
+      eliminate(Cands, Context);
+    }
+    if (Unscored.empty() && debugEnabled(DbgLLVM))
       for (const Candidate &C : Cands) {
         std::string S;
         raw_string_ostream OS(S);
