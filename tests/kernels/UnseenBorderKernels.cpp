@@ -41,6 +41,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ClTest.h"
+#include "Launches.h"
 
 #include <algorithm>
 #include <cmath>
@@ -48,69 +49,15 @@
 #include <string>
 
 using namespace clt;
+using namespace clt::launches;
 
 namespace {
 
-/// A 2D local size with a global offset.
-struct Launch2D {
-  size_t L0, L1, O0, O1;
-  std::string str() const {
-    return "local " + std::to_string(L0) + "x" + std::to_string(L1) +
-           " offset " + std::to_string(O0) + "," + std::to_string(O1);
-  }
-};
-
-/// A 1D local size with a global offset.
-struct Launch1D {
-  size_t L, O;
-  std::string str() const {
-    return "local " + std::to_string(L) + " offset " + std::to_string(O);
-  }
-};
-
-const Launch2D Launches2D[] = {{16, 16, 0, 0}, {8, 4, 0, 0}, {5, 3, 0, 0},
-                               {32, 1, 0, 0},  {8, 4, 3, 2}, {16, 16, 5, 1}};
-const Launch1D Launches1D[] = {{1, 0},  {7, 0},  {16, 0}, {24, 0},
-                               {33, 0}, {64, 0}, {16, 3}, {7, 10}};
-
-// Subsets, as in UnseenKernels.cpp: compiling a kernel per local size costs
-// tenths of a second in split+score.
-const Launch1D FewA1D[] = {{24, 0}, {24, 5}, {64, 0}};
-const Launch1D FewB1D[] = {{7, 0}, {16, 0}, {33, 0}, {33, 4}};
-const Launch2D FewA2D[] = {{16, 16, 0, 0}, {16, 16, 5, 1}, {5, 3, 0, 0}};
-const Launch2D FewB2D[] = {{8, 4, 0, 0}, {8, 4, 3, 2}, {32, 1, 0, 0}};
+// FewA2D with a 5x3 launch (not vectorized).
+const Launch2D FewC2D[] = {{16, 16, 0, 0}, {16, 16, 5, 1}, {5, 3, 0, 0}};
 // The second dimension is the consecutive one.
 const Launch2D LaunchesY[] = {
     {1, 16, 0, 0}, {3, 17, 0, 0}, {3, 17, 1, 3}, {16, 16, 0, 0}};
-
-void run2D(Env &E, cl_kernel K, size_t N0, size_t N1, const Launch2D &L) {
-  size_t Global[2] = {roundUp(N0, L.L0), roundUp(N1, L.L1)};
-  size_t Local[2] = {L.L0, L.L1}, Offset[2] = {L.O0, L.O1};
-  E.run(K, 2, Global, Local, Offset);
-}
-
-void run1D(Env &E, cl_kernel K, size_t N, const Launch1D &L) {
-  size_t Global = roundUp(N, L.L), Local = L.L, Offset = L.O;
-  E.run(K, 1, &Global, &Local, &Offset);
-}
-
-/// Whether id \p I runs in a launch of \p N ids padded to \p Local, shifted
-/// by \p Off.
-bool launched(long I, size_t N, size_t Local, size_t Off) {
-  return I >= long(Off) && I < long(Off + roundUp(N, Local));
-}
-
-/// A read-write buffer holding \p V (E.input's are read-only).
-template <typename T> Mem inout(Env &E, const std::vector<T> &V) {
-  return E.buffer(CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
-                  V.size() * sizeof(T), V.data());
-}
-
-/// Small integers as floats: sums and products of a few of them are exact.
-std::vector<float> smallFloats(size_t N, int Lo, int Hi, unsigned Seed) {
-  auto I = randomVector<int>(N, Lo, Hi, Seed);
-  return std::vector<float>(I.begin(), I.end());
-}
 
 } // namespace
 
@@ -183,32 +130,25 @@ CLT_TEST(reflect101Convolution) {
   const int W = 37, H = 23;
   auto In = randomVector<int>(size_t(W) * H, -100, 100, 1);
   Mem DIn = E.input(In);
+  auto Refl = [](int X, int N) {
+    return X < 0 ? -X : X >= N ? 2 * N - X - 2 : X;
+  };
   for (int R : {1, 2}) {
     int D = 2 * R + 1;
     auto Mask = randomVector<int>(size_t(D) * D, -3, 3, 2 + R);
     Mem DMask = E.input(Mask);
-    auto Refl = [](int X, int N) {
-      return X < 0 ? -X : X >= N ? 2 * N - X - 2 : X;
-    };
-    for (const Launch2D &L : Launches2D) {
-      std::vector<int> Want(In.size(), -7);
-      Mem DOut = inout(E, Want);
-      setArgs(K, DIn, DOut, DMask, W, H, R);
-      run2D(E, K, W, H, L);
-      for (int Y = 0; Y < H; ++Y)
-        for (int X = 0; X < W; ++X) {
-          if (!launched(X, W, L.L0, L.O0) || !launched(Y, H, L.L1, L.O1))
-            continue;
+    checkEach2D(
+        E, K, W, H, Launches2D, -7,
+        [&](Mem &DOut) { setArgs(K, DIn, DOut, DMask, W, H, R); },
+        [&](int X, int Y) {
           int S = 0;
           for (int DY = -R; DY <= R; ++DY)
             for (int DX = -R; DX <= R; ++DX)
               S += Mask[(DY + R) * D + DX + R] *
                    In[Refl(Y + DY, H) * W + Refl(X + DX, W)];
-          Want[Y * W + X] = S;
-        }
-      expectEqual(E.read<int>(DOut, Want.size()), Want,
-                  "reflectConv r=" + std::to_string(R) + " " + L.str());
-    }
+          return S;
+        },
+        "reflectConv r=" + std::to_string(R));
   }
 }
 
@@ -222,55 +162,40 @@ CLT_TEST(zeroPaddedConvolution) {
     int D = 2 * R + 1;
     auto Mask = smallFloats(size_t(D) * D, -4, 4, 6 + R);
     Mem DMask = E.input(Mask);
-    for (const Launch2D &L : R == 1 ? FewA2D : FewB2D) {
-      std::vector<float> Want(In.size(), 0.5f);
-      Mem DOut = inout(E, Want);
-      setArgs(K, DIn, DOut, DMask, W, H, R);
-      run2D(E, K, W, H, L);
-      for (int Y = 0; Y < H; ++Y)
-        for (int X = 0; X < W; ++X) {
-          if (!launched(X, W, L.L0, L.O0) || !launched(Y, H, L.L1, L.O1))
-            continue;
-          float S = 0;
-          for (int DY = -R; DY <= R; ++DY)
-            for (int DX = -R; DX <= R; ++DX) {
-              int XX = X + DX, YY = Y + DY;
-              if (XX >= 0 && XX < W && YY >= 0 && YY < H)
-                S += Mask[(DY + R) * D + DX + R] * In[YY * W + XX];
-            }
-          Want[Y * W + X] = S;
+    auto SetArgs = [&](Mem &DOut) { setArgs(K, DIn, DOut, DMask, W, H, R); };
+    auto Want = [&](int X, int Y) {
+      float S = 0;
+      for (int DY = -R; DY <= R; ++DY)
+        for (int DX = -R; DX <= R; ++DX) {
+          int XX = X + DX, YY = Y + DY;
+          if (XX >= 0 && XX < W && YY >= 0 && YY < H)
+            S += Mask[(DY + R) * D + DX + R] * In[YY * W + XX];
         }
-      expectEqual(E.read<float>(DOut, Want.size()), Want,
-                  "zeroPadConv r=" + std::to_string(R) + " " + L.str());
-    }
+      return S;
+    };
+    std::string Name = "zeroPadConv r=" + std::to_string(R);
+    if (R == 1)
+      checkEach2D(E, K, W, H, FewC2D, 0.5f, SetArgs, Want, Name);
+    else
+      checkEach2D(E, K, W, H, FewB2D, 0.5f, SetArgs, Want, Name);
   }
 }
 
 CLT_TEST(wrapAroundModulo) {
   Program P = E.build(BorderSource);
-  Kernel KMod = E.kernel(P, "wrapMod");
-  {
-    const int W = 29, H = 13;
-    auto In = randomVector<int>(size_t(W) * H, -50, 50, 9);
-    Mem DIn = E.input(In);
-    for (const Launch2D &L : FewB2D) {
-      std::vector<int> Want(In.size(), 3);
-      Mem DOut = inout(E, Want);
-      setArgs(KMod, DIn, DOut, W, H);
-      run2D(E, KMod, W, H, L);
-      for (int Y = 0; Y < H; ++Y)
-        for (int X = 0; X < W; ++X) {
-          if (!launched(X, W, L.L0, L.O0) || !launched(Y, H, L.L1, L.O1))
-            continue;
-          int Lf = (X - 1 + W) % W, Rt = (X + 1) % W;
-          int U = (Y - 1 + H) % H, Dn = (Y + 2) % H;
-          Want[Y * W + X] = 4 * In[Y * W + X] - In[Y * W + Lf] -
-                            In[Y * W + Rt] - In[U * W + X] -
-                            3 * In[Dn * W + X] + 2 * In[U * W + Rt];
-        }
-      expectEqual(E.read<int>(DOut, Want.size()), Want, "wrapMod " + L.str());
-    }
-  }
+  Kernel K = E.kernel(P, "wrapMod");
+  const int W = 29, H = 13;
+  auto In = randomVector<int>(size_t(W) * H, -50, 50, 9);
+  Mem DIn = E.input(In);
+  checkEach2D(
+      E, K, W, H, FewB2D, 3, [&](Mem &DOut) { setArgs(K, DIn, DOut, W, H); },
+      [&](int X, int Y) {
+        int Lf = (X - 1 + W) % W, Rt = (X + 1) % W;
+        int U = (Y - 1 + H) % H, Dn = (Y + 2) % H;
+        return 4 * In[Y * W + X] - In[Y * W + Lf] - In[Y * W + Rt] -
+               In[U * W + X] - 3 * In[Dn * W + X] + 2 * In[U * W + Rt];
+      },
+      "wrapMod");
 }
 
 //===-- Column-major data and 3D ranges -----------------------------------===//
@@ -329,15 +254,10 @@ CLT_TEST(columnMajorStencilAlongY) {
   const int W = 13, H = 51;
   auto In = randomVector<int>(size_t(W) * H, -100, 100, 20);
   Mem DIn = E.input(In);
-  for (const Launch2D &L : LaunchesY) {
-    std::vector<int> Want(In.size(), -1);
-    Mem DOut = inout(E, Want);
-    setArgs(K, DIn, DOut, W, H);
-    run2D(E, K, W, H, L);
-    for (int X = 0; X < W; ++X)
-      for (int Y = 0; Y < H; ++Y) {
-        if (!launched(X, W, L.L0, L.O0) || !launched(Y, H, L.L1, L.O1))
-          continue;
+  checkEach2D(
+      E, K, W, H, LaunchesY, -1,
+      [&](Mem &DOut) { setArgs(K, DIn, DOut, W, H); },
+      [&](int X, int Y) {
         int C = X * H + Y, V = 2 * In[C];
         if (Y > 0)
           V += In[C - 1];
@@ -347,11 +267,9 @@ CLT_TEST(columnMajorStencilAlongY) {
           V -= In[C - H];
         if (X < W - 1)
           V -= 5 * In[C + H];
-        Want[C] = V;
-      }
-    expectEqual(E.read<int>(DOut, Want.size()), Want,
-                "colMajorStencil " + L.str());
-  }
+        return V;
+      },
+      [H](int X, int Y) { return size_t(X) * H + Y; }, "colMajorStencil");
 }
 
 CLT_TEST(parboilLbmObstacles3D) {
@@ -468,17 +386,10 @@ CLT_TEST(mandelbrotFixedPoint) {
       }
       All[Y * W + X] = It;
     }
-  for (const Launch2D &L : Launches2D) {
-    std::vector<int> Want(All.size(), -3);
-    Mem DOut = inout(E, Want);
-    setArgs(K, DOut, W, H, X0, Y0, Step, MaxIt);
-    run2D(E, K, W, H, L);
-    for (int Y = 0; Y < H; ++Y)
-      for (int X = 0; X < W; ++X)
-        if (launched(X, W, L.L0, L.O0) && launched(Y, H, L.L1, L.O1))
-          Want[Y * W + X] = All[Y * W + X];
-    expectEqual(E.read<int>(DOut, Want.size()), Want, "mandel " + L.str());
-  }
+  checkEach2D(
+      E, K, W, H, Launches2D, -3,
+      [&](Mem &DOut) { setArgs(K, DOut, W, H, X0, Y0, Step, MaxIt); },
+      [&](int X, int Y) { return All[Y * W + X]; }, "mandel");
 }
 
 CLT_TEST(amdRecursiveGaussianColumns) {
@@ -767,7 +678,7 @@ CLT_TEST(polyDoitgenSquareAndTriangular) {
   auto C4 = smallFloats(size_t(NP) * NP, -3, 3, 61);
   Mem DC4 = E.input(C4);
   for (int Tri = 0; Tri < 2; ++Tri)
-    for (const Launch2D &L : Tri ? FewA2D : FewB2D) {
+    for (const Launch2D &L : Tri ? FewC2D : FewB2D) {
       std::vector<float> A = A0, Sum(A0.size(), 7.0f);
       Mem DA = inout(E, A), DSum = inout(E, Sum);
       setArgs(K1, DA, DC4, DSum, NR, NQ, NP, Tri);
@@ -1001,26 +912,19 @@ CLT_TEST(unsignedIdWrapsAtZero) {
   for (cl_uint N : {1u, 97u}) {
     auto In = randomVector<int>(N, -50, 50, 91);
     Mem DIn = E.input(In);
-    std::vector<Launch1D> Ls(N == 1 ? std::begin(FewA1D) : std::begin(FewB1D),
-                             N == 1 ? std::end(FewA1D) : std::end(FewB1D));
-    for (const Launch1D &L : Ls) {
-      std::vector<int> Want(N, 4);
-      Mem DOut = inout(E, Want);
-      setArgs(K, DIn, DOut, N);
-      run1D(E, K, N, L);
-      for (cl_uint I = 0; I < N; ++I) {
-        if (!launched(I, N, L.L, L.O))
-          continue;
-        int V = 2 * In[I];
-        if (I >= 1)
-          V += In[I - 1];
-        if (I + 1 < N)
-          V -= 3 * In[I + 1];
-        Want[I] = V;
-      }
-      expectEqual(E.read<int>(DOut, N), Want,
-                  "unsignedNeighbours n=" + std::to_string(N) + " " + L.str());
-    }
+    auto SetArgs = [&](Mem &DOut) { setArgs(K, DIn, DOut, N); };
+    auto Update = [&](int I, int &Out) {
+      Out = 2 * In[I];
+      if (I >= 1)
+        Out += In[I - 1];
+      if (I + 1 < int(N))
+        Out -= 3 * In[I + 1];
+    };
+    std::string Name = "unsignedNeighbours n=" + std::to_string(N);
+    if (N == 1)
+      checkEach1D(E, K, N, FewA1D, 4, SetArgs, Update, Name);
+    else
+      checkEach1D(E, K, N, FewB1D, 4, SetArgs, Update, Name);
   }
 }
 
@@ -1055,25 +959,18 @@ CLT_TEST(guardFromArguments) {
 CLT_TEST(orAndNotGuards) {
   Program P = E.build(EdgeSource);
   Kernel K = E.kernel(P, "orNotGuards");
-  const int N = 130;
+  const int N = 130, Lo = 21, Hi = 101;
   auto In = randomVector<int>(N, -50, 50, 93);
   Mem DIn = E.input(In);
-  for (const Launch1D &L : FewB1D) {
-    const int Lo = 21, Hi = 101;
-    std::vector<int> Want(N, 6);
-    Mem DOut = inout(E, Want);
-    setArgs(K, DIn, DOut, Lo, Hi, N);
-    run1D(E, K, N, L);
-    for (int I = 0; I < N; ++I) {
-      if (!launched(I, N, L.L, L.O))
-        continue;
-      if (I < Lo || I >= Hi || I == Lo + 5)
-        Want[I] = In[I] + 7;
-      else if (I >= Hi - 9)
-        Want[I] = In[I] * 2;
-    }
-    expectEqual(E.read<int>(DOut, N), Want, "orNotGuards " + L.str());
-  }
+  checkEach1D(
+      E, K, N, FewB1D, 6, [&](Mem &DOut) { setArgs(K, DIn, DOut, Lo, Hi, N); },
+      [&](int I, int &Out) {
+        if (I < Lo || I >= Hi || I == Lo + 5)
+          Out = In[I] + 7;
+        else if (I >= Hi - 9)
+          Out = In[I] * 2;
+      },
+      "orNotGuards");
 }
 
 CLT_TEST(ternaryAddressSelection) {
@@ -1210,24 +1107,16 @@ CLT_TEST(unsignedInteriorTest) {
   const int W = 38, H = 21;
   auto In = randomVector<int>(size_t(W) * H, -100, 100, 101);
   Mem DIn = E.input(In);
-  for (const Launch2D &L : Launches2D) {
-    std::vector<int> Want(In.size(), 13);
-    Mem DOut = inout(E, Want);
-    setArgs(K, DIn, DOut, W, H);
-    run2D(E, K, W, H, L);
-    for (int Y = 0; Y < H; ++Y)
-      for (int X = 0; X < W; ++X) {
-        if (!launched(X, W, L.L0, L.O0) || !launched(Y, H, L.L1, L.O1))
-          continue;
+  checkEach2D(
+      E, K, W, H, Launches2D, 13,
+      [&](Mem &DOut) { setArgs(K, DIn, DOut, W, H); },
+      [&](int X, int Y) {
         if (X > 0 && X < W - 1 && Y > 0 && Y < H - 1)
-          Want[Y * W + X] = In[Y * W + X - 1] - In[Y * W + X + 1] +
-                            2 * In[(Y - 1) * W + X] - In[(Y + 1) * W + X];
-        else
-          Want[Y * W + X] = -In[Y * W + X];
-      }
-    expectEqual(E.read<int>(DOut, Want.size()), Want,
-                "unsignedInterior " + L.str());
-  }
+          return In[Y * W + X - 1] - In[Y * W + X + 1] +
+                 2 * In[(Y - 1) * W + X] - In[(Y + 1) * W + X];
+        return -In[Y * W + X];
+      },
+      "unsignedInterior");
 }
 
 CLT_TEST(diamondAndDiagonalBlocks) {
@@ -1236,15 +1125,10 @@ CLT_TEST(diamondAndDiagonalBlocks) {
   const int W = 43, H = 30, Cx = 20, Cy = 13, R = 11;
   auto In = randomVector<int>(size_t(W) * H, -100, 100, 102);
   Mem DIn = E.input(In);
-  for (const Launch2D &L : FewA2D) {
-    std::vector<int> Want(In.size(), 17);
-    Mem DOut = inout(E, Want);
-    setArgs(K, DIn, DOut, W, H, Cx, Cy, R);
-    run2D(E, K, W, H, L);
-    for (int Y = 0; Y < H; ++Y)
-      for (int X = 0; X < W; ++X) {
-        if (!launched(X, W, L.L0, L.O0) || !launched(Y, H, L.L1, L.O1))
-          continue;
+  checkEach2D(
+      E, K, W, H, FewC2D, 17,
+      [&](Mem &DOut) { setArgs(K, DIn, DOut, W, H, Cx, Cy, R); },
+      [&](int X, int Y) {
         int V = In[Y * W + X];
         if (std::abs(X - Cx) + std::abs(Y - Cy) <= R)
           V += 1000;
@@ -1252,11 +1136,9 @@ CLT_TEST(diamondAndDiagonalBlocks) {
           V = -V;
         else if ((X >> 2) == (Y >> 2) + 1)
           V *= 3;
-        Want[Y * W + X] = V;
-      }
-    expectEqual(E.read<int>(DOut, Want.size()), Want,
-                "diamondBlocks " + L.str());
-  }
+        return V;
+      },
+      "diamondBlocks");
 }
 
 CLT_TEST(groupAndLaneEdges2D) {
@@ -1359,25 +1241,18 @@ CLT_TEST(wrapAroundPowerOfTwoMask) {
 CLT_TEST(orNotPeriodicGuards) {
   Program P = E.build(EdgeSource);
   Kernel K = E.kernel(P, "orNotGuardsPeriodic");
-  const int N = 130;
+  const int N = 130, Lo = 21, Hi = 101;
   auto In = randomVector<int>(N, -50, 50, 93);
   Mem DIn = E.input(In);
-  for (const Launch1D &L : FewB1D) {
-    const int Lo = 21, Hi = 101;
-    std::vector<int> Want(N, 6);
-    Mem DOut = inout(E, Want);
-    setArgs(K, DIn, DOut, Lo, Hi, N);
-    run1D(E, K, N, L);
-    for (int I = 0; I < N; ++I) {
-      if (!launched(I, N, L.L, L.O))
-        continue;
-      if (I < Lo || I >= Hi || !(I & 3))
-        Want[I] = In[I] + 7;
-      else if (I % 5 == 0)
-        Want[I] = In[I] * 2;
-    }
-    expectEqual(E.read<int>(DOut, N), Want, "orNotGuardsPeriodic " + L.str());
-  }
+  checkEach1D(
+      E, K, N, FewB1D, 6, [&](Mem &DOut) { setArgs(K, DIn, DOut, Lo, Hi, N); },
+      [&](int I, int &Out) {
+        if (I < Lo || I >= Hi || !(I & 3))
+          Out = In[I] + 7;
+        else if (I % 5 == 0)
+          Out = In[I] * 2;
+      },
+      "orNotGuardsPeriodic");
 }
 
 // redBlack (score only): the interior guard on both ids with the parity

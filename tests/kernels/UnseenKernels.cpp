@@ -44,6 +44,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ClTest.h"
+#include "Launches.h"
 
 #include <algorithm>
 #include <array>
@@ -51,6 +52,7 @@
 #include <string>
 
 using namespace clt;
+using namespace clt::launches;
 
 //===-- PolyBench/GPU -----------------------------------------------------===//
 
@@ -308,74 +310,6 @@ __kernel void triLower(__global const int *a, __global int *out, int n) {
   }
 }
 )CLC";
-
-namespace {
-
-/// A 2D local size with a global offset.
-struct Launch2D {
-  size_t L0, L1, O0, O1;
-  std::string str() const {
-    return "local " + std::to_string(L0) + "x" + std::to_string(L1) +
-           " offset " + std::to_string(O0) + "," + std::to_string(O1);
-  }
-};
-
-const Launch2D Launches2D[] = {{16, 16, 0, 0}, {8, 4, 0, 0}, {5, 3, 0, 0},
-                               {32, 1, 0, 0},  {8, 4, 3, 2}, {16, 16, 5, 1}};
-
-/// A 1D local size with a global offset.
-struct Launch1D {
-  size_t L, O;
-  std::string str() const {
-    return "local " + std::to_string(L) + " offset " + std::to_string(O);
-  }
-};
-
-const Launch1D Launches1D[] = {{1, 0},  {7, 0},  {16, 0}, {24, 0},
-                               {33, 0}, {64, 0}, {16, 3}, {7, 10}};
-
-// Compiling a kernel for a local size costs a few tenths of a second in
-// split+score: kernels of several launches take one of two subsets, which
-// between them cover a partial tile only (7), one tile (16), tiles and a
-// partial one (24, 33), several whole tiles (64) and offsets. 5x3 and
-// 32x1 (not vectorized, and a single row) are in the full 2D list only.
-const Launch1D FewA1D[] = {{24, 0}, {24, 5}, {64, 0}};
-const Launch1D FewB1D[] = {{7, 0}, {16, 0}, {33, 0}, {33, 4}};
-const Launch2D FewA2D[] = {{16, 16, 0, 0}, {16, 16, 5, 1}};
-const Launch2D FewB2D[] = {{8, 4, 0, 0}, {8, 4, 3, 2}, {32, 1, 0, 0}};
-
-/// Runs \p K over ids [0, N0) x [0, N1) shifted by the launch's offset, the
-/// global size padded to the local size.
-void run2D(Env &E, cl_kernel K, size_t N0, size_t N1, const Launch2D &L) {
-  size_t Global[2] = {roundUp(N0, L.L0), roundUp(N1, L.L1)};
-  size_t Local[2] = {L.L0, L.L1}, Offset[2] = {L.O0, L.O1};
-  E.run(K, 2, Global, Local, Offset);
-}
-
-void run1D(Env &E, cl_kernel K, size_t N, const Launch1D &L) {
-  size_t Global = roundUp(N, L.L), Local = L.L, Offset = L.O;
-  E.run(K, 1, &Global, &Local, &Offset);
-}
-
-/// Whether id \p I runs in a launch of \p N ids padded to \p Local, shifted
-/// by \p Off.
-bool launched(long I, size_t N, size_t Local, size_t Off) {
-  return I >= long(Off) && I < long(Off + roundUp(N, Local));
-}
-
-/// A read-write buffer holding \p V (E.input's are read-only).
-template <typename T> Mem inout(Env &E, const std::vector<T> &V) {
-  return E.buffer(CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
-                  V.size() * sizeof(T), V.data());
-}
-
-/// Small integers as floats: sums and products of a few of them are exact.
-std::vector<float> smallFloats(size_t N, int Lo, int Hi, unsigned Seed) {
-  auto I = randomVector<int>(N, Lo, Hi, Seed);
-  return std::vector<float>(I.begin(), I.end());
-}
-
-} // namespace
 
 CLT_TEST(polyGemmTailGuard) {
   Program P = E.build(PolySource);
