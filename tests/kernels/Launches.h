@@ -143,6 +143,43 @@ void checkEach2D(Env &E, cl_kernel K, int W, int H,
       [W](int X, int Y) { return size_t(Y) * W + X; }, Name);
 }
 
+/// A 3D local size with a global offset.
+struct Launch3D {
+  size_t L[3], O[3];
+  std::string str() const {
+    return "local " + std::to_string(L[0]) + "x" + std::to_string(L[1]) + "x" +
+           std::to_string(L[2]) + " offset " + std::to_string(O[0]) + "," +
+           std::to_string(O[1]) + "," + std::to_string(O[2]);
+  }
+};
+
+/// checkEach2D in 3D: runs \p K over an NX x NY x NZ range, element
+/// (X, Y, Z) at (Z * NY + Y) * NX + X, against \p Want(X, Y, Z).
+template <typename T, size_t N, typename SetArgsFn, typename WantFn>
+void checkEach3D(Env &E, cl_kernel K, int NX, int NY, int NZ,
+                 const Launch3D (&Launches)[N], T Fill, SetArgsFn SetArgs,
+                 WantFn Want, const std::string &Name) {
+  const int Sizes[3] = {NX, NY, NZ};
+  for (const Launch3D &L : Launches) {
+    std::vector<T> Expected(size_t(NX) * NY * NZ, Fill);
+    Mem DOut = inout(E, Expected);
+    SetArgs(DOut);
+    size_t Global[3];
+    for (unsigned D = 0; D < 3; ++D)
+      Global[D] = roundUp(Sizes[D], L.L[D]);
+    E.run(K, 3, Global, L.L, L.O);
+    for (int Z = 0; Z < NZ; ++Z)
+      for (int Y = 0; Y < NY; ++Y)
+        for (int X = 0; X < NX; ++X)
+          if (launched(X, NX, L.L[0], L.O[0]) &&
+              launched(Y, NY, L.L[1], L.O[1]) &&
+              launched(Z, NZ, L.L[2], L.O[2]))
+            Expected[(size_t(Z) * NY + Y) * NX + X] = Want(X, Y, Z);
+    expectEqual(E.read<T>(DOut, Expected.size()), Expected,
+                Name + " " + L.str());
+  }
+}
+
 } // namespace launches
 } // namespace clt
 

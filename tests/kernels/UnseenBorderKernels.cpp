@@ -284,40 +284,24 @@ CLT_TEST(parboilLbmObstacles3D) {
   Mem DSrc = E.input(Src), DFlags = E.input(Flags);
   // Local sizes with z > 1; one per global-offset choice (3D compiles are
   // the slow ones).
-  const size_t Locals[][6] = {{8, 4, 2, 0, 0, 0}, {5, 3, 3, 1, 2, 1}};
-  for (const auto &L : Locals) {
-    std::vector<int> Want(Size, 99);
-    Mem DDst = inout(E, Want);
-    setArgs(K, DSrc, DDst, DFlags, NX, NY, NZ);
-    size_t Global[3] = {roundUp(NX, L[0]), roundUp(NY, L[1]),
-                        roundUp(NZ, L[2])};
-    E.run(K, 3, Global, L, L + 3);
-    for (int Z = 0; Z < NZ; ++Z)
-      for (int Y = 0; Y < NY; ++Y)
-        for (int X = 0; X < NX; ++X) {
-          if (!launched(X, NX, L[0], L[3]) || !launched(Y, NY, L[1], L[4]) ||
-              !launched(Z, NZ, L[2], L[5]))
-            continue;
-          int C = (Z * NY + Y) * NX + X, Self = Src[C];
-          if (Flags[C]) {
-            Want[C] = -Self;
-            continue;
-          }
-          int Nb[6] = {
-              X > 0 ? C - 1 : C + NX - 1, X < NX - 1 ? C + 1 : C - NX + 1,
-              Y > 0 ? C - NX : C,         Y < NY - 1 ? C + NX : C,
-              Z > 0 ? C - NX * NY : C,    Z < NZ - 1 ? C + NX * NY : C};
-          int S = 0;
-          for (int Q = 0; Q < 6; ++Q)
-            S += (Q + 1) * (Flags[Nb[Q]] ? Self : Src[Nb[Q]]);
-          Want[C] = S - 2 * Self;
-        }
-    expectEqual(E.read<int>(DDst, Size), Want,
-                "lbmLike local " + std::to_string(L[0]) + "x" +
-                    std::to_string(L[1]) + "x" + std::to_string(L[2]) +
-                    " offset " + std::to_string(L[3]) + "," +
-                    std::to_string(L[4]) + "," + std::to_string(L[5]));
-  }
+  const Launch3D Locals[] = {{{8, 4, 2}, {0, 0, 0}}, {{5, 3, 3}, {1, 2, 1}}};
+  checkEach3D(
+      E, K, NX, NY, NZ, Locals, 99,
+      [&](Mem &DOut) { setArgs(K, DSrc, DOut, DFlags, NX, NY, NZ); },
+      [&](int X, int Y, int Z) {
+        int C = (Z * NY + Y) * NX + X, Self = Src[C];
+        if (Flags[C])
+          return -Self;
+        int Nb[6] = {
+            X > 0 ? C - 1 : C + NX - 1, X < NX - 1 ? C + 1 : C - NX + 1,
+            Y > 0 ? C - NX : C,         Y < NY - 1 ? C + NX : C,
+            Z > 0 ? C - NX * NY : C,    Z < NZ - 1 ? C + NX * NY : C};
+        int S = 0;
+        for (int Q = 0; Q < 6; ++Q)
+          S += (Q + 1) * (Flags[Nb[Q]] ? Self : Src[Nb[Q]]);
+        return S - 2 * Self;
+      },
+      "lbmLike");
 }
 
 //===-- Per-pixel and per-column loops ------------------------------------===//

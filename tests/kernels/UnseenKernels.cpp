@@ -1954,33 +1954,18 @@ CLT_TEST(stencil3DAllFaces) {
   auto A = randomVector<int>(Size, -50, 50, 119);
   Mem DA = E.input(A);
   // One local size: each costs 1.5 s to compile in split+score.
-  const size_t Locals[][6] = {{16, 2, 2, 2, 0, 1}};
-  for (const auto &L : Locals) {
-    std::vector<int> Want(Size, 77);
-    Mem DB = inout(E, Want);
-    setArgs(K, DA, DB, NX, NY, NZ);
-    size_t Global[3] = {roundUp(NX, L[0]), roundUp(NY, L[1]),
-                        roundUp(NZ, L[2])};
-    E.run(K, 3, Global, L, L + 3);
-    for (int Z = 0; Z < NZ; ++Z)
-      for (int Y = 0; Y < NY; ++Y)
-        for (int X = 0; X < NX; ++X) {
-          if (!launched(X, NX, L[0], L[3]) || !launched(Y, NY, L[1], L[4]) ||
-              !launched(Z, NZ, L[2], L[5]))
-            continue;
-          int C = (Z * NY + Y) * NX + X;
-          if (X > 0 && X < NX - 1 && Y > 0 && Y < NY - 1 && Z > 0 && Z < NZ - 1)
-            Want[C] = A[C - 1] + 2 * A[C + 1] + 3 * A[C - NX] + 4 * A[C + NX] +
-                      5 * A[C - NX * NY] + 6 * A[C + NX * NY] - A[C];
-          else
-            Want[C] = -A[C];
-        }
-    expectEqual(E.read<int>(DB, Size), Want,
-                "stencil3d local " + std::to_string(L[0]) + "x" +
-                    std::to_string(L[1]) + "x" + std::to_string(L[2]) +
-                    " offset " + std::to_string(L[3]) + "," +
-                    std::to_string(L[4]) + "," + std::to_string(L[5]));
-  }
+  const Launch3D Locals[] = {{{16, 2, 2}, {2, 0, 1}}};
+  checkEach3D(
+      E, K, NX, NY, NZ, Locals, 77,
+      [&](Mem &DOut) { setArgs(K, DA, DOut, NX, NY, NZ); },
+      [&](int X, int Y, int Z) {
+        int C = (Z * NY + Y) * NX + X;
+        if (X > 0 && X < NX - 1 && Y > 0 && Y < NY - 1 && Z > 0 && Z < NZ - 1)
+          return A[C - 1] + 2 * A[C + 1] + 3 * A[C - NX] + 4 * A[C + NX] +
+                 5 * A[C - NX * NY] + 6 * A[C + NX * NY] - A[C];
+        return -A[C];
+      },
+      "stencil3d");
 }
 
 //===-- Divisions the guards protect, private arrays ----------------------===//
