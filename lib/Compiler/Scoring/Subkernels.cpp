@@ -316,14 +316,11 @@ PreservedAnalyses SubkernelsPass::run(Module &M, ModuleAnalysisManager &MAM) {
   // in launches whose image is at most two pixels wide or high, which run
   // nothing). That choice is given up for a compile that costs what
   // `vec`'s does: no scores, one subkernel.
+  // Why the first subkernel is built alone, not scored; empty if scored.
+  std::string Unscored;
   if (Config.IssMode == Mode::SplitScore && Config.CheapMasks &&
       masksCoverEveryRegion(*Model, Cands[0], Config, *First)) {
-    for (Candidate &C : drop_begin(Cands))
-      C.Keep = false;
-    debugLog(DbgLLVM,
-             "%s: subkernel %s alone, not scored: the masks cover every "
-             "region along it (-iss-cheap-masks)",
-             Config.Kernel.c_str(), Cands[0].describe(Config.IssMode).c_str());
+    Unscored = "the masks cover every region along it (-iss-cheap-masks)";
   } else {
     ScoreWeights W{Config.WeightConsecutive, Config.WeightUniform,
                    Config.WeightDivergent};
@@ -331,37 +328,39 @@ PreservedAnalyses SubkernelsPass::run(Module &M, ModuleAnalysisManager &MAM) {
     for (const Candidate &C : Cands)
       if (C.Dim >= 0)
         Dims.push_back(C.Dim);
-    std::string Unscored;
     std::vector<SubkernelScore> Scores =
         scoresOf(*Model, Dims, W, &Context, &Unscored);
     if (!Unscored.empty()) {
-      // What `vec` would run: the first subkernel, for every launch.
-      for (Candidate &C : drop_begin(Cands))
-        C.Keep = false;
       OptimizationRemarkEmitter ORE(First);
       ORE.emit([&] {
         return OptimizationRemarkMissed(DEBUG_TYPE, "NotScored", First)
                << "subkernel " << Cands[0].describe(Config.IssMode)
                << " alone, not scored: " << Unscored;
       });
-      debugLog(DbgLLVM, "%s: subkernel %s alone, not scored: %s",
-               Config.Kernel.c_str(), Cands[0].describe(Config.IssMode).c_str(),
-               Unscored.c_str());
     } else {
       for (unsigned I = 0; I < Dims.size(); ++I)
         Cands[I].Score = std::move(Scores[I]);
       eliminate(Cands, Context);
+      if (debugEnabled(DbgLLVM))
+        for (const Candidate &C : Cands) {
+          std::string S;
+          raw_string_ostream OS(S);
+          C.Score.print(OS);
+          debugLog(DbgLLVM,
+                   "%s: subkernel %s%s, %u of %u parts exact, score %s",
+                   Config.Kernel.c_str(), C.describe(Config.IssMode).c_str(),
+                   C.Keep ? "" : " (dominated)", C.Score.exactParts(),
+                   C.Score.parts(), S.c_str());
+        }
     }
-    if (Unscored.empty() && debugEnabled(DbgLLVM))
-      for (const Candidate &C : Cands) {
-        std::string S;
-        raw_string_ostream OS(S);
-        C.Score.print(OS);
-        debugLog(DbgLLVM, "%s: subkernel %s%s, %u of %u parts exact, score %s",
-                 Config.Kernel.c_str(), C.describe(Config.IssMode).c_str(),
-                 C.Keep ? "" : " (dominated)", C.Score.exactParts(),
-                 C.Score.parts(), S.c_str());
-      }
+  }
+  if (!Unscored.empty()) {
+    // What `vec` would run: the first subkernel, for every launch.
+    for (Candidate &C : drop_begin(Cands))
+      C.Keep = false;
+    debugLog(DbgLLVM, "%s: subkernel %s alone, not scored: %s",
+             Config.Kernel.c_str(), Cands[0].describe(Config.IssMode).c_str(),
+             Unscored.c_str());
   }
 
   SmallVector<const Candidate *, 4> Kept;
