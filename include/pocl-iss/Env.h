@@ -30,6 +30,7 @@ struct Settings {
   unsigned VectorWidth = 0;        ///< POCL_ISS_VECTOR_WIDTH, 0: from target
   bool Stats = false;              ///< POCL_ISS_STATS
   bool Horizontal = true;          ///< POCL_ISS_HORIZONTAL
+  bool PartialEdges = true;        ///< POCL_ISS_PARTIAL_EDGES
   unsigned MaxPieces = 8;          ///< POCL_ISS_MAX_PIECES, ranges per region
   bool SafeDivision = true;        ///< POCL_ISS_SAFE_DIVISION
   int CheapMasks = -1;             ///< POCL_ISS_CHEAP_MASKS, -1: from target

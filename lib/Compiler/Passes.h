@@ -50,6 +50,10 @@ struct WorkGroupConfig {
   bool CheapMasks = false;
   /// Horizontal inner-loop parallelization (POCL_ISS_HORIZONTAL).
   bool Horizontal = true;
+  /// The partial tiles beside a vectorized range of uniform control run
+  /// that range's copy where it holds (POCL_ISS_PARTIAL_EDGES;
+  /// SplitPlan::edgeRanges).
+  bool PartialEdges = true;
   /// The most ranges, each a copy of the body, a split region may have
   /// (POCL_ISS_MAX_PIECES).
   unsigned MaxPieces = 8;

@@ -485,8 +485,12 @@ static bool compileKernel(const std::vector<uint8_t> &Binary,
       }
   Out.SelectSymbol = "__iss_select_" + Config.Kernel;
   if (NamedMDNode *NMD = M->getNamedMetadata("iss.pieces")) {
-    // kernel, counter, region, piece, whole tiles, properties, horizontal,
-    // subkernel (iss-wi-loops, emitPieceCounters), counters in order.
+    // kernel, counter, region, piece, how (scalar, whole tiles, masked
+    // partial tiles), properties, horizontal, subkernel (iss-wi-loops,
+    // emitPieceCounters), counters in order.
+    static const char *const Runs[] = {"scalar", "whole tiles",
+                                       "partial tiles beside its whole ones, "
+                                       "masked"};
     for (MDNode *N : NMD->operands()) {
       if (!isNodeOf(N, Config.Kernel))
         continue;
@@ -494,9 +498,8 @@ static bool compileKernel(const std::vector<uint8_t> &Binary,
       StringRef Props = cast<MDString>(N->getOperand(5))->getString();
       std::string How;
       if (!Props.empty())
-        How = std::string(mdInt(N, 4) ? "whole tiles" : "scalar") +
-              (mdInt(N, 6) ? ", horizontal" : "") + "; " +
-              Props.str();
+        How = std::string(Runs[std::min<uint64_t>(mdInt(N, 4), 2)]) +
+              (mdInt(N, 6) ? ", horizontal" : "") + "; " + Props.str();
       // One line each in the cache manifest: names of blocks are the user's.
       std::string Name = cast<MDString>(N->getOperand(3))->getString().str();
       for (std::string *Text : {&Name, &How})
@@ -578,6 +581,7 @@ getCompiledKernel(const std::vector<uint8_t> &Binary, const std::string &Kernel,
                           ? S.CheapMasks != 0
                           : getTargetInfo().NativeVectorBits >= 512;
   Config.Horizontal = S.Horizontal;
+  Config.PartialEdges = S.PartialEdges;
   Config.MaxPieces = S.MaxPieces;
   Config.SafeDivision = S.SafeDivision;
   Config.Stats = S.Stats;
@@ -594,14 +598,15 @@ getCompiledKernel(const std::vector<uint8_t> &Binary, const std::string &Kernel,
      << "; mode " << modeName(Config.IssMode) << "; width "
      << Config.VectorWidth << (Config.ForceWidth ? " forced" : "")
      << (Config.Horizontal ? "; horizontal" : "")
+     << (Config.PartialEdges ? "" : "; no partial edges")
      << (Config.CheapMasks ? "; cheap masks" : "")
      << (S.StrideVersioning ? "; stride versioning" : "") << "; pieces "
      << Config.MaxPieces << (Config.SafeDivision ? "" : "; unguarded division")
      << (Config.Stats ? "; stats" : "") << "; dims " << S.DimsMask
      << "; weights " << S.WeightConsecutive << ',' << S.WeightUniform << ','
-     << S.WeightDivergent << "; local "
-     << Config.LocalSize[0] << ',' << Config.LocalSize[1] << ','
-     << Config.LocalSize[2] << "; kernel " << Kernel << "; program "
+     << S.WeightDivergent << "; local " << Config.LocalSize[0] << ','
+     << Config.LocalSize[1] << ',' << Config.LocalSize[2] << "; kernel "
+     << Kernel << "; program "
      << identityHex(StringRef(reinterpret_cast<const char *>(Binary.data()),
                               Binary.size()));
   KS.flush();

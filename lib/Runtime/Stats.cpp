@@ -94,10 +94,19 @@ struct StatsPrinter {
       std::stable_sort(Order.begin(), Order.end(), [&](size_t A, size_t B) {
         return RegionOf(A) < RegionOf(B);
       });
-      for (size_t I : Order) {
-        const PieceInfo &P = K->Pieces[I];
-        uint64_t N = K->PieceWorkItems[I].load(std::memory_order_relaxed);
-        uint64_t Total = RegionTotal[RegionOf(I)];
+      // A piece run in more than one way (its whole tiles and the partial
+      // ones beside them) gets a line of its own for all of them, after
+      // its region's.
+      std::map<std::pair<std::pair<unsigned, unsigned>, std::string>,
+               std::pair<uint64_t, unsigned>>
+          PieceTotal;
+      for (size_t I = 0; I < K->Pieces.size(); ++I) {
+        auto &[N, Lines] = PieceTotal[{RegionOf(I), K->Pieces[I].Name}];
+        N += K->PieceWorkItems[I].load(std::memory_order_relaxed);
+        ++Lines;
+      }
+      auto Line = [&](const PieceInfo &P, uint64_t N, const std::string &How) {
+        uint64_t Total = RegionTotal[{P.Subkernel, P.Region}];
         std::string Sub = P.Subkernel < K->SubkernelNames.size()
                               ? K->SubkernelNames[P.Subkernel]
                               : "#" + std::to_string(P.Subkernel);
@@ -105,8 +114,21 @@ struct StatsPrinter {
                      K->KernelName.c_str(), Local.c_str(), Sub.c_str(),
                      P.Region, static_cast<unsigned long long>(N),
                      Total ? 100.0 * double(N) / double(Total) : 0.0,
-                     P.Name.c_str(), P.Properties.empty() ? "" : ": ",
-                     P.Properties.c_str());
+                     P.Name.c_str(), How.empty() ? "" : ": ", How.c_str());
+      };
+      for (size_t J = 0; J < Order.size(); ++J) {
+        size_t I = Order[J];
+        const PieceInfo &P = K->Pieces[I];
+        Line(P, K->PieceWorkItems[I].load(std::memory_order_relaxed),
+             P.Properties);
+        if (J + 1 < Order.size() && RegionOf(Order[J + 1]) == RegionOf(I))
+          continue;
+        for (auto &[Key, Sum] : PieceTotal)
+          if (Key.first == RegionOf(I) && Sum.second > 1) {
+            PieceInfo All = P;
+            All.Name = Key.second;
+            Line(All, Sum.first, "all its ranges");
+          }
       }
     }
   }

@@ -675,6 +675,64 @@ TEST_F(SplittingTest, RangesOfOneTileAreDecidedOnTheTileBounds) {
   EXPECT_FALSE(Narrow[2]);
 }
 
+TEST_F(SplittingTest, EdgeTilesBesideARangeOfUniformControl) {
+  // Rows of 32 work-items in tiles of 8 (tiles 0 to 3). The range holds
+  // tiles 1 and 2; in odd rows tile 0 is hot too (another range of
+  // uniform control), so tile 0 is no edge there, nor is a tile whose
+  // other neighbour is hot.
+  isl::set Range = set("{ Tile[t, y, 0] : 1 <= t <= 2 and 0 <= y <= 3 }");
+  isl::set Hot = Range.unite(set("{ Tile[0, y, 0] : 0 <= y <= 3 and "
+                                 "y mod 2 = 1 }"));
+  expectEqual(SplittingPredicates::edgeTiles(Range, Hot, 0, true),
+              set("{ Tile[0, y, 0] : 0 <= y <= 3 and y mod 2 = 0 }"));
+  expectEqual(SplittingPredicates::edgeTiles(Range, Hot, 0, false),
+              set("{ Tile[3, y, 0] : 0 <= y <= 3 }"));
+  // Tile 4 is no edge of a range ending at tile 2 with hot tile 4 after
+  // the edge tile 3: its other neighbour is hot.
+  isl::set Beyond = Hot.unite(set("{ Tile[4, y, 0] : 0 <= y <= 3 }"));
+  expectEqual(SplittingPredicates::edgeTiles(Range, Beyond, 0, false),
+              set("{ Tile[t, y, z] : false }"));
+}
+
+TEST_F(SplittingTest, EdgeItemsAreTheGoodOnesNextToTheRange) {
+  // Convolution2D's left border at offset O with radius r: the range's
+  // copy holds from x = r - O (its clamps resolve there); its tiles start
+  // at 8, the edge tile is 0. A work-item outside Good between a good one
+  // and the range cuts the good one off (x = 5 in the second set).
+  isl::set WI = set("[O, r] -> { WI[x, y, z] : 0 <= x < 32 and 0 <= y < 2 "
+                    "and z = 0 }");
+  isl::set Good = WI.intersect(set("[O, r] -> { WI[x, y, z] : x >= r - O }"));
+  isl::set Edge = set("[O, r] -> { Tile[0, y, 0] : 0 <= y < 2 and "
+                      "0 < r - O < 8 }");
+  isl::set Items =
+      SplittingPredicates::edgeItems(Good, Edge, WI, 0, 8, /*Before=*/true);
+  expectEqual(Items, set("[O, r] -> { WI[x, y, 0] : 0 <= y < 2 and "
+                         "0 < r - O <= x < 8 }"));
+  isl::set Holed = Good.subtract(set("[O, r] -> { WI[5, y, z] }"));
+  expectEqual(SplittingPredicates::edgeItems(Holed, Edge, WI, 0, 8, true),
+              set("[O, r] -> { WI[x, y, 0] : 0 <= y < 2 and 0 < r - O and "
+                  "r - O <= x < 8 and x > 5 }"));
+  // Where it starts, per row: r - O where there is an edge, -1 elsewhere.
+  isl::set Outer = set("{ Outer[y, z] : 0 <= y < 2 and z = 0 }");
+  isl::set Context = set("[O, r] -> { : O >= 0 and r >= 0 }");
+  expectEqual(SplittingPredicates::edgeBound(Items, Outer, 0, true, Context),
+              pwAff("[O, r] -> { Outer[y, z] -> [(r - O)] : 0 <= y < 2 and "
+                    "z = 0 and 0 < r - O < 8; Outer[y, z] -> [(-1)] : "
+                    "0 <= y < 2 and z = 0 and (r - O <= 0 or r - O >= 8) }"));
+  // The right edge of a range ending at tile 2 where x < n - O holds: it
+  // ends at n - O.
+  isl::set Right = WI.intersect(set("[O, n] -> { WI[x, y, z] : x < n - O }"));
+  isl::set RightTile = set("[O, n] -> { Tile[3, y, 0] : 0 <= y < 2 }");
+  isl::set RightItems =
+      SplittingPredicates::edgeItems(Right, RightTile, WI, 0, 8, false);
+  expectEqual(SplittingPredicates::edgeBound(RightItems, Outer, 0, false,
+                                             set("[O, n] -> { : O >= 0 }")),
+              pwAff("[O, n] -> { Outer[y, z] -> [(n - O)] : 0 <= y < 2 and "
+                    "z = 0 and 24 < n - O <= 32; Outer[y, z] -> [(32)] : "
+                    "0 <= y < 2 and z = 0 and n - O > 32; Outer[y, z] -> "
+                    "[(-1)] : 0 <= y < 2 and z = 0 and n - O <= 24 }"));
+}
+
 TEST_F(SplittingTest, TakenOnTilesMatchesTheWorkItemsOfTheTiles) {
   // A branch k < n in a loop over k < x, on 30 work-items in tiles of 8:
   // decided on the expanded instances (x = 8t + lane), the answer is the

@@ -54,6 +54,11 @@ static cl::opt<unsigned long> MaxLockStepOps(
              "runs in lock-step across a range"),
     cl::init(1000000));
 
+static cl::opt<unsigned long> MaxEdgeOps(
+    "iss-edge-max-ops",
+    cl::desc("isl operations allowed for the partial edges of one region"),
+    cl::init(1000000));
+
 namespace iss {
 
 SplitPlan::~SplitPlan() = default;
@@ -153,8 +158,9 @@ class ModelSplitPlan : public SplitPlan {
 public:
   ModelSplitPlan(const WorkItemModel &M, const RegionModel &R,
                  std::unique_ptr<SplittingPredicates> P,
-                 const DominatorTree &KernelDT)
-      : M(M), R(R), P(std::move(P)), KernelDT(KernelDT) {
+                 const DominatorTree &KernelDT, bool PartialEdges)
+      : M(M), R(R), P(std::move(P)), KernelDT(KernelDT),
+        PartialEdges(PartialEdges) {
     for (const SplitPiece &Piece : this->P->pieces())
       Pieces.push_back({Piece.Full, Piece.name()});
     SmallVector<bool, 5> Narrow(Pieces.size(), true);
@@ -193,18 +199,43 @@ public:
                        function_ref<Value *(Value *)> MapKernelValue,
                        unsigned Range,
                        std::pair<Value *, Value *> &Bound) override {
-    SmallVector<std::pair<Value *, Value *>, 1> One;
-    if (!P->emitBounds(B, OuterIds, MapKernelValue, One, Range))
+    SmallVector<std::pair<Value *, Value *>, 8> Bounds;
+    // A range beside an edge ends (starts) where the edge's tile does: all
+    // the bounds, once per block and outer ids.
+    if (!edgeRanges().empty()) {
+      if (RowBlock != B.GetInsertBlock() ||
+          !std::equal(OuterIds, OuterIds + 3, RowIds)) {
+        RowBounds.clear();
+        if (!emitBounds(B, OuterIds, MapKernelValue, RowBounds))
+          return false;
+        RowBlock = B.GetInsertBlock();
+        std::copy(OuterIds, OuterIds + 3, RowIds);
+      }
+      Bound = RowBounds[Range];
+      return true;
+    }
+    if (!P->emitBounds(B, OuterIds, MapKernelValue, Bounds, Range))
       return false;
-    Bound = One.front();
+    Bound = Bounds.front();
     return true;
   }
   Value *emitBoundsInvariant(
       IRBuilderBase &B,
       function_ref<Value *(Value *)> MapKernelValue) override {
-    return P->emitBoundsInvariant(B, MapKernelValue);
+    if (edgeRanges().empty())
+      return P->emitBoundsInvariant(B, MapKernelValue);
+    return P->emitParamCondition(
+        B, MapKernelValue, P->invariantBoundsParams().intersect(EdgeInvariant));
   }
   void copyClasses(SmallVectorImpl<SmallVector<unsigned, 4>> &Classes) override;
+  ArrayRef<unsigned> edgeRanges() override {
+    computeEdges();
+    return EdgeRanges;
+  }
+  bool emitEdges(IRBuilderBase &B, Value *const OuterIds[3],
+                 function_ref<Value *(Value *)> MapKernelValue, unsigned Range,
+                 std::pair<Value *, Value *> Bound,
+                 std::pair<Value *, Value *> &Edge) override;
   bool specialize(ArrayRef<unsigned> Ranges, ValueToValueMapTy &VMap,
                   Value *const Ids[3],
                   function_ref<Value *(Value *)> MapKernelValue) override;
@@ -229,6 +260,21 @@ private:
   /// address on them all (offsetWithin; null for the others).
   bool sameCopy(ArrayRef<unsigned> Class, unsigned I,
                 std::vector<isl::pw_aff> &Offsets) const;
+  /// The classes of copyClasses, computed once (SharedOffsets with them).
+  ArrayRef<SmallVector<unsigned, 4>> classes();
+  /// Computes Edges, EdgeRanges and EdgeInvariant once.
+  void computeEdges();
+  /// The work-items of \p Within on which the copy of the class
+  /// \p Class computes what the region as written does: no branch it
+  /// folds goes elsewhere, no address it recomputes differs, no loop exit
+  /// it may make lane-free is taken otherwise. Null past the quota.
+  isl::set copyHolds(ArrayRef<unsigned> Class, const isl::set &Within);
+  /// At \p B: the edges' bounds of range \p Range as edgeBound gives them
+  /// (-1 where there is none; null for a side without an edge); false
+  /// when one cannot be emitted.
+  bool emitRawEdges(IRBuilderBase &B, Value *const OuterIds[3],
+                    function_ref<Value *(Value *)> MapKernelValue,
+                    unsigned Range, Value *&Before, Value *&After) const;
   /// The union of the sets of \p Ranges.
   isl::set rangesSet(ArrayRef<unsigned> Ranges) const {
     isl::set Where = P->rangeSetAt(Ranges.front());
@@ -253,6 +299,11 @@ private:
   /// the instances found within \p Where so far.
   static isl::pw_aff offsetWithin(const ModelAccess &Acc, const isl::set &Where,
                                   unsigned Counts, InstancesWithin &Instances);
+  /// The offset specialize computes access \p A at in the copy of the
+  /// class \p Ranges, whose work-items are \p Where; null if none.
+  isl::pw_aff copyOffset(ArrayRef<unsigned> Ranges, unsigned A,
+                         const isl::set &Where,
+                         InstancesWithin &Instances) const;
   /// Runs the kernel loops of the copy of \p Range (or of its class, on
   /// the work-items \p Where) in lock-step where their exits are uniform
   /// across it; loops whose header the copy no longer reaches (\p Reached:
@@ -288,6 +339,8 @@ private:
   /// The kernel's dominators: an opaque parameter's value in the copy may
   /// stand in for it where it dominates the access.
   const DominatorTree &KernelDT;
+  /// Whether the plan may have edges (WorkGroupConfig::PartialEdges).
+  bool PartialEdges;
   SmallVector<SplitPieceInfo, 5> Pieces;
   SmallVector<unsigned, 8> RangePieces;
   /// Per range: the kernel loops specialize made lock-step in its copy.
@@ -296,6 +349,20 @@ private:
   /// recomputed addresses sameCopy found for each: specialize uses them.
   SmallVector<std::pair<SmallVector<unsigned, 4>, std::vector<isl::pw_aff>>, 2>
       SharedOffsets;
+  SmallVector<SmallVector<unsigned, 4>, 8> Classes;
+  bool ClassesDone = false;
+  /// Per range, the bounds of its edges before and after it (edgeBound;
+  /// null for none), the ranges that have one, and the parameters where
+  /// the edges' bounds are the same in every row.
+  std::vector<std::pair<isl::pw_aff, isl::pw_aff>> Edges;
+  SmallVector<unsigned, 2> EdgeRanges;
+  isl::set EdgeInvariant;
+  /// emitRangeBounds's last bounds, and the block and outer ids where it
+  /// emitted them.
+  SmallVector<std::pair<Value *, Value *>, 8> RowBounds;
+  BasicBlock *RowBlock = nullptr;
+  Value *RowIds[3] = {nullptr, nullptr, nullptr};
+  bool EdgesDone = false;
 };
 
 } // namespace
@@ -344,7 +411,36 @@ bool ModelSplitPlan::emitBounds(
     IRBuilderBase &B, Value *const OuterIds[3],
     function_ref<Value *(Value *)> MapKernelValue,
     SmallVectorImpl<std::pair<Value *, Value *>> &Bounds) {
-  return P->emitBounds(B, OuterIds, MapKernelValue, Bounds);
+  size_t First = Bounds.size();
+  if (!P->emitBounds(B, OuterIds, MapKernelValue, Bounds))
+    return false;
+  // The tile of an edge leaves the range that holds it: the range before
+  // an edge that ends where it does ends a tile earlier, the range after
+  // one starts a tile later (an empty range stays empty).
+  MutableArrayRef<std::pair<Value *, Value *>> Own(Bounds.begin() + First,
+                                                   Bounds.end());
+  Value *W = B.getInt64(P->width());
+  for (unsigned H : edgeRanges()) {
+    Value *Before, *After;
+    if (!emitRawEdges(B, OuterIds, MapKernelValue, H, Before, After))
+      return false;
+    auto [Begin, End] = Own[H];
+    for (unsigned J = 0; J < Own.size(); ++J) {
+      if (J < H && Before) {
+        Value *Cut = B.CreateAnd(B.CreateICmpSGE(Before, B.getInt64(0)),
+                                 B.CreateICmpEQ(Own[J].second, Begin));
+        Own[J].second = B.CreateSelect(Cut, B.CreateSub(Begin, W),
+                                       Own[J].second, "wi.end.cut");
+      }
+      if (J > H && After) {
+        Value *Cut = B.CreateAnd(B.CreateICmpSGE(After, B.getInt64(0)),
+                                 B.CreateICmpEQ(Own[J].first, End));
+        Own[J].first = B.CreateSelect(Cut, B.CreateAdd(End, W), Own[J].first,
+                                      "wi.begin.cut");
+      }
+    }
+  }
+  return true;
 }
 
 /// The number of iterations a loop of the copy has run, from 0: the
@@ -626,9 +722,10 @@ bool ModelSplitPlan::sameCopy(ArrayRef<unsigned> Class, unsigned I,
   return true;
 }
 
-void ModelSplitPlan::copyClasses(
-    SmallVectorImpl<SmallVector<unsigned, 4>> &Classes) {
-  Classes.clear();
+ArrayRef<SmallVector<unsigned, 4>> ModelSplitPlan::classes() {
+  if (ClassesDone)
+    return Classes;
+  ClassesDone = true;
   // Per class, the addresses sameCopy found on its ranges so far.
   std::vector<std::vector<isl::pw_aff>> Offsets;
   for (unsigned I = 0; I < RangePieces.size(); ++I) {
@@ -642,10 +739,247 @@ void ModelSplitPlan::copyClasses(
       Offsets.emplace_back();
     }
   }
-  SharedOffsets.clear();
   for (unsigned C = 0; C < Classes.size(); ++C)
     if (Classes[C].size() > 1)
       SharedOffsets.push_back({Classes[C], std::move(Offsets[C])});
+  return Classes;
+}
+
+void ModelSplitPlan::copyClasses(
+    SmallVectorImpl<SmallVector<unsigned, 4>> &Out) {
+  ArrayRef<SmallVector<unsigned, 4>> All = classes();
+  Out.assign(All.begin(), All.end());
+}
+
+isl::pw_aff ModelSplitPlan::copyOffset(ArrayRef<unsigned> Ranges, unsigned A,
+                                       const isl::set &Where,
+                                       InstancesWithin &Instances) const {
+  for (const auto &[Class, Offsets] : SharedOffsets)
+    if (ArrayRef<unsigned>(Class) == Ranges)
+      return Offsets[A];
+  const ModelAccess &Acc = R.Accesses[A];
+  const ModelBlock *MB = R.block(Acc.I->getParent());
+  if (!MB)
+    return isl::pw_aff();
+  return offsetWithin(Acc, Where, MB->Loops.size(), Instances);
+}
+
+isl::set ModelSplitPlan::copyHolds(ArrayRef<unsigned> Class,
+                                   const isl::set &Within) {
+  unsigned First = Class.front();
+  isl::set Where = Class.size() == 1 ? P->rangeSetAt(First) : rangesSet(Class);
+  isl::set Bad = isl::set::empty(R.Domain.space());
+  auto AddBad = [&](const isl::set &Instances) {
+    Bad = Bad.unite(SplittingPredicates::toWorkItems(Instances, R.Domain));
+  };
+  // A folded branch: the instances that may take another successor.
+  for (unsigned Br = 0; Br < R.Branches.size(); ++Br) {
+    int T = P->takenOnRange(Br, First);
+    if (T < 0)
+      continue;
+    const ModelBranch &MB = R.Branches[Br];
+    AddBad(MB.Domain.subtract(MB.Taken[T]));
+    for (unsigned S = 0; S < MB.Taken.size(); ++S)
+      if (int(S) != T)
+        AddBad(MB.Taken[S]);
+  }
+  // A recomputed address: one expression (any other makes no edge), the
+  // instances where the model's offset is another or unknown.
+  InstancesWithin Instances;
+  for (unsigned A = 0; A < R.Accesses.size(); ++A) {
+    if (!recomputes(A, First))
+      continue;
+    isl::pw_aff Offset = copyOffset(Class, A, Where, Instances);
+    if (Offset.is_null())
+      continue;
+    isl::aff One = IslExprEmitter::oneExpression(Offset);
+    if (One.is_null())
+      return isl::set::empty(R.Domain.space());
+    const ModelAccess &Acc = R.Accesses[A];
+    AddBad(Acc.Domain.subtract(Acc.Offset.domain()));
+    // Piece by piece: those with the emitted expression (the range's) are
+    // right everywhere, the others where they differ from it.
+    isl::stat St = Acc.Offset.foreach_piece([&](isl::set Dom, isl::aff A) {
+      if (isl_aff_plain_is_equal(A.get(), One.get()) != isl_bool_true)
+        AddBad(isl::pw_aff(A)
+                   .intersect_domain(Dom.intersect(Acc.Domain))
+                   .ne_set(isl::pw_aff(One)));
+      return isl::stat::ok();
+    });
+    if (St.is_error())
+      return isl::set();
+  }
+  // A loop makeLoopsUniform may run in lock-step (every exit uniform
+  // across Where, with a lane-free condition): the instances of an exit
+  // where that condition and the branch disagree.
+  for (const ModelLoop &ML : R.Loops) {
+    if (!ML.Bounded)
+      continue;
+    SmallVector<std::pair<unsigned, isl::set>, 2> Exits;
+    bool LockStep = true;
+    for (unsigned Br : R.exitBranches(ML)) {
+      isl::set Cond;
+      if (P->uniformAcross(Br, Where))
+        Cond = P->uniformCondition(Br, 0, Where);
+      if (Cond.is_null()) {
+        LockStep = false;
+        break;
+      }
+      Exits.push_back({Br, Cond});
+    }
+    if (!LockStep)
+      continue;
+    for (auto &[Br, Cond] : Exits) {
+      const ModelBranch &MB = R.Branches[Br];
+      // The condition is over the block's dimensions, without its name.
+      isl::set Named = Cond;
+      if (isl_set_has_tuple_id(MB.Domain.get()) == isl_bool_true)
+        Named = Named.set_tuple_id(MB.Domain.get_tuple_id());
+      isl::set Lifted = Named.intersect(MB.Domain);
+      AddBad(MB.Taken[0].subtract(Lifted));
+      AddBad(Lifted.subtract(MB.Taken[0]));
+    }
+  }
+  if (Bad.is_null())
+    return Bad;
+  // Opaque parameters (j * width) stand for any value.
+  for (unsigned I = islDim(Bad, isl::dim::param); I-- > 0;) {
+    const ModelParam *MP =
+        WorkItemModel::param(Bad.get_dim_id(isl::dim::param, I));
+    if (MP && MP->K == ModelParam::Opaque)
+      Bad = Bad.project_out(isl::dim::param, I, 1);
+  }
+  return Within.subtract(Bad).coalesce();
+}
+
+void ModelSplitPlan::computeEdges() {
+  if (EdgesDone)
+    return;
+  EdgesDone = true;
+  auto Hot = [&](unsigned I) {
+    return Pieces[RangePieces[I]].WholeTiles &&
+           P->pieces()[RangePieces[I]].UniformControl;
+  };
+  // An edge's tile recurs in every row of a group only where the region
+  // has rows (outer work-item ids): in one dimension it is a tile at each
+  // end of the launch, a share of the work-items too small for the copies
+  // it costs (cfd, fir-tail: 40 % more compile time, no faster).
+  bool Rows = any_of(
+      seq(3u), [&](unsigned D) { return D != P->dim() && M.localSize(D) > 1; });
+  if (!PartialEdges || !Rows || none_of(seq(unsigned(RangePieces.size())), Hot))
+    return;
+  std::vector<std::pair<isl::pw_aff, isl::pw_aff>> Found(RangePieces.size());
+  isl::set Invariant;
+  {
+    IslQuota Q(M.ctx(), MaxEdgeOps);
+    // The tiles of the vector ranges, those of uniform control (hot) and
+    // the others: an edge takes its tile from one of the others, whose
+    // copy runs it with divergent control at w lanes. A tile of a scalar
+    // range (a tail guard's last one) stays there: one more copy of the
+    // body, vector, for a tile per row of groups would double many
+    // kernels' compile time for a share of a percent of their work-items.
+    isl::set HotTiles, VectorTiles;
+    auto Unite = [](isl::set &S, const isl::set &T) {
+      S = S.is_null() ? T : S.unite(T);
+    };
+    for (unsigned I = 0; I < RangePieces.size(); ++I)
+      if (Hot(I))
+        Unite(HotTiles, P->rangeTilesAt(I));
+      else if (Pieces[RangePieces[I]].WholeTiles)
+        Unite(VectorTiles, P->rangeTilesAt(I));
+    if (VectorTiles.is_null())
+      return;
+    isl::set Outer = P->outerIds();
+    SmallVector<isl::pw_aff, 4> Bounds;
+    for (ArrayRef<unsigned> Class : classes()) {
+      if (!Hot(Class.front()))
+        continue;
+      // The tiles beside the class's ranges, and where its copy holds on
+      // their work-items.
+      SmallVector<std::array<isl::set, 2>, 2> Tiles;
+      isl::set Within = isl::set::empty(R.Domain.space());
+      for (unsigned I : Class) {
+        Tiles.emplace_back();
+        for (bool Before : {true, false}) {
+          isl::set T = SplittingPredicates::edgeTiles(
+                           P->rangeTilesAt(I), HotTiles, P->dim(), Before)
+                           .intersect(VectorTiles);
+          Tiles.back()[Before] = T;
+          Within = Within.unite(SplittingPredicates::workItemsOf(
+              T, R.Domain, P->dim(), P->width()));
+        }
+      }
+      if (Within.is_null() || Within.is_empty().is_true())
+        continue;
+      isl::set Good = copyHolds(Class, Within.coalesce());
+      if (Good.is_null() || Good.is_empty().is_true())
+        continue;
+      for (auto [K, I] : enumerate(Class))
+        for (bool Before : {true, false}) {
+          isl::set Edge = SplittingPredicates::edgeItems(
+              Good, Tiles[K][Before], R.Domain, P->dim(), P->width(), Before);
+          if (Edge.is_null() || Edge.is_empty().is_true())
+            continue;
+          isl::pw_aff B = SplittingPredicates::edgeBound(
+              Edge, Outer, P->dim(), Before, M.predicateContext());
+          (Before ? Found[I].first : Found[I].second) = B;
+
+          Bounds.push_back(B);
+        }
+    }
+    if (!Bounds.empty())
+      Invariant = SplittingPredicates::invariantParams(Bounds, Outer,
+                                                       M.predicateContext());
+
+    if (Q.exceeded() || (!Bounds.empty() && Invariant.is_null())) {
+      OptimizationRemarkEmitter ORE(KernelDT.getRoot()->getParent());
+      ORE.emit([&] {
+        return OptimizationRemarkMissed(DEBUG_TYPE, "NoEdges",
+                                        R.Barrier->getTerminator())
+               << "partial tiles beside the vectorized ranges run apart: "
+               << (Q.exceeded() ? Q.error() : std::string("no bound"))
+               << " computing where their copies hold "
+                  "(-iss-edge-max-ops)";
+      });
+      return;
+    }
+  }
+  Edges = std::move(Found);
+  EdgeInvariant = Invariant;
+  for (unsigned I = 0; I < Edges.size(); ++I)
+    if (!Edges[I].first.is_null() || !Edges[I].second.is_null())
+      EdgeRanges.push_back(I);
+}
+
+bool ModelSplitPlan::emitRawEdges(IRBuilderBase &B, Value *const OuterIds[3],
+                                  function_ref<Value *(Value *)> MapKernelValue,
+                                  unsigned Range, Value *&Before,
+                                  Value *&After) const {
+  Value *Out[2];
+  if (!P->emitOuterExprs(B, OuterIds, MapKernelValue,
+                         {Edges[Range].first, Edges[Range].second}, Out))
+    return false;
+  Before = Out[0];
+  After = Out[1];
+  return true;
+}
+
+bool ModelSplitPlan::emitEdges(IRBuilderBase &B, Value *const OuterIds[3],
+                               function_ref<Value *(Value *)> MapKernelValue,
+                               unsigned Range,
+                               std::pair<Value *, Value *> Bound,
+                               std::pair<Value *, Value *> &Edge) {
+  Value *Before, *After;
+  if (!emitRawEdges(B, OuterIds, MapKernelValue, Range, Before, After))
+    return false;
+  Edge = Bound;
+  if (Before)
+    Edge.first = B.CreateSelect(B.CreateICmpSGE(Before, B.getInt64(0)), Before,
+                                Bound.first, "wi.edge.begin");
+  if (After)
+    Edge.second = B.CreateSelect(B.CreateICmpSGE(After, B.getInt64(0)), After,
+                                 Bound.second, "wi.edge.end");
+  return true;
 }
 
 bool ModelSplitPlan::specialize(ArrayRef<unsigned> Ranges,
@@ -658,11 +992,6 @@ bool ModelSplitPlan::specialize(ArrayRef<unsigned> Ranges,
   const isl::set Where =
       Ranges.size() == 1 ? P->rangeSetAt(RangeIndex) : rangesSet(Ranges);
   bool WholeTiles = Pieces[Range.Piece].WholeTiles;
-  // A class's addresses, computed on all its ranges when it was formed.
-  const std::vector<isl::pw_aff> *Shared = nullptr;
-  for (const auto &[Class, Offsets] : SharedOffsets)
-    if (ArrayRef<unsigned>(Class) == Ranges)
-      Shared = &Offsets;
 
   SmallPtrSet<const BasicBlock *, 32> CopyBlocks;
   for (const ModelBlock &MB : R.Blocks)
@@ -687,10 +1016,9 @@ bool ModelSplitPlan::specialize(ArrayRef<unsigned> Ranges,
     SmallVector<Value *, 5> DimValues;
     if (!MB || !dimValues(*MB, VMap, Ids, Counters, DimValues))
       continue;
-    // The offset on the range's instances only, where its clamps resolve.
-    isl::pw_aff Offset =
-        Shared ? (*Shared)[A]
-               : offsetWithin(Acc, Where, MB->Loops.size(), Instances);
+    // The offset on the range's instances only, where its clamps resolve
+    // (a class's, computed on all its ranges when it was formed).
+    isl::pw_aff Offset = copyOffset(Ranges, A, Where, Instances);
     if (Offset.is_null())
       continue;
     IRBuilder<> B(I);
@@ -844,11 +1172,12 @@ bool nothingToSplit(const WorkItemModel &M, const RegionModel &R,
 
 SplitPlanner makeSplitPlanner(const WorkItemModel &M, unsigned Dim,
                               unsigned Width, unsigned MaxPieces,
-                              bool CheapMasks, Function &Kernel) {
+                              bool CheapMasks, bool PartialEdges,
+                              Function &Kernel) {
   auto DT = std::make_shared<DominatorTree>(Kernel);
   // Only the masked-guard rule asks which successors post-dominate.
   auto PDT = CheapMasks ? std::make_shared<PostDominatorTree>(Kernel) : nullptr;
-  return [&M, Dim, Width, MaxPieces, CheapMasks, &Kernel, DT,
+  return [&M, Dim, Width, MaxPieces, CheapMasks, PartialEdges, &Kernel, DT,
           PDT](BasicBlock *Barrier) -> std::unique_ptr<SplitPlan> {
     OptimizationRemarkEmitter ORE(&Kernel);
     auto Refuse = [&](const Twine &Why) -> std::unique_ptr<SplitPlan> {
@@ -996,7 +1325,8 @@ SplitPlanner makeSplitPlanner(const WorkItemModel &M, unsigned Dim,
                     Blocked.ML->L->getHeader()->getName() +
                     " kept per work-item there: " + Why);
     }
-    return std::make_unique<ModelSplitPlan>(M, *R, std::move(P), *DT);
+    return std::make_unique<ModelSplitPlan>(M, *R, std::move(P), *DT,
+                                            PartialEdges);
   };
 }
 

@@ -26,10 +26,12 @@ struct RegionModel;
 /// \p Width lanes, at most \p MaxPieces ranges per region. \p M and
 /// \p Kernel must outlive it. A region it does not split is a remark
 /// (iss-split) saying why. \p CheapMasks: masked loads and stores cost
-/// what plain ones do (WorkGroupConfig::CheapMasks).
+/// what plain ones do (WorkGroupConfig::CheapMasks). \p PartialEdges: the
+/// plans may have edges (SplitPlan::edgeRanges).
 SplitPlanner makeSplitPlanner(const WorkItemModel &M, unsigned Dim,
                               unsigned Width, unsigned MaxPieces,
-                              bool CheapMasks, llvm::Function &Kernel);
+                              bool CheapMasks, bool PartialEdges,
+                              llvm::Function &Kernel);
 
 /// The masked-guard rule as written, the first the planner asks where
 /// masked loads and stores cost what plain ones do: \p R is straight-line

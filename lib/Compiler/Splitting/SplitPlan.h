@@ -128,6 +128,26 @@ public:
       llvm::Value *const Ids[3],
       llvm::function_ref<llvm::Value *(llvm::Value *)> MapKernelValue) = 0;
 
+  /// The ranges of whole tiles that have an edge: work-items of the
+  /// partial tile beside them (the tile of another piece next to their
+  /// first or last one) on which their copy computes what the region as
+  /// written does (Convolution2D's interior beside the image's border,
+  /// which the tile's border lanes cut). emitBounds leaves such a tile out
+  /// of the range that holds it; iss-wi-loops runs it as a scalar loop of
+  /// its own, those work-items with a copy of the range's class, the
+  /// others with the region as written.
+  virtual llvm::ArrayRef<unsigned> edgeRanges() = 0;
+  /// Emits, at \p B (inside the outer work-item loops), the edges of range
+  /// \p Range, whose bounds there are \p Bound: the work-items
+  /// [Edge.first, Bound.first) and [Bound.second, Edge.second) run its
+  /// copy (Edge = Bound on a side without one). False when they cannot be
+  /// emitted.
+  virtual bool
+  emitEdges(llvm::IRBuilderBase &B, llvm::Value *const OuterIds[3],
+            llvm::function_ref<llvm::Value *(llvm::Value *)> MapKernelValue,
+            unsigned Range, std::pair<llvm::Value *, llvm::Value *> Bound,
+            std::pair<llvm::Value *, llvm::Value *> &Edge) = 0;
+
   /// A range whose copy is the region as written, whatever the
   /// parameters: it runs as a scalar loop, specialize folds no branch and
   /// recomputes no address there (SobelFilter's partial tiles at the

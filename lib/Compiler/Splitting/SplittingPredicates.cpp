@@ -1232,6 +1232,73 @@ isl::set SplittingPredicates::secondTiles(const isl::set &Tiles,
   return Tiles.intersect(Tiles.preimage(Next));
 }
 
+/// \p S moved by \p By along \p Dim: { p : p - By * e_Dim in S }.
+static isl::set shifted(const isl::set &S, unsigned Dim, long By) {
+  return S.preimage(replaceDim(S.space(), Dim, [&](isl::aff V) {
+    return V.add_constant(isl::val(S.ctx(), -By));
+  }));
+}
+
+isl::set SplittingPredicates::edgeTiles(const isl::set &RangeTiles,
+                                        const isl::set &Hot, unsigned Dim,
+                                        bool Before) {
+  long Step = Before ? -1 : 1;
+  return shifted(RangeTiles, Dim, Step)
+      .subtract(RangeTiles)
+      .subtract(Hot)
+      .subtract(shifted(Hot, Dim, -Step))
+      .coalesce();
+}
+
+isl::set SplittingPredicates::edgeItems(const isl::set &Good,
+                                        const isl::set &Edge,
+                                        const isl::set &WIDomain, unsigned Dim,
+                                        unsigned Width, bool Before) {
+  isl::set Tile = workItemsOf(Edge, WIDomain, Dim, Width);
+  isl::set Items = Tile.intersect(Good).coalesce();
+  if (Items.is_null() || Items.is_empty().is_true())
+    return Items;
+  // Without those that a work-item outside Good separates from the range:
+  // one between them in their tile.
+  isl::map Between = tileMap(WIDomain.space(), Dim, Width);
+  Between = Before ? Between.order_lt(isl::dim::in, Dim, isl::dim::out, Dim)
+                   : Between.order_lt(isl::dim::out, Dim, isl::dim::in, Dim);
+  isl::set Bad = Tile.subtract(Good);
+  return Items.subtract(Between.intersect_range(Bad).domain()).coalesce();
+}
+
+/// \p Context without the parameters \p S does not name.
+static isl::set contextOf(const isl::set &Context, const isl::set &S) {
+  isl::set C = Context;
+  for (unsigned I = islDim(C, isl::dim::param); I-- > 0;)
+    if (S.find_dim_by_id(isl::dim::param, C.get_dim_id(isl::dim::param, I)) < 0)
+      C = C.project_out(isl::dim::param, I, 1);
+  return C;
+}
+
+isl::pw_aff SplittingPredicates::edgeBound(const isl::set &Edge,
+                                           const isl::set &Outer, unsigned Dim,
+                                           bool Before,
+                                           const isl::set &Context) {
+  // The parametric minimum costs by the constraints: none of the
+  // context's, no parameter the edge does not name.
+  isl::set E = dropUnusedParams(Edge);
+  E = dropUnusedParams(E.gist_params(contextOf(Context, E)));
+  isl::map M = outerToDim(E, Dim).intersect_domain(Outer);
+  isl::pw_aff PA =
+      (Before ? M.lexmin_pw_multi_aff() : M.lexmax_pw_multi_aff()).at(0);
+  if (PA.is_null())
+    return PA;
+  if (!Before)
+    PA = PA.add_constant(1L);
+  isl::set None = Outer.subtract(PA.domain());
+  return PA.union_add(isl::pw_aff(None, isl::val(Edge.ctx(), -1L))).coalesce();
+}
+
+isl::set SplittingPredicates::outerIds() const {
+  return outerToDim(R.Domain, Dim).domain();
+}
+
 bool SplittingPredicates::atMostOneTile(unsigned Range) const {
   return emptyInContext(secondTiles(rangeTilesAt(Range), Dim)).is_true();
 }
@@ -1463,6 +1530,16 @@ isl::set SplittingPredicates::uniformCondition(unsigned Branch,
   auto Range = find_if(RangeSets, [&](const isl::set &S) {
     return !S.is_null() && S.get() == Where.get();
   });
+  // Memoized on a range (the split's copies and their edges ask alike),
+  // where isl computed it without an error.
+  isl::set *Memo = nullptr;
+  if (Range != RangeSets.end() && Succ < 8) {
+    unsigned Key =
+        (Branch * RangeSets.size() + (Range - RangeSets.begin())) * 8 + Succ;
+    Memo = &LaneFree[Key];
+    if (!Memo->is_null())
+      return *Memo;
+  }
   isl::set C =
       Range != RangeSets.end()
           ? laneFreeConditionOnTiles(B.Conditions[Succ], B.Domain, R.Domain,
@@ -1475,6 +1552,8 @@ isl::set SplittingPredicates::uniformCondition(unsigned Branch,
       return {};
   if (involvesVarying(C))
     return {};
+  if (Memo && isl_ctx_last_error(M.ctx().get()) == isl_error_none)
+    *Memo = C;
   return C;
 }
 
@@ -1604,6 +1683,31 @@ bool SplittingPredicates::emitBounds(
   }
   Bounds.append(Out.begin(), Out.end());
   return true;
+}
+
+bool SplittingPredicates::emitOuterExprs(
+    IRBuilderBase &B, Value *const OuterIds[3],
+    function_ref<Value *(Value *)> MapKernelValue, ArrayRef<isl::pw_aff> Exprs,
+    Value **Out) const {
+  DenseMap<const ModelParam *, Value *> Params;
+  bool Missing = false;
+  IslExprEmitter E(B, paramValuesAt(M, B, MapKernelValue, Params, Missing));
+  SmallVector<Value *, 2> Outer;
+  for (unsigned D = 0; D < 3; ++D)
+    if (D != Dim)
+      Outer.push_back(OuterIds[D]);
+  for (unsigned I = 0; I < Exprs.size(); ++I) {
+    Out[I] = nullptr;
+    if (Exprs[I].is_null())
+      continue;
+    Expected<Value *> V = E.emit(Exprs[I], Outer, M.predicateContext());
+    if (!V) {
+      consumeError(V.takeError());
+      return false;
+    }
+    Out[I] = *V;
+  }
+  return !Missing;
 }
 
 /// The parameters for which some of \p Outer lies outside the pieces of

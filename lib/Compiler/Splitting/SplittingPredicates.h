@@ -76,6 +76,7 @@
 #include "Splitting/WorkItemModel.h"
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
 
 #include <string>
@@ -277,6 +278,14 @@ public:
                  &Bounds,
              unsigned OnlyRange = ~0u) const;
 
+  /// Emits, at \p B, each of \p Exprs ({ Outer[o0, o1] -> [...] }, as
+  /// SplitRange's bounds) at the outer ids \p OuterIds into \p Out (null
+  /// for a null one), each parameter once; false when one has no value.
+  bool emitOuterExprs(
+      llvm::IRBuilderBase &B, llvm::Value *const OuterIds[3],
+      llvm::function_ref<llvm::Value *(llvm::Value *)> MapKernelValue,
+      llvm::ArrayRef<isl::pw_aff> Exprs, llvm::Value **Out) const;
+
   /// The parameters, within the model's predicate context, for which
   /// every range's bounds are the same at all outer ids of the region:
   /// each row of such a work group is cut alike (Figure 2's interior rows,
@@ -383,6 +392,29 @@ public:
   static isl::set wholeParams(const isl::pw_aff &Begin, const isl::pw_aff &End,
                               long L, const isl::set &Outer,
                               const isl::set &Context);
+
+  /// The tile just before (\p Before) or after the interval \p RangeTiles
+  /// of a range of whole tiles (over Tile), where it is not in \p Hot (the
+  /// tiles of the vectorized ranges of uniform control) and its other
+  /// neighbour is not in \p Hot either: a tile is the edge of one range at
+  /// most (SplitPlan::edgeRanges).
+  static isl::set edgeTiles(const isl::set &RangeTiles, const isl::set &Hot,
+                            unsigned Dim, bool Before);
+  /// The range's partial edge in the tiles \p Edge (from edgeTiles): their
+  /// work-items that lie in \p Good together with every work-item between
+  /// them and the range, over WI. Good matters within the tiles only.
+  static isl::set edgeItems(const isl::set &Good, const isl::set &Edge,
+                            const isl::set &WIDomain, unsigned Dim,
+                            unsigned Width, bool Before);
+  /// Where \p Edge (over WI, from edgeItems) starts (\p Before: its least
+  /// x_d) or ends (its greatest x_d + 1), as { Outer[o0, o1] -> [x_d] }
+  /// defined on all of \p Outer (a set over Outer): -1 where the edge is
+  /// empty; simplified within \p Context (parameters only).
+  static isl::pw_aff edgeBound(const isl::set &Edge, const isl::set &Outer,
+                               unsigned Dim, bool Before,
+                               const isl::set &Context);
+  /// { Outer[o0, o1] } of the region's work-items.
+  isl::set outerIds() const;
 
   /// { S[p, k] -> S[t, k] : t in p's tile } on \p Space.
   static isl::map tileMap(const isl::space &Space, unsigned Dim,
@@ -510,6 +542,9 @@ private:
   /// only when isl computed it without an error: an answer cut short by
   /// one caller's quota is not another's.
   mutable std::vector<int> Across;
+  /// uniformCondition on a range, per (branch, range, successor), kept as
+  /// Across is.
+  mutable llvm::DenseMap<unsigned, isl::set> LaneFree;
   std::vector<SplitRange> Ranges;
   /// Where not empty, how Ranges' bounds are computed (they are null);
   /// the tile sets they were made from, and, for printing, the same ranges

@@ -62,6 +62,12 @@ static cl::opt<bool>
     HorizontalOpt("iss-horizontal",
                cl::desc("Horizontal inner-loop parallelization"),
                cl::init(true));
+static cl::opt<bool> PartialEdgesOpt(
+    "iss-partial-edges",
+    cl::desc("Run the work-items of the partial tile beside a vectorized "
+             "range of uniform control with that range's copy where it "
+             "holds (POCL_ISS_PARTIAL_EDGES)"),
+    cl::init(true));
 static cl::opt<bool> CheapMasksOpt(
     "iss-cheap-masks",
     cl::desc("Masked loads and stores cost what plain ones do (AVX-512)"),
@@ -91,6 +97,7 @@ WorkGroupConfig WorkGroupConfig::fromCommandLine() {
     C.ForceWidth = true;
   }
   C.Horizontal = HorizontalOpt;
+  C.PartialEdges = PartialEdgesOpt;
   C.CheapMasks = CheapMasksOpt;
   C.MaxPieces = MaxPiecesOpt;
   C.Stats = StatsOpt;

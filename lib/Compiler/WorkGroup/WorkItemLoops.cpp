@@ -48,6 +48,7 @@
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/ReplaceConstant.h"
+#include "llvm/Transforms/Utils/BasicBlockUtils.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 #include "llvm/Transforms/Utils/CodeExtractor.h"
 #include "llvm/Transforms/Utils/Local.h"
@@ -188,6 +189,9 @@ struct LoopRec {
   /// loop over the w work-items of a tile, the loop over tiles around it,
   /// a scalar range).
   enum RoleKind { Outer, Innermost, Tile, Tiles, Scalar } Role = Outer;
+  /// A Tile loop whose body runs on some of the lanes (an edge,
+  /// SplitPlan::edgeRanges): the guard becomes a mask.
+  bool Masked = false;
 };
 
 /// A work-item loop nest of the work-group function.
@@ -236,7 +240,7 @@ private:
                    BasicBlock *From, SmallVectorImpl<BasicBlock *> &Out,
                    ValueToValueMapTy *VMapOut = nullptr);
   void runTileInside(Nest &N, size_t CopyBegin, BasicBlock *Body,
-                     BasicBlock *BodyEnd, Value *X);
+                     BasicBlock *BodyEnd, Value *X, bool MaskedLanes = false);
   void emitRegions(BasicBlock *EntryBarrier, BasicBlock *Into);
   void markParallel(const Nest &N);
   void emitSelection();
@@ -246,6 +250,27 @@ private:
   bool countsPieces() const { return Config.Stats && PlanFor && !Lanes; }
   /// Adds \p N to the group's sum of a new counter for \p Piece, or of
   /// counter \p Existing; returns the counter.
+  /// The edges of a split region (SplitPlan::edgeRanges), from \p Pre to
+  /// \p After where \p On holds: per outer ids, over the partial tiles
+  /// beside each range that has one, its edges' work-items run as vector
+  /// code with masks by a copy of the range's class (specialised alike),
+  /// the others scalar by the region as written. \p Once holds the
+  /// ranges' bounds where they are the same in every row (empty: computed
+  /// per row).
+  void emitEdgeTiles(const Region &R, BasicBlock *Start, BasicBlock *Pre,
+                     BasicBlock *After, SplitPlan &Plan, Value *On,
+                     ArrayRef<std::pair<Value *, Value *>> Once,
+                     ArrayRef<SmallVector<unsigned, 4>> Classes,
+                     function_ref<Value *(Value *)> MapKernelValue);
+  /// Makes the copy \p Copy of a region, whose vectorized id is \p X =
+  /// \p Base + lane, run on the lanes [\p Lo, \p Hi) only though every
+  /// lane of the tile enters it: the others take lane Lo's id, so that
+  /// they compute what it does (no access out of its bounds, no trap), and
+  /// skip what it writes to memory not their own.
+  /// The copy is \p Blocks from \p CopyBegin on; the blocks the guards
+  /// make join it.
+  void guardLanes(SmallVectorImpl<BasicBlock *> &Blocks, size_t CopyBegin,
+                  Value *X, Value *Base, Value *Lo, Value *Hi);
   unsigned countWorkItems(IRBuilderBase &B, Value *N, BasicBlock *Start,
                           StringRef Piece, unsigned Existing = ~0u);
   void emitPieceCounters();
@@ -258,6 +283,10 @@ private:
   /// Building a tile function's regions: its work-items are the w lanes
   /// of a tile, whose loops are the vector ones.
   bool Lanes = false;
+  /// A tile function whose stores are guarded by the lane (an edge,
+  /// emitEdgeTiles): its lane loops are vectorized whatever the cost
+  /// model says.
+  bool MaskedLanes = false;
   /// Whether the model's assumptions hold for this work group (once
   /// checked: assumptionsHold), null where they cannot be checked.
   bool AssumptionsChecked = false;
@@ -290,6 +319,8 @@ private:
     std::string Piece;
     AllocaInst *Local;
     bool WholeTiles = false;
+    /// Partial tiles run as vector code with masks (an edge).
+    bool Masked = false;
     std::string Properties;
     bool Horizontal = false;
   };
@@ -561,8 +592,10 @@ Nest WorkGroupBuilder::buildNest(BasicBlock *Pre, BasicBlock *After,
     N.Blocks.push_back(Header);
     Pred = Header;
   }
-  if (!N.Loops.empty() && !OuterOnly)
+  if (!N.Loops.empty() && !OuterOnly) {
     N.Loops.back().Role = Lanes ? LoopRec::Tile : LoopRec::Innermost;
+    N.Loops.back().Masked = Lanes && MaskedLanes;
+  }
   for (LoopRec &L : N.Loops) {
     BasicBlock *From = L.Header->getSinglePredecessor();
     Value *Start = ConstantInt::get(I64, 0);
@@ -761,6 +794,9 @@ bool WorkGroupBuilder::emitSplitRegion(const Region &R, BasicBlock *Start,
     return true;
   }
   assert(Once.size() == RangePieces.size() && "a bound per range");
+  // Whether the group may have edges (SplitPlan::edgeRanges): not one that
+  // a range covers whole.
+  Value *EdgesOn = HB.getTrue();
   if (!Wholes.empty() && !WholeCopies) {
     // The whole groups join the others with their bounds known.
     BasicBlock *Join =
@@ -794,6 +830,9 @@ bool WorkGroupBuilder::emitSplitRegion(const Region &R, BasicBlock *Start,
     if (auto *C = dyn_cast<ConstantInt>(Same); !C || !C->isOne())
       Same = Phi(
           Same, [&](unsigned) { return JB.getTrue(); }, "wi.same");
+    if (!Plan.edgeRanges().empty())
+      EdgesOn = Phi(
+          EdgesOn, [&](unsigned) { return JB.getFalse(); }, "wi.edges");
     General = Join;
   }
   SmallVector<SmallVector<unsigned, 4>, 8> Classes;
@@ -872,6 +911,10 @@ bool WorkGroupBuilder::emitSplitRegion(const Region &R, BasicBlock *Start,
   };
   auto *Known = dyn_cast<ConstantInt>(Same);
   BasicBlock *Pre = General;
+  BasicBlock *Edges =
+      Plan.edgeRanges().empty()
+          ? After
+          : BasicBlock::Create(Ctx, Start->getName() + ".edges", WG, WGExit);
   for (unsigned C = 0; C < Classes.size(); ++C) {
     ArrayRef<unsigned> Ranges = Classes[C];
     unsigned First = Ranges.front();
@@ -879,7 +922,7 @@ bool WorkGroupBuilder::emitSplitRegion(const Region &R, BasicBlock *Start,
         C + 1 < Classes.size()
             ? BasicBlock::Create(
                   Ctx, "wi.range" + Twine(Classes[C + 1].front()), WG, WGExit)
-            : After;
+            : Edges;
     BasicBlock *Rows = Pre;
     if (HasOuter && !(Known && Known->isZero())) {
       Rows = BasicBlock::Create(Ctx, "wi.range" + Twine(First) + ".rows", WG,
@@ -936,6 +979,12 @@ bool WorkGroupBuilder::emitSplitRegion(const Region &R, BasicBlock *Start,
     EmitClass(Ranges, N, Cur, Bounds);
     Pre = Next;
   }
+  if (Edges != After)
+    emitEdgeTiles(R, Start, Edges, After, Plan, EdgesOn,
+                  Known && Known->isOne()
+                      ? ArrayRef(Once)
+                      : ArrayRef<std::pair<Value *, Value *>>(),
+                  Classes, MapKernelValue);
   if (WholeCopies)
     for (auto [Whole, Range] : Wholes) {
       Nest N = buildNest(Whole, After, false, /*OuterOnly=*/true);
@@ -945,6 +994,238 @@ bool WorkGroupBuilder::emitSplitRegion(const Region &R, BasicBlock *Start,
       EmitClass({Range}, N, N.Body, Bound);
     }
   return true;
+}
+
+void WorkGroupBuilder::emitEdgeTiles(
+    const Region &R, BasicBlock *Start, BasicBlock *Pre, BasicBlock *After,
+    SplitPlan &Plan, Value *On, ArrayRef<std::pair<Value *, Value *>> Once,
+    ArrayRef<SmallVector<unsigned, 4>> Classes,
+    function_ref<Value *(Value *)> MapKernelValue) {
+  unsigned D = Config.vectorizedDim();
+  uint64_t W = Config.VectorWidth;
+  Type *I64 = Type::getInt64Ty(Ctx);
+  // Where the bounds are the same in every row, so are the edges: both
+  // once per group, at outer ids 0.
+  SmallVector<std::pair<Value *, Value *>, 2> GroupEdges;
+  bool GroupOk = true;
+  if (!Once.empty()) {
+    IRBuilder<> GB(Pre);
+    Value *Origin[3] = {GB.getInt64(0), GB.getInt64(0), GB.getInt64(0)};
+    for (unsigned H : Plan.edgeRanges()) {
+      GroupEdges.emplace_back();
+      GroupOk = GroupOk && Plan.emitEdges(GB, Origin, MapKernelValue, H,
+                                          Once[H], GroupEdges.back());
+    }
+  }
+  BasicBlock *Rows =
+      BasicBlock::Create(Ctx, Start->getName() + ".edge.rows", WG, WGExit);
+  if (auto *C = dyn_cast<ConstantInt>(On); C && C->isOne())
+    BranchInst::Create(Rows, Pre);
+  else
+    BranchInst::Create(Rows, After, On, Pre);
+  Nest N = buildNest(Rows, After, false, /*OuterOnly=*/true);
+  BasicBlock *Cur = N.Body;
+  auto NewBlock = [&](const Twine &Name) {
+    BasicBlock *BB = BasicBlock::Create(Ctx, Name, WG, WGExit);
+    N.Blocks.push_back(BB);
+    return BB;
+  };
+  for (auto [K, H] : enumerate(Plan.edgeRanges())) {
+    IRBuilder<> B(Cur);
+    std::pair<Value *, Value *> Bound, Edge;
+    bool Ok = true;
+    if (!Once.empty()) {
+      Bound = Once[H];
+      Edge = GroupEdges[K];
+      Ok = GroupOk;
+    } else {
+      [[maybe_unused]] bool Emitted =
+          Plan.emitRangeBounds(B, N.Ids, MapKernelValue, H, Bound);
+      assert(Emitted && "a bound emitted once is emitted per row");
+      Ok = Plan.emitEdges(B, N.Ids, MapKernelValue, H, Bound, Edge);
+    }
+    // Nothing runs the edges' tiles but these loops: where their bounds
+    // could not be emitted, the region as written runs both tiles.
+    if (!Ok)
+      Edge = Bound;
+    auto [Begin, End] = Bound;
+    // The tile before the range where its edge starts there, the tile
+    // after it (to L_d) where its edge ends there.
+    Value *WV = B.getInt64(W);
+    Value *Zero = B.getInt64(0);
+    Value *Left = B.CreateICmpULT(Edge.first, Begin);
+    Value *Right = B.CreateICmpUGT(Edge.second, End);
+    Value *LeftBase = B.CreateSub(Begin, WV, "wi.edge.left");
+    Value *RightLanes = B.CreateBinaryIntrinsic(
+        Intrinsic::umin, WV, B.CreateSub(B.getInt64(Config.LocalSize[D]), End));
+    Value *InLeft = B.CreateSelect(Left, B.CreateSub(Begin, Edge.first), Zero);
+    Value *InRight = B.CreateSelect(Right, B.CreateSub(Edge.second, End), Zero);
+    Value *OutLeft = B.CreateSelect(Left, B.CreateSub(WV, InLeft), Zero);
+    Value *OutRight =
+        B.CreateSelect(Right, B.CreateSub(RightLanes, InRight), Zero);
+    unsigned Counter = ~0u;
+    if (countsPieces()) {
+      // The edges' work-items count in their range's piece, the others of
+      // the tiles apart.
+      Counter = countWorkItems(B, B.CreateAdd(InLeft, InRight), Start,
+                               Plan.pieces()[Plan.rangePieces()[H]].Name);
+      countWorkItems(B, B.CreateAdd(OutLeft, OutRight), Start,
+                     "beside an edge, as written");
+    }
+
+    // The edges: the range's class's copy, specialised as its vector copy
+    // is, on the lanes [Lo, Hi) of the edge tiles k = 0 (left) and 1
+    // (right), as vector code with masks.
+    BasicBlock *Tiles = NewBlock("wi.edge" + Twine(H) + ".tiles");
+    BasicBlock *Tile = NewBlock("wi.edge" + Twine(H) + ".tile");
+    BasicBlock *Body = NewBlock("wi.edge" + Twine(H) + ".body");
+    BasicBlock *BodyEnd = NewBlock("wi.edge" + Twine(H) + ".body.end");
+    BasicBlock *TileLatch = NewBlock("wi.edge" + Twine(H) + ".tile.latch");
+    BasicBlock *TilesLatch = NewBlock("wi.edge" + Twine(H) + ".tiles.latch");
+    BasicBlock *Written = NewBlock("wi.edge" + Twine(H) + ".written");
+    Value *KFirst = B.CreateSelect(Left, Zero, B.getInt64(1));
+    Value *KEnd = B.CreateSelect(Right, B.getInt64(2), B.getInt64(1));
+    B.CreateCondBr(B.CreateICmpULT(KFirst, KEnd), Tiles, Written);
+    IRBuilder<> TB(Tiles);
+    PHINode *T = TB.CreatePHI(I64, 2, "wi.edge.tile");
+    T->addIncoming(KFirst, Cur);
+    Value *IsLeft = TB.CreateICmpEQ(T, Zero);
+    Value *Base = TB.CreateSelect(IsLeft, LeftBase, End, "wi.edge.base");
+    Value *Lo = TB.CreateSelect(IsLeft, TB.CreateSub(Edge.first, LeftBase),
+                                Zero, "wi.edge.lo");
+    Value *Hi = TB.CreateSelect(IsLeft, WV, InRight, "wi.edge.hi");
+    TB.CreateBr(Tile);
+    // All w lanes, one vector iteration: those outside [Lo, Hi) run as
+    // lane Lo does, their stores masked (guardLanes).
+    IRBuilder<> IB(Tile);
+    PHINode *J = IB.CreatePHI(I64, 2, "wi.lane");
+    J->addIncoming(Zero, Tiles);
+    Value *X = IB.CreateAdd(Base, J, std::string("local_id_") + DimNames[D],
+                            true, true);
+    IB.CreateBr(Body);
+    BranchInst::Create(TileLatch, BodyEnd);
+    IRBuilder<> JL(TileLatch);
+    Value *JNext = JL.CreateAdd(J, JL.getInt64(1), "wi.lane.next", true, true);
+    J->addIncoming(JNext, TileLatch);
+    JL.CreateCondBr(JL.CreateICmpULT(JNext, WV), Tile, TilesLatch);
+    IRBuilder<> TL(TilesLatch);
+    Value *TNext =
+        TL.CreateAdd(T, TL.getInt64(1), "wi.edge.tile.next", true, true);
+    T->addIncoming(TNext, TilesLatch);
+    TL.CreateCondBr(TL.CreateICmpULT(TNext, KEnd), Tiles, Written);
+    N.Loops.push_back({D, Tiles, TilesLatch, T, LoopRec::Tiles});
+    N.Loops.push_back({D, Tile, TileLatch, J, LoopRec::Tile, /*Masked=*/true});
+    Value *Ids[3] = {N.Ids[0], N.Ids[1], N.Ids[2]};
+    Ids[D] = X;
+    const SmallVector<unsigned, 4> *Class = nullptr;
+    for (const auto &C : Classes)
+      if (is_contained(C, H))
+        Class = &C;
+    ValueToValueMapTy VMap;
+    size_t CopyBegin = N.Blocks.size();
+    cloneRegion(
+        R, Ids, [&](BasicBlock *) { return BodyEnd; }, Body, N.Blocks, &VMap);
+    bool Horizontal =
+        Plan.specialize(*Class, VMap, Ids, MapKernelValue) && Config.Horizontal;
+    guardLanes(N.Blocks, CopyBegin, X, Base, Lo, Hi);
+    if (Horizontal)
+      runTileInside(N, CopyBegin, Body, BodyEnd, X, /*MaskedLanes=*/true);
+    if (Counter != ~0u) {
+      PieceCounter &PC = PieceCounters[Counter];
+      PC.Masked = true;
+      PC.Horizontal = Horizontal;
+      PC.Properties = Plan.describe(H);
+    }
+
+    // The other lanes of the edge tiles, the region as written, in a loop
+    // of their own compiled for size (outlineColdParts): a few work-items
+    // of the border groups.
+    BasicBlock *Next = NewBlock("wi.edge" + Twine(H) + ".done");
+    BasicBlock *Lanes = NewBlock("wi.edge" + Twine(H) + ".written.lanes");
+    BasicBlock *WrittenBody = NewBlock("wi.edge" + Twine(H) + ".written.body");
+    BasicBlock *Latch = NewBlock("wi.edge" + Twine(H) + ".written.latch");
+    IRBuilder<> WB(Written);
+    Value *Count = WB.CreateAdd(OutLeft, OutRight);
+    WB.CreateCondBr(WB.CreateICmpULT(Zero, Count), Lanes, Next);
+    IRBuilder<> HB(Lanes);
+    PHINode *V = HB.CreatePHI(I64, 2, "wi.edge.lane");
+    V->addIncoming(Zero, Written);
+    Value *WX =
+        HB.CreateSelect(HB.CreateICmpULT(V, OutLeft), HB.CreateAdd(LeftBase, V),
+                        HB.CreateAdd(Edge.second, HB.CreateSub(V, OutLeft)),
+                        std::string("local_id_") + DimNames[D]);
+    HB.CreateBr(WrittenBody);
+    IRBuilder<> LB(Latch);
+    Value *VNext =
+        LB.CreateAdd(V, LB.getInt64(1), "wi.edge.lane.next", true, true);
+    V->addIncoming(VNext, Latch);
+    LB.CreateCondBr(LB.CreateICmpULT(VNext, Count), Lanes, Next);
+    Value *WIds[3] = {N.Ids[0], N.Ids[1], N.Ids[2]};
+    WIds[D] = WX;
+    cloneRegion(
+        R, WIds, [&](BasicBlock *) { return Latch; }, WrittenBody, N.Blocks);
+    N.Loops.push_back({D, Lanes, Latch, V, LoopRec::Scalar});
+    ColdParts.push_back({Written, Next});
+    Cur = Next;
+  }
+  BranchInst::Create(N.BodyEnd, Cur);
+  markParallel(N);
+}
+
+void WorkGroupBuilder::guardLanes(SmallVectorImpl<BasicBlock *> &Blocks,
+                                  size_t CopyBegin, Value *X, Value *Base,
+                                  Value *Lo, Value *Hi) {
+  ArrayRef<BasicBlock *> Copy = ArrayRef(Blocks).drop_front(CopyBegin);
+  SmallPtrSet<BasicBlock *, 32> InCopy(Copy.begin(), Copy.end());
+  BasicBlock *Entry = Copy.front();
+  IRBuilder<> B(Entry, Entry->getFirstInsertionPt());
+  Value *Lane = B.CreateSub(X, Base, "wi.lane.of");
+  Value *Active = B.CreateAnd(B.CreateICmpUGE(Lane, Lo),
+                              B.CreateICmpULT(Lane, Hi), "wi.lane.active");
+  auto *Id = cast<Instruction>(B.CreateSelect(
+      Active, X, B.CreateAdd(Base, Lo),
+      std::string("local_id_") + DimNames[Config.vectorizedDim()] + ".edge"));
+  SmallPtrSet<Value *, 4> Own = {Lane, Active, Id};
+  X->replaceUsesWithIf(Id, [&](Use &U) {
+    auto *I = dyn_cast<Instruction>(U.getUser());
+    return I && InCopy.count(I->getParent()) && !Own.count(I) &&
+           !Own.count(U.getUser());
+  });
+  // What writes outside the work-item's own memory (its allocas, which
+  // become its lane of the context arrays): stores, atomics, calls.
+  SmallVector<Instruction *, 8> Writes;
+  for (BasicBlock *BB : Copy)
+    for (Instruction &I : *BB) {
+      if (!I.mayWriteToMemory())
+        continue;
+      if (auto *II = dyn_cast<IntrinsicInst>(&I))
+        if (II->isLifetimeStartOrEnd() || II->isAssumeLikeIntrinsic())
+          continue;
+      if (auto *S = dyn_cast<StoreInst>(&I))
+        if (isa<AllocaInst>(getUnderlyingObject(S->getPointerOperand())))
+          continue;
+      Writes.push_back(&I);
+    }
+  for (Instruction *I : Writes) {
+    BasicBlock *Pred = I->getParent();
+    BasicBlock *Then = SplitBlock(Pred, I);
+    BasicBlock *Join = SplitBlock(Then, I->getNextNode());
+    Then->setName("wi.lane.write");
+    Blocks.push_back(Then);
+    Blocks.push_back(Join);
+    Pred->getTerminator()->eraseFromParent();
+    BranchInst::Create(Then, Join, Active, Pred);
+    if (!I->getType()->isVoidTy() && !I->use_empty()) {
+      // An atomic's old value, a call's result: lanes that skipped it
+      // read a value that is no one's, frozen.
+      IRBuilder<> JB(Join, Join->begin());
+      PHINode *P = JB.CreatePHI(I->getType(), 2);
+      I->replaceAllUsesWith(P);
+      P->addIncoming(I, Then);
+      IRBuilder<> PB(Pred->getTerminator());
+      P->addIncoming(PB.CreateFreeze(PoisonValue::get(I->getType())), Pred);
+    }
+  }
 }
 
 /// The loop of one range [Begin, End) of the vectorized id, from \p Pre to
@@ -1088,7 +1369,7 @@ void WorkGroupBuilder::cloneRegion(
 /// loop.
 void WorkGroupBuilder::runTileInside(Nest &N, size_t CopyBegin,
                                      BasicBlock *Body, BasicBlock *BodyEnd,
-                                     Value *X) {
+                                     Value *X, bool MaskedLanes) {
   unsigned D = Config.vectorizedDim();
   LoopRec Tile = N.Loops.back();
   assert(Tile.Role == LoopRec::Tile && "a range of whole tiles");
@@ -1176,6 +1457,7 @@ void WorkGroupBuilder::runTileInside(Nest &N, size_t CopyBegin,
   for (BasicBlock &BB : *WG)
     Before.insert(&BB);
   WorkGroupBuilder Sub(M, *TK, TC, MAM);
+  Sub.MaskedLanes = MaskedLanes;
   Sub.buildInto(*WG, Pre, After, Outside.getArrayRef(), GroupValues);
   N.Blocks.push_back(Pre);
   N.Blocks.push_back(After);
@@ -1276,7 +1558,10 @@ void WorkGroupBuilder::markParallel(const Nest &N) {
       // Its w iterations are one vector iteration: the full unroller, which
       // runs before the loop vectorizer, must leave it alone.
       Ops.push_back(loopHint(Ctx, "llvm.loop.unroll.disable"));
-      if (Config.ForceWidth)
+      // With a guard on its lanes (an edge), the cost model would keep it
+      // scalar, a branch per lane: one vector iteration with masks
+      // (AVX-512's are cheap) is what the guard is for.
+      if (Config.ForceWidth || L.Masked)
         Flag("llvm.loop.vectorize.width",
              ConstantInt::get(I32, Config.VectorWidth));
     } else if (Innermost) {
@@ -1387,7 +1672,8 @@ unsigned WorkGroupBuilder::countWorkItems(IRBuilderBase &B, Value *N,
 /// ends (one atomic add per counter and group: per range entry, the adds
 /// cost Convolution2D a quarter of its time), and their descriptions in the
 /// module's `iss.pieces` metadata, one node per counter: kernel, counter,
-/// region, piece, whole tiles, properties (SplitPlan::describe), horizontal,
+/// region, piece, how its ranges run (0 scalar, 1 whole tiles, 2 partial
+/// tiles with masks), properties (SplitPlan::describe), horizontal,
 /// subkernel (iss-subkernels gathers the counters of all subkernels into
 /// one array, piecesSymbol(kernel, -1), and renumbers them).
 void WorkGroupBuilder::emitPieceCounters() {
@@ -1417,8 +1703,8 @@ void WorkGroupBuilder::emitPieceCounters() {
     NMD->addOperand(MDNode::get(
         Ctx, {MDString::get(Ctx, Kernel.getName()), Const(I32, I),
               Const(I32, PC.Region), MDString::get(Ctx, PC.Piece),
-              Const(I1, PC.WholeTiles), MDString::get(Ctx, PC.Properties),
-              Const(I1, PC.Horizontal),
+              Const(I32, PC.Masked ? 2 : PC.WholeTiles),
+              MDString::get(Ctx, PC.Properties), Const(I1, PC.Horizontal),
               Const(I32, std::max(Config.Subkernel, 0))}));
   }
 }
@@ -1441,9 +1727,9 @@ PreservedAnalyses WorkItemLoopsPass::run(Module &M,
       FunctionAnalysisManager &FAM = functionAnalyses(M, MAM);
       Used = &Built.emplace(WorkItemModelAnalysis().run(*Kernel, FAM));
     }
-    Planner =
-        makeSplitPlanner(*Used, Config.vectorizedDim(), Config.VectorWidth,
-                         Config.MaxPieces, Config.CheapMasks, *Kernel);
+    Planner = makeSplitPlanner(*Used, Config.vectorizedDim(),
+                               Config.VectorWidth, Config.MaxPieces,
+                               Config.CheapMasks, Config.PartialEdges, *Kernel);
   }
   WorkGroupBuilder(M, *Kernel, Config, MAM, Planner).build();
   return PreservedAnalyses::none();

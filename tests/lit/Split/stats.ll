@@ -146,10 +146,10 @@ declare i32 @llvm.smin.i32(i32, i32)
 ; CHECK-NEXT: store i64 %[[F1]], ptr %[[P]]
 ; CHECK-NEXT: br label %wi.x.header
 ; CHECK: !iss.pieces = !{![[P0:[0-9]+]], ![[P1:[0-9]+]], ![[P2:[0-9]+]], ![[P3:[0-9]+]]}
-; CHECK: ![[P0]] = !{!"box", i32 0, i32 0, !"fallback", i1 false, !"", i1 false, i32 0}
-; CHECK: ![[P1]] = !{!"box", i32 1, i32 0, !"full, remainder", i1 true, !"accesses 1 consecutive, 0 uniform, 1 divergent; branches 0 of 1 folded; loops 0 of 1 uniform", i1 false, i32 0}
-; CHECK: ![[P2]] = !{!"box", i32 2, i32 0, !"full, consecutive, uniform control", i1 true, !"accesses 2 consecutive, 0 uniform, 0 divergent; branches 0 of 1 folded; loops 1 of 1 uniform", i1 true, i32 0}
-; CHECK: ![[P3]] = !{!"box", i32 3, i32 0, !"full, consecutive, divergent control", i1 true, !"accesses 2 consecutive, 0 uniform, 0 divergent; branches 0 of 1 folded; loops 0 of 1 uniform", i1 false, i32 0}
+; CHECK: ![[P0]] = !{!"box", i32 0, i32 0, !"fallback", i32 0, !"", i1 false, i32 0}
+; CHECK: ![[P1]] = !{!"box", i32 1, i32 0, !"full, remainder", i32 1, !"accesses 1 consecutive, 0 uniform, 1 divergent; branches 0 of 1 folded; loops 0 of 1 uniform", i1 false, i32 0}
+; CHECK: ![[P2]] = !{!"box", i32 2, i32 0, !"full, consecutive, uniform control", i32 1, !"accesses 2 consecutive, 0 uniform, 0 divergent; branches 0 of 1 folded; loops 1 of 1 uniform", i1 true, i32 0}
+; CHECK: ![[P3]] = !{!"box", i32 3, i32 0, !"full, consecutive, divergent control", i32 1, !"accesses 2 consecutive, 0 uniform, 0 divergent; branches 0 of 1 folded; loops 0 of 1 uniform", i1 false, i32 0}
 
 ; NONE-NOT: __iss_pieces
 ; NONE-LABEL: define void @__iss_sub_box_0(
@@ -168,4 +168,4 @@ declare i32 @llvm.smin.i32(i32, i32)
 ; UNSPLIT-NEXT: atomicrmw add ptr @__iss_pieces_gather, i64 %[[UE]] monotonic
 ; UNSPLIT-NEXT: ret void
 ; UNSPLIT: !iss.pieces = !{![[U:[0-9]+]]}
-; UNSPLIT: ![[U]] = !{!"gather", i32 0, i32 0, !"unsplit", i1 false, !"", i1 false, i32 0}
+; UNSPLIT: ![[U]] = !{!"gather", i32 0, i32 0, !"unsplit", i32 0, !"", i1 false, i32 0}
