@@ -51,8 +51,8 @@ struct WorkGroupConfig {
   /// Horizontal inner-loop parallelization (POCL_ISS_HORIZONTAL).
   bool Horizontal = true;
   /// The partial tiles beside a vectorized range of uniform control run
-  /// that range's copy where it holds (POCL_ISS_PARTIAL_EDGES;
-  /// SplitPlan::edgeRanges).
+  /// that range's copy, with masks, where it holds (POCL_ISS_PARTIAL_EDGES;
+  /// SplitPlan::edgeRanges): only where masks are cheap (CheapMasks).
   bool PartialEdges = true;
   /// The most ranges, each a copy of the body, a split region may have
   /// (POCL_ISS_MAX_PIECES).

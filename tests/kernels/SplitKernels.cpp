@@ -17,11 +17,13 @@
 //===----------------------------------------------------------------------===//
 
 #include "ClTest.h"
+#include "Launches.h"
 
 #include <algorithm>
 #include <array>
 
 using namespace clt;
+using namespace clt::launches;
 
 static const char *SplitSource = R"CLC(
 // A box filter of radius R with clamped borders: 2R + 1 iterations on every
@@ -236,6 +238,22 @@ __kernel void steps(__global const float *In, __global float *Out, int N,
   for (int J = 0; J < M; ++J)
     S += In[i + J] * (float)(J + 1);
   Out[i - get_global_offset(0)] = S;
+}
+// Convolution2D's shape in integers (exact sums), the window 2R + 1 wide
+// and 3 high: in groups of 32 or more along x, the border cuts a tile
+// whose other lanes run the interior's copy with masks (partial edges).
+__kernel void clampedBox2D(__global const int *In, __global int *Out, int W,
+                           int H, int R) {
+  int X = get_global_id(0), Y = get_global_id(1);
+  if (X >= W || Y >= H)
+    return;
+  int L = max(0, X - R), Rt = min(W - 1, X + R);
+  int T = max(0, Y - 1), B = min(H - 1, Y + 1);
+  int S = 0;
+  for (int I = L; I <= Rt; ++I)
+    for (int J = T; J <= B; ++J)
+      S += In[J * W + I] * (I - X + 2 * R + 1) + J;
+  Out[Y * W + X] = S;
 }
 )CLC";
 
@@ -716,5 +734,32 @@ CLT_TEST(tripCountsPerRange) {
       Want[X] = S;
     }
     expectNear(E.read<float>(DOut, C.G), Want, 1e-5, 1e-4, "steps" + What);
+  }
+}
+
+CLT_TEST(partialEdgesOfAClampedWindow) {
+  Program P = E.build(SplitSource);
+  Kernel K = E.kernel(P, "clampedBox2D");
+  const int W = 75, H = 13;
+  auto In = randomVector<int>(size_t(W) * H, -9, 9, 41);
+  Mem DIn = E.input(In);
+  // Groups of two tiles and more, a partial last tile (40, 48 at 16
+  // lanes), offsets that move the border within a tile, one tile a row.
+  static const Launch2D Edges[] = {{32, 8, 0, 0}, {32, 8, 3, 1}, {40, 3, 0, 0},
+                                   {48, 2, 7, 0}, {64, 2, 0, 0}, {16, 4, 5, 2}};
+  // No border, one in the first tile, one wider than a tile, wider than
+  // a group.
+  for (int R : {0, 2, 5, 17, 40}) {
+    checkEach2D(
+        E, K, W, H, Edges, -1,
+        [&](Mem &DOut) { setArgs(K, DIn, DOut, W, H, R); },
+        [&](int X, int Y) {
+          int S = 0;
+          for (int I = std::max(0, X - R); I <= std::min(W - 1, X + R); ++I)
+            for (int J = std::max(0, Y - 1); J <= std::min(H - 1, Y + 1); ++J)
+              S += In[size_t(J) * W + I] * (I - X + 2 * R + 1) + J;
+          return S;
+        },
+        "clampedBox2D r=" + std::to_string(R));
   }
 }

@@ -894,8 +894,8 @@ void ModelSplitPlan::computeEdges() {
     for (ArrayRef<unsigned> Class : classes()) {
       if (!Hot(Class.front()))
         continue;
-      // The tiles beside the class's ranges, and where its copy holds on
-      // their work-items.
+      // The tiles beside the class's ranges ([1] before, [0] after), and
+      // where its copy holds on their work-items.
       SmallVector<std::array<isl::set, 2>, 2> Tiles;
       isl::set Within = isl::set::empty(R.Domain.space());
       for (unsigned I : Class) {
@@ -923,14 +923,12 @@ void ModelSplitPlan::computeEdges() {
           isl::pw_aff B = SplittingPredicates::edgeBound(
               Edge, Outer, P->dim(), Before, M.predicateContext());
           (Before ? Found[I].first : Found[I].second) = B;
-
           Bounds.push_back(B);
         }
     }
     if (!Bounds.empty())
       Invariant = SplittingPredicates::invariantParams(Bounds, Outer,
                                                        M.predicateContext());
-
     if (Q.exceeded() || (!Bounds.empty() && Invariant.is_null())) {
       OptimizationRemarkEmitter ORE(KernelDT.getRoot()->getParent());
       ORE.emit([&] {

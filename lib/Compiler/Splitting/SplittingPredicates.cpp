@@ -1641,10 +1641,7 @@ bool SplittingPredicates::emitBounds(
   DenseMap<const ModelParam *, Value *> Params;
   bool Missing = false;
   IslExprEmitter E(B, paramValuesAt(M, B, MapKernelValue, Params, Missing));
-  SmallVector<Value *, 2> Outer;
-  for (unsigned D = 0; D < 3; ++D)
-    if (D != Dim)
-      Outer.push_back(OuterIds[D]);
+  SmallVector<Value *, 2> Outer = outerValues(OuterIds);
   isl::set Context = M.predicateContext();
   SmallVector<std::pair<Value *, Value *>, 8> Out;
   if (!Cuts.empty()) {
@@ -1692,10 +1689,7 @@ bool SplittingPredicates::emitOuterExprs(
   DenseMap<const ModelParam *, Value *> Params;
   bool Missing = false;
   IslExprEmitter E(B, paramValuesAt(M, B, MapKernelValue, Params, Missing));
-  SmallVector<Value *, 2> Outer;
-  for (unsigned D = 0; D < 3; ++D)
-    if (D != Dim)
-      Outer.push_back(OuterIds[D]);
+  SmallVector<Value *, 2> Outer = outerValues(OuterIds);
   for (unsigned I = 0; I < Exprs.size(); ++I) {
     Out[I] = nullptr;
     if (Exprs[I].is_null())

@@ -485,6 +485,16 @@ public:
            llvm::SmallVectorImpl<std::pair<llvm::Value *, llvm::Value *>> &Out);
 
 private:
+  /// The ids of \p OuterIds other than the vectorized one, in order: the
+  /// values of the set dimensions of a range's bounds.
+  llvm::SmallVector<llvm::Value *, 2>
+  outerValues(llvm::Value *const OuterIds[3]) const {
+    llvm::SmallVector<llvm::Value *, 2> Outer;
+    for (unsigned D = 0; D < 3; ++D)
+      if (D != Dim)
+        Outer.push_back(OuterIds[D]);
+    return Outer;
+  }
   /// uniformAcross, where \p Where is range \p Range's set (-1: none).
   bool uniformAcross(unsigned Branch, const isl::set &Where, int Range) const;
   void compute();

@@ -267,6 +267,18 @@ private:
   /// lane of the tile enters it: the others take lane Lo's id, so that
   /// they compute what it does (no access out of its bounds, no trap), and
   /// skip what it writes to memory not their own.
+  /// The loop over tiles t in [\p First, \p End), entered from \p Pre
+  /// where that is not empty and left to \p After, around the loop over
+  /// the w lanes of each, whose body goes from \p Body to \p BodyEnd:
+  /// \p Tile gives, in the tiles' header, a tile's base and whether it
+  /// runs (null: always). Pushes both loops on \p Loops, their blocks
+  /// named after \p Name on \p Blocks, and returns the vectorized id,
+  /// base + lane.
+  Value *buildTileLoops(
+      BasicBlock *Pre, BasicBlock *After, Value *First, Value *End,
+      const Twine &Name, BasicBlock *Body, BasicBlock *BodyEnd,
+      function_ref<std::pair<Value *, Value *>(IRBuilderBase &, Value *)> Tile,
+      SmallVectorImpl<LoopRec> &Loops, SmallVectorImpl<BasicBlock *> &Blocks);
   /// The copy is \p Blocks from \p CopyBegin on; the blocks the guards
   /// make join it.
   void guardLanes(SmallVectorImpl<BasicBlock *> &Blocks, size_t CopyBegin,
@@ -1004,18 +1016,17 @@ void WorkGroupBuilder::emitEdgeTiles(
   unsigned D = Config.vectorizedDim();
   uint64_t W = Config.VectorWidth;
   Type *I64 = Type::getInt64Ty(Ctx);
+  ArrayRef<unsigned> Ranges = Plan.edgeRanges();
   // Where the bounds are the same in every row, so are the edges: both
   // once per group, at outer ids 0.
-  SmallVector<std::pair<Value *, Value *>, 2> GroupEdges;
+  SmallVector<std::pair<Value *, Value *>, 2> GroupEdges(Ranges.size());
   bool GroupOk = true;
   if (!Once.empty()) {
     IRBuilder<> GB(Pre);
     Value *Origin[3] = {GB.getInt64(0), GB.getInt64(0), GB.getInt64(0)};
-    for (unsigned H : Plan.edgeRanges()) {
-      GroupEdges.emplace_back();
+    for (auto [K, H] : enumerate(Ranges))
       GroupOk = GroupOk && Plan.emitEdges(GB, Origin, MapKernelValue, H,
-                                          Once[H], GroupEdges.back());
-    }
+                                          Once[H], GroupEdges[K]);
   }
   BasicBlock *Rows =
       BasicBlock::Create(Ctx, Start->getName() + ".edge.rows", WG, WGExit);
@@ -1024,14 +1035,25 @@ void WorkGroupBuilder::emitEdgeTiles(
   else
     BranchInst::Create(Rows, After, On, Pre);
   Nest N = buildNest(Rows, After, false, /*OuterOnly=*/true);
-  BasicBlock *Cur = N.Body;
   auto NewBlock = [&](const Twine &Name) {
     BasicBlock *BB = BasicBlock::Create(Ctx, Name, WG, WGExit);
     N.Blocks.push_back(BB);
     return BB;
   };
-  for (auto [K, H] : enumerate(Plan.edgeRanges())) {
-    IRBuilder<> B(Cur);
+  IRBuilder<> B(N.Body);
+  Value *WV = B.getInt64(W);
+  Value *Zero = B.getInt64(0);
+  // Per range, its two edge tiles (before and after it, to L_d): the
+  // tile's base, its lanes [Lo, Hi) in the edge, whether it has one; and
+  // the intervals of the tiles' other work-items, (first id, count).
+  struct EdgeTile {
+    Value *Base, *Lo, *Hi, *Present;
+  };
+  SmallVector<EdgeTile, 4> Tiles;
+  SmallVector<std::pair<Value *, Value *>, 4> Others;
+  // POCL_ISS_STATS: per range, the counter of its edges' work-items.
+  SmallVector<unsigned, 2> Counters(Ranges.size(), ~0u);
+  for (auto [K, H] : enumerate(Ranges)) {
     std::pair<Value *, Value *> Bound, Edge;
     bool Ok = true;
     if (!Once.empty()) {
@@ -1049,10 +1071,6 @@ void WorkGroupBuilder::emitEdgeTiles(
     if (!Ok)
       Edge = Bound;
     auto [Begin, End] = Bound;
-    // The tile before the range where its edge starts there, the tile
-    // after it (to L_d) where its edge ends there.
-    Value *WV = B.getInt64(W);
-    Value *Zero = B.getInt64(0);
     Value *Left = B.CreateICmpULT(Edge.first, Begin);
     Value *Right = B.CreateICmpUGT(Edge.second, End);
     Value *LeftBase = B.CreateSub(Begin, WV, "wi.edge.left");
@@ -1060,115 +1078,123 @@ void WorkGroupBuilder::emitEdgeTiles(
         Intrinsic::umin, WV, B.CreateSub(B.getInt64(Config.LocalSize[D]), End));
     Value *InLeft = B.CreateSelect(Left, B.CreateSub(Begin, Edge.first), Zero);
     Value *InRight = B.CreateSelect(Right, B.CreateSub(Edge.second, End), Zero);
-    Value *OutLeft = B.CreateSelect(Left, B.CreateSub(WV, InLeft), Zero);
-    Value *OutRight =
-        B.CreateSelect(Right, B.CreateSub(RightLanes, InRight), Zero);
-    unsigned Counter = ~0u;
+    Tiles.push_back({LeftBase, B.CreateSub(Edge.first, LeftBase), WV, Left});
+    Tiles.push_back({End, Zero, InRight, Right});
+    Others.push_back(
+        {LeftBase, B.CreateSelect(Left, B.CreateSub(WV, InLeft), Zero)});
+    Others.push_back(
+        {Edge.second,
+         B.CreateSelect(Right, B.CreateSub(RightLanes, InRight), Zero)});
     if (countsPieces()) {
-      // The edges' work-items count in their range's piece, the others of
-      // the tiles apart.
-      Counter = countWorkItems(B, B.CreateAdd(InLeft, InRight), Start,
-                               Plan.pieces()[Plan.rangePieces()[H]].Name);
-      countWorkItems(B, B.CreateAdd(OutLeft, OutRight), Start,
-                     "beside an edge, as written");
+      Counters[K] = countWorkItems(B, B.CreateAdd(InLeft, InRight), Start,
+                                   Plan.pieces()[Plan.rangePieces()[H]].Name);
+      PieceCounters[Counters[K]].Masked = true;
     }
+  }
+  // The i-th of \p Values (a loop's index \p I, i64) at \p IB.
+  auto Pick = [](IRBuilderBase &IB, Value *I, ArrayRef<Value *> Values) {
+    Value *V = Values.back();
+    for (unsigned J = Values.size() - 1; J-- > 0;)
+      V = IB.CreateSelect(IB.CreateICmpEQ(I, IB.getInt64(J)), Values[J], V);
+    return V;
+  };
 
-    // The edges: the range's class's copy, specialised as its vector copy
-    // is, on the lanes [Lo, Hi) of the edge tiles k = 0 (left) and 1
-    // (right), as vector code with masks.
-    BasicBlock *Tiles = NewBlock("wi.edge" + Twine(H) + ".tiles");
-    BasicBlock *Tile = NewBlock("wi.edge" + Twine(H) + ".tile");
-    BasicBlock *Body = NewBlock("wi.edge" + Twine(H) + ".body");
-    BasicBlock *BodyEnd = NewBlock("wi.edge" + Twine(H) + ".body.end");
-    BasicBlock *TileLatch = NewBlock("wi.edge" + Twine(H) + ".tile.latch");
-    BasicBlock *TilesLatch = NewBlock("wi.edge" + Twine(H) + ".tiles.latch");
-    BasicBlock *Written = NewBlock("wi.edge" + Twine(H) + ".written");
-    Value *KFirst = B.CreateSelect(Left, Zero, B.getInt64(1));
-    Value *KEnd = B.CreateSelect(Right, B.getInt64(2), B.getInt64(1));
-    B.CreateCondBr(B.CreateICmpULT(KFirst, KEnd), Tiles, Written);
-    IRBuilder<> TB(Tiles);
-    PHINode *T = TB.CreatePHI(I64, 2, "wi.edge.tile");
-    T->addIncoming(KFirst, Cur);
-    Value *IsLeft = TB.CreateICmpEQ(T, Zero);
-    Value *Base = TB.CreateSelect(IsLeft, LeftBase, End, "wi.edge.base");
-    Value *Lo = TB.CreateSelect(IsLeft, TB.CreateSub(Edge.first, LeftBase),
-                                Zero, "wi.edge.lo");
-    Value *Hi = TB.CreateSelect(IsLeft, WV, InRight, "wi.edge.hi");
-    TB.CreateBr(Tile);
-    // All w lanes, one vector iteration: those outside [Lo, Hi) run as
-    // lane Lo does, their stores masked (guardLanes).
-    IRBuilder<> IB(Tile);
-    PHINode *J = IB.CreatePHI(I64, 2, "wi.lane");
-    J->addIncoming(Zero, Tiles);
-    Value *X = IB.CreateAdd(Base, J, std::string("local_id_") + DimNames[D],
-                            true, true);
-    IB.CreateBr(Body);
-    BranchInst::Create(TileLatch, BodyEnd);
-    IRBuilder<> JL(TileLatch);
-    Value *JNext = JL.CreateAdd(J, JL.getInt64(1), "wi.lane.next", true, true);
-    J->addIncoming(JNext, TileLatch);
-    JL.CreateCondBr(JL.CreateICmpULT(JNext, WV), Tile, TilesLatch);
-    IRBuilder<> TL(TilesLatch);
-    Value *TNext =
-        TL.CreateAdd(T, TL.getInt64(1), "wi.edge.tile.next", true, true);
-    T->addIncoming(TNext, TilesLatch);
-    TL.CreateCondBr(TL.CreateICmpULT(TNext, KEnd), Tiles, Written);
-    N.Loops.push_back({D, Tiles, TilesLatch, T, LoopRec::Tiles});
-    N.Loops.push_back({D, Tile, TileLatch, J, LoopRec::Tile, /*Masked=*/true});
+  // Per class, one copy over the edge tiles of its ranges, specialised as
+  // its vector copy is: all w lanes, those outside [Lo, Hi) on lane Lo's
+  // id with their stores skipped (guardLanes): one vector iteration with
+  // masks per tile.
+  BasicBlock *Cur = N.Body;
+  for (const SmallVector<unsigned, 4> &Class : Classes) {
+    SmallVector<unsigned, 4> Own; // indices into Tiles
+    for (auto [K, H] : enumerate(Ranges))
+      if (is_contained(Class, H))
+        Own.append({unsigned(2 * K), unsigned(2 * K + 1)});
+    if (Own.empty())
+      continue;
+    std::string Name = "wi.edge" + std::to_string(Class.front());
+    BasicBlock *Body = NewBlock(Name + ".body");
+    BasicBlock *BodyEnd = NewBlock(Name + ".body.end");
+    BasicBlock *Next = NewBlock(Name + ".done");
+    Value *Base, *Lo, *Hi;
+    Value *X = buildTileLoops(
+        Cur, Next, Zero, B.getInt64(Own.size()), Name, Body, BodyEnd,
+        [&](IRBuilderBase &TB, Value *T) -> std::pair<Value *, Value *> {
+          auto Field = [&](Value *EdgeTile::*F) {
+            SmallVector<Value *, 4> Values;
+            for (unsigned I : Own)
+              Values.push_back(Tiles[I].*F);
+            return Pick(TB, T, Values);
+          };
+          Base = Field(&EdgeTile::Base);
+          Lo = Field(&EdgeTile::Lo);
+          Hi = Field(&EdgeTile::Hi);
+          return {Base, Field(&EdgeTile::Present)};
+        },
+        N.Loops, N.Blocks);
+    N.Loops.back().Masked = true;
     Value *Ids[3] = {N.Ids[0], N.Ids[1], N.Ids[2]};
     Ids[D] = X;
-    const SmallVector<unsigned, 4> *Class = nullptr;
-    for (const auto &C : Classes)
-      if (is_contained(C, H))
-        Class = &C;
     ValueToValueMapTy VMap;
     size_t CopyBegin = N.Blocks.size();
     cloneRegion(
         R, Ids, [&](BasicBlock *) { return BodyEnd; }, Body, N.Blocks, &VMap);
     bool Horizontal =
-        Plan.specialize(*Class, VMap, Ids, MapKernelValue) && Config.Horizontal;
+        Plan.specialize(Class, VMap, Ids, MapKernelValue) && Config.Horizontal;
     guardLanes(N.Blocks, CopyBegin, X, Base, Lo, Hi);
     if (Horizontal)
       runTileInside(N, CopyBegin, Body, BodyEnd, X, /*MaskedLanes=*/true);
-    if (Counter != ~0u) {
-      PieceCounter &PC = PieceCounters[Counter];
-      PC.Masked = true;
-      PC.Horizontal = Horizontal;
-      PC.Properties = Plan.describe(H);
-    }
-
-    // The other lanes of the edge tiles, the region as written, in a loop
-    // of their own compiled for size (outlineColdParts): a few work-items
-    // of the border groups.
-    BasicBlock *Next = NewBlock("wi.edge" + Twine(H) + ".done");
-    BasicBlock *Lanes = NewBlock("wi.edge" + Twine(H) + ".written.lanes");
-    BasicBlock *WrittenBody = NewBlock("wi.edge" + Twine(H) + ".written.body");
-    BasicBlock *Latch = NewBlock("wi.edge" + Twine(H) + ".written.latch");
-    IRBuilder<> WB(Written);
-    Value *Count = WB.CreateAdd(OutLeft, OutRight);
-    WB.CreateCondBr(WB.CreateICmpULT(Zero, Count), Lanes, Next);
-    IRBuilder<> HB(Lanes);
-    PHINode *V = HB.CreatePHI(I64, 2, "wi.edge.lane");
-    V->addIncoming(Zero, Written);
-    Value *WX =
-        HB.CreateSelect(HB.CreateICmpULT(V, OutLeft), HB.CreateAdd(LeftBase, V),
-                        HB.CreateAdd(Edge.second, HB.CreateSub(V, OutLeft)),
-                        std::string("local_id_") + DimNames[D]);
-    HB.CreateBr(WrittenBody);
-    IRBuilder<> LB(Latch);
-    Value *VNext =
-        LB.CreateAdd(V, LB.getInt64(1), "wi.edge.lane.next", true, true);
-    V->addIncoming(VNext, Latch);
-    LB.CreateCondBr(LB.CreateICmpULT(VNext, Count), Lanes, Next);
-    Value *WIds[3] = {N.Ids[0], N.Ids[1], N.Ids[2]};
-    WIds[D] = WX;
-    cloneRegion(
-        R, WIds, [&](BasicBlock *) { return Latch; }, WrittenBody, N.Blocks);
-    N.Loops.push_back({D, Lanes, Latch, V, LoopRec::Scalar});
-    ColdParts.push_back({Written, Next});
+    for (auto [K, H] : enumerate(Ranges))
+      if (Counters[K] != ~0u && is_contained(Class, H)) {
+        PieceCounter &PC = PieceCounters[Counters[K]];
+        PC.Horizontal = Horizontal;
+        PC.Properties = Plan.describe(H);
+      }
     Cur = Next;
   }
-  BranchInst::Create(N.BodyEnd, Cur);
+
+  // The tiles' other work-items, the region as written, in one loop
+  // compiled for size (outlineColdParts): a few per row of the border
+  // groups.
+  IRBuilder<> CB(Cur);
+  SmallVector<Value *, 4> Firsts, Sums;
+  Value *Count = Zero;
+  for (auto [First, Size] : Others) {
+    Firsts.push_back(First);
+    Sums.push_back(Count);
+    Count = CB.CreateAdd(Count, Size);
+  }
+  if (countsPieces())
+    countWorkItems(CB, Count, Start, "beside an edge, as written");
+  BasicBlock *Written = NewBlock("wi.edges.written");
+  BasicBlock *Lanes = NewBlock("wi.edges.written.lanes");
+  BasicBlock *WrittenBody = NewBlock("wi.edges.written.body");
+  BasicBlock *Latch = NewBlock("wi.edges.written.latch");
+  BasicBlock *Done = NewBlock("wi.edges.done");
+  BranchInst::Create(Written, Cur);
+  IRBuilder<> WB(Written);
+  WB.CreateCondBr(WB.CreateICmpULT(Zero, Count), Lanes, Done);
+  IRBuilder<> HB(Lanes);
+  PHINode *V = HB.CreatePHI(I64, 2, "wi.edge.lane");
+  V->addIncoming(Zero, Written);
+  // The V-th: in the last interval whose running sum it reaches.
+  Value *WX = HB.CreateAdd(Firsts.back(), HB.CreateSub(V, Sums.back()));
+  for (unsigned I = Firsts.size() - 1; I-- > 0;)
+    WX = HB.CreateSelect(HB.CreateICmpULT(V, Sums[I + 1]),
+                         HB.CreateAdd(Firsts[I], HB.CreateSub(V, Sums[I])), WX);
+  WX->setName(std::string("local_id_") + DimNames[D]);
+  HB.CreateBr(WrittenBody);
+  IRBuilder<> LB(Latch);
+  Value *VNext =
+      LB.CreateAdd(V, LB.getInt64(1), "wi.edge.lane.next", true, true);
+  V->addIncoming(VNext, Latch);
+  LB.CreateCondBr(LB.CreateICmpULT(VNext, Count), Lanes, Done);
+  Value *WIds[3] = {N.Ids[0], N.Ids[1], N.Ids[2]};
+  WIds[D] = WX;
+  cloneRegion(
+      R, WIds, [&](BasicBlock *) { return Latch; }, WrittenBody, N.Blocks);
+  N.Loops.push_back({D, Lanes, Latch, V, LoopRec::Scalar});
+  ColdParts.push_back({Written, Done});
+  BranchInst::Create(N.BodyEnd, Done);
   markParallel(N);
 }
 
@@ -1267,18 +1293,44 @@ LoopRec WorkGroupBuilder::buildRangeLoop(
     return L;
   }
   uint64_t W = Config.VectorWidth;
+  Value *First = B.CreateUDiv(Begin, B.getInt64(W), "wi.tiles.first", true);
+  Value *Last = B.CreateUDiv(End, B.getInt64(W), "wi.tiles.end", true);
+  Ids[D] = buildTileLoops(
+      Pre, After, First, Last, Name, Body, BodyEnd,
+      [&](IRBuilderBase &TB, Value *T) -> std::pair<Value *, Value *> {
+        return {TB.CreateMul(T, TB.getInt64(W), "wi.tile.base", true, true),
+                nullptr};
+      },
+      Loops, Blocks);
+  return Loops.back();
+}
+
+Value *WorkGroupBuilder::buildTileLoops(
+    BasicBlock *Pre, BasicBlock *After, Value *First, Value *End,
+    const Twine &Name, BasicBlock *Body, BasicBlock *BodyEnd,
+    function_ref<std::pair<Value *, Value *>(IRBuilderBase &, Value *)> Tile,
+    SmallVectorImpl<LoopRec> &Loops, SmallVectorImpl<BasicBlock *> &Blocks) {
+  unsigned D = Config.vectorizedDim();
+  Type *I64 = Type::getInt64Ty(Ctx);
+  auto NewBlock = [&](const char *Suffix) {
+    BasicBlock *BB = BasicBlock::Create(Ctx, Name + Suffix, WG, WGExit);
+    Blocks.push_back(BB);
+    return BB;
+  };
   BasicBlock *TilesHeader = NewBlock(".tiles.header");
   BasicBlock *TileHeader = NewBlock(".tile.header");
   BasicBlock *TileLatch = NewBlock(".tile.latch");
   BasicBlock *TilesLatch = NewBlock(".tiles.latch");
-  Value *First = B.CreateUDiv(Begin, B.getInt64(W), "wi.tiles.first", true);
-  Value *Last = B.CreateUDiv(End, B.getInt64(W), "wi.tiles.end", true);
-  B.CreateCondBr(B.CreateICmpULT(First, Last), TilesHeader, After);
+  IRBuilder<> B(Pre);
+  B.CreateCondBr(B.CreateICmpULT(First, End), TilesHeader, After);
   IRBuilder<> TB(TilesHeader);
   PHINode *T = TB.CreatePHI(I64, 2, "wi.tile");
   T->addIncoming(First, Pre);
-  Value *Base = TB.CreateMul(T, TB.getInt64(W), "wi.tile.base", true, true);
-  TB.CreateBr(TileHeader);
+  auto [Base, Runs] = Tile(TB, T);
+  if (Runs)
+    TB.CreateCondBr(Runs, TileHeader, TilesLatch);
+  else
+    TB.CreateBr(TileHeader);
   IRBuilder<> IB(TileHeader);
   PHINode *J = IB.CreatePHI(I64, 2, "wi.lane");
   J->addIncoming(IB.getInt64(0), TilesHeader);
@@ -1289,17 +1341,15 @@ LoopRec WorkGroupBuilder::buildRangeLoop(
   IRBuilder<> JL(TileLatch);
   Value *JNext = JL.CreateAdd(J, JL.getInt64(1), "wi.lane.next", true, true);
   J->addIncoming(JNext, TileLatch);
-  JL.CreateCondBr(JL.CreateICmpULT(JNext, JL.getInt64(W)), TileHeader,
-                  TilesLatch);
+  JL.CreateCondBr(JL.CreateICmpULT(JNext, JL.getInt64(Config.VectorWidth)),
+                  TileHeader, TilesLatch);
   IRBuilder<> TL(TilesLatch);
   Value *TNext = TL.CreateAdd(T, TL.getInt64(1), "wi.tile.next", true, true);
   T->addIncoming(TNext, TilesLatch);
-  TL.CreateCondBr(TL.CreateICmpULT(TNext, Last), TilesHeader, After);
-  Ids[D] = X;
+  TL.CreateCondBr(TL.CreateICmpULT(TNext, End), TilesHeader, After);
   Loops.push_back({D, TilesHeader, TilesLatch, T, LoopRec::Tiles});
-  LoopRec Tile = {D, TileHeader, TileLatch, J, LoopRec::Tile};
-  Loops.push_back(Tile);
-  return Tile;
+  Loops.push_back({D, TileHeader, TileLatch, J, LoopRec::Tile});
+  return X;
 }
 
 /// Copies \p R's blocks into the work-group function, entered from
@@ -1727,9 +1777,10 @@ PreservedAnalyses WorkItemLoopsPass::run(Module &M,
       FunctionAnalysisManager &FAM = functionAnalyses(M, MAM);
       Used = &Built.emplace(WorkItemModelAnalysis().run(*Kernel, FAM));
     }
-    Planner = makeSplitPlanner(*Used, Config.vectorizedDim(),
-                               Config.VectorWidth, Config.MaxPieces,
-                               Config.CheapMasks, Config.PartialEdges, *Kernel);
+    // Partial edges are masked code: only where masks are cheap.
+    Planner = makeSplitPlanner(
+        *Used, Config.vectorizedDim(), Config.VectorWidth, Config.MaxPieces,
+        Config.CheapMasks, Config.PartialEdges && Config.CheapMasks, *Kernel);
   }
   WorkGroupBuilder(M, *Kernel, Config, MAM, Planner).build();
   return PreservedAnalyses::none();
