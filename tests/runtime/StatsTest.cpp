@@ -8,9 +8,10 @@
 // per piece of each split region (the input-space-splitting paper, Table 3).
 // The paper's Convolution2D on a 1024x1024 image in groups of 32x8 runs its
 // interior piece on more than 98% of the work-items and its border pieces
-// on the rest, every work-item counted once. A second child, in
-// `split+score`, shows which subkernel each launch selected; a third, a
-// tail guard split or left to the masks as POCL_ISS_CHEAP_MASKS says.
+// on the rest, every work-item counted once; with partial edges the
+// interior runs over 99%, its whole tiles and the tiles the border cuts. A
+// second child, in `split+score`, shows which subkernel each launch selected; a
+// third, a tail guard split or left to the masks as POCL_ISS_CHEAP_MASKS says.
 //
 //===----------------------------------------------------------------------===//
 
@@ -121,9 +122,17 @@ static std::string table(const std::string &Out, const char *Title) {
   return Out.substr(At, End == std::string::npos ? End : End - At);
 }
 
+/// The interior's name: its whole tiles and, with partial edges, the
+/// partial tiles beside them.
+static const char *const InteriorPiece = "full, consecutive, uniform control";
+
 /// Convolution2D's pieces in the second table: kernel local subkernel
-/// region work-items share% piece: how.
-static int checkPieces(const std::string &Out) {
+/// region work-items share% piece: how. Every work-item counted once per
+/// region; the interior's whole tiles over 98%. Without partial edges
+/// (\p Edges false) two border pieces run the rest; with them, the
+/// interior's edges run some of it, and its line for all its ranges, their
+/// sum, is over 99%.
+static int checkPieces(const std::string &Out, bool Edges) {
   std::string Table = table(Out, PiecesTitle);
   if (Table.empty()) {
     std::printf("FAIL: no table of pieces on stderr\n");
@@ -133,8 +142,10 @@ static int checkPieces(const std::string &Out) {
   std::string Line;
   std::map<unsigned, unsigned long long> RegionItems;
   std::map<unsigned, double> RegionShares;
-  double Interior = 0;
-  unsigned Pieces = 0, Borders = 0;
+  double Interior = 0, AllShare = 0;
+  unsigned long long InteriorItems = 0, EdgeItems = 0, AllItems = 0;
+  unsigned Pieces = 0, Borders = 0, AllLines = 0;
+  const std::string AllSuffix = ": all its ranges";
   while (std::getline(Lines, Line)) {
     std::istringstream W(Line);
     std::string Kernel, Local, Sub, Share;
@@ -145,14 +156,32 @@ static int checkPieces(const std::string &Out) {
       continue;
     std::string Piece;
     std::getline(W, Piece);
+    Piece.erase(0, Piece.find_first_not_of(' '));
     double Pct = std::strtod(Share.c_str(), nullptr);
+    std::string Name = Piece.substr(0, Piece.find(':'));
+    if (Piece.size() > AllSuffix.size() &&
+        Piece.compare(Piece.size() - AllSuffix.size(), AllSuffix.size(),
+                      AllSuffix) == 0) {
+      // A sum of the lines above, not counted again.
+      if (Name == InteriorPiece) {
+        ++AllLines;
+        AllItems = Items;
+        AllShare = Pct;
+      }
+      continue;
+    }
     ++Pieces;
     RegionItems[Region] += Items;
     RegionShares[Region] += Pct;
-    if (Piece.find("uniform control: whole tiles") != std::string::npos)
-      Interior += Pct;
-    else if (Items)
+    if (Name == InteriorPiece) {
+      InteriorItems += Items;
+      if (Piece.find(": whole tiles") != std::string::npos)
+        Interior += Pct;
+      else if (Piece.find(": partial tiles") != std::string::npos)
+        EdgeItems += Items;
+    } else if (Items && Name.rfind("full, ", 0) == 0) {
       ++Borders;
+    }
   }
   if (Pieces < 3) {
     std::printf("FAIL: %u pieces of Convolution2D, expected a split\n", Pieces);
@@ -166,10 +195,25 @@ static int checkPieces(const std::string &Out) {
                   Region, Items, RegionShares[Region], ConvSize * ConvSize);
       return 1;
     }
-  if (Interior <= 98.0 || Borders < 2) {
-    std::printf("FAIL: the interior ran %.2f%% of the work-items, %u border "
-                "pieces the rest; expected over 98%% and two\n",
-                Interior, Borders);
+  if (Interior <= 98.0) {
+    std::printf("FAIL: the interior's whole tiles ran %.2f%% of the "
+                "work-items, expected over 98%%\n",
+                Interior);
+    return 1;
+  }
+  if (!Edges && (Borders < 2 || EdgeItems || AllLines)) {
+    std::printf("FAIL: without partial edges, %u border pieces ran the "
+                "rest, expected two; %llu work-items in edges, expected "
+                "none\n",
+                Borders, EdgeItems);
+    return 1;
+  }
+  if (Edges && (!EdgeItems || AllLines != 1 || AllItems != InteriorItems ||
+                AllShare <= 99.0)) {
+    std::printf("FAIL: with partial edges, %llu work-items in edges, the "
+                "interior's %u lines for all its ranges say %llu (%.2f%%) "
+                "of %llu; expected some, one line of their sum, over 99%%\n",
+                EdgeItems, AllLines, AllItems, AllShare, InteriorItems);
     return 1;
   }
   return 0;
@@ -335,11 +379,14 @@ int main(int Argc, char **Argv) {
     return 1;
   const char *Self = SelfPath.c_str();
   // Tiles of 8 on every machine: the border pieces of a group are its
-  // first and last tile along x.
+  // first and last tile along x. Without partial edges first (the
+  // launches' table is read from this run), then with them (cheap masks
+  // on every machine: masked code runs anywhere, however fast).
   ChildRun C = runChild(Self, "--child",
                         {{"POCL_ISS_STATS", "1"},
                          {"POCL_ISS_MODE", "split"},
-                         {"POCL_ISS_VECTOR_WIDTH", "8"}});
+                         {"POCL_ISS_VECTOR_WIDTH", "8"},
+                         {"POCL_ISS_PARTIAL_EDGES", "0"}});
   if (C.Exit == 77)
     return 77;
   if (C.Exit != 0) {
@@ -357,7 +404,18 @@ int main(int Argc, char **Argv) {
                 Total);
     return 1;
   }
-  if (int R = checkPieces(Out))
+  if (int R = checkPieces(Out, /*Edges=*/false))
+    return R;
+  ChildRun CE = runChild(Self, "--child",
+                         {{"POCL_ISS_STATS", "1"},
+                          {"POCL_ISS_MODE", "split"},
+                          {"POCL_ISS_VECTOR_WIDTH", "8"},
+                          {"POCL_ISS_CHEAP_MASKS", "1"}});
+  if (CE.Exit != 0) {
+    std::printf("FAIL: the child with partial edges failed\n");
+    return 1;
+  }
+  if (int R = checkPieces(CE.Out, /*Edges=*/true))
     return R;
   if (int R = checkScores(Self))
     return R;

@@ -1218,7 +1218,13 @@ void WorkGroupBuilder::guardLanes(SmallVectorImpl<BasicBlock *> &Blocks,
            !Own.count(U.getUser());
   });
   // What writes outside the work-item's own memory (its allocas, which
-  // become its lane of the context arrays): stores, atomics, calls.
+  // become its lane of the context arrays): stores, atomics, calls. What
+  // writes its own runs on every lane, so that a lane outside the edge
+  // computes all that lane Lo does (a loop bound read back from private
+  // memory included).
+  auto Private = [](const Value *P) {
+    return isa<AllocaInst>(getUnderlyingObject(P));
+  };
   SmallVector<Instruction *, 8> Writes;
   for (BasicBlock *BB : Copy)
     for (Instruction &I : *BB) {
@@ -1228,7 +1234,12 @@ void WorkGroupBuilder::guardLanes(SmallVectorImpl<BasicBlock *> &Blocks,
         if (II->isLifetimeStartOrEnd() || II->isAssumeLikeIntrinsic())
           continue;
       if (auto *S = dyn_cast<StoreInst>(&I))
-        if (isa<AllocaInst>(getUnderlyingObject(S->getPointerOperand())))
+        if (Private(S->getPointerOperand()))
+          continue;
+      if (auto *CB = dyn_cast<CallBase>(&I))
+        if (CB->onlyAccessesArgMemory() && all_of(CB->args(), [&](Use &A) {
+              return !A->getType()->isPointerTy() || Private(A);
+            }))
           continue;
       Writes.push_back(&I);
     }
