@@ -1066,8 +1066,8 @@ void WorkGroupBuilder::emitEdgeTiles(
       assert(Emitted && "a bound emitted once is emitted per row");
       Ok = Plan.emitEdges(B, N.Ids, MapKernelValue, H, Bound, Edge);
     }
-    // Nothing runs the edges' tiles but these loops: where their bounds
-    // could not be emitted, the region as written runs both tiles.
+    // The expressions emitBounds cut the neighbours with: emitted there,
+    // they are here. Without them no tile would be an edge's.
     if (!Ok)
       Edge = Bound;
     auto [Begin, End] = Bound;
