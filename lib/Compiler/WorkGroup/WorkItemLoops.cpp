@@ -1236,6 +1236,10 @@ void WorkGroupBuilder::guardLanes(SmallVectorImpl<BasicBlock *> &Blocks,
       if (auto *S = dyn_cast<StoreInst>(&I))
         if (Private(S->getPointerOperand()))
           continue;
+      // memset, memcpy, memmove write their destination alone.
+      if (auto *MI = dyn_cast<AnyMemIntrinsic>(&I))
+        if (Private(MI->getRawDest()))
+          continue;
       if (auto *CB = dyn_cast<CallBase>(&I))
         if (CB->onlyAccessesArgMemory() && all_of(CB->args(), [&](Use &A) {
               return !A->getType()->isPointerTy() || Private(A);

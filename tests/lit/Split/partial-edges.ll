@@ -20,6 +20,7 @@
 ; stores), where the masks of an edge would cost more than they save.
 ;
 ; RUN: pocl-iss-opt -passes='iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,iss-context,iss-wi-loops' -iss-kernel=Convolution2D -iss-local-size=32,8,1 -iss-vector-width=16 -iss-mode=split -iss-cheap-masks -iss-stats -S %s | FileCheck %s
+; RUN: pocl-iss-opt -passes='iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,iss-context,iss-wi-loops' -iss-kernel=scratch -iss-local-size=32,8,1 -iss-vector-width=16 -iss-mode=split -iss-cheap-masks -S %s | FileCheck %s --check-prefix=SCRATCH
 ; RUN: pocl-iss-opt -passes='iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,iss-context,iss-wi-loops' -iss-kernel=Convolution2D -iss-local-size=32,8,1 -iss-vector-width=16 -iss-mode=split -iss-cheap-masks -iss-partial-edges=false -S %s | FileCheck %s --check-prefix=NONE
 ; RUN: pocl-iss-opt -passes='iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,iss-context,iss-wi-loops' -iss-kernel=Convolution2D -iss-local-size=32,8,1 -iss-vector-width=16 -iss-mode=split -S %s | FileCheck %s --check-prefix=NONE
 ; RUN: pocl-iss-opt -passes='iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,iss-context,iss-wi-loops' -iss-kernel=Convolution2D -iss-local-size=64,1,1 -iss-vector-width=16 -iss-mode=split -iss-cheap-masks -S %s | FileCheck %s --check-prefix=NONE
@@ -62,6 +63,20 @@
 ; CHECK-DAG: ![[WIDTH]] = !{!"llvm.loop.vectorize.width", i32 16}
 ; CHECK-DAG: !{!"Convolution2D", i32 4, i32 0, !"full, consecutive, uniform control", i32 2, !"accesses 2 consecutive, 1 uniform, 0 divergent; branches 0 of 2 folded; loops 2 of 2 uniform", i1 true, i32 0}
 ; CHECK-DAG: !{!"Convolution2D", i32 5, i32 0, !"beside an edge, as written", i32 0, !"", i1 false, i32 0}
+
+; The same kernel with a private scratch array that a memset and a memcpy
+; from the mask fill: a lane outside the edge writes its own lane of it
+; (what it reads back is what lane lo's copy holds), only the output's
+; store is masked.
+; SCRATCH-LABEL: define void @__iss_sub_scratch_0(
+; SCRATCH: %wi.lane.active = and i1
+; SCRATCH-NOT: wi.lane.write
+; SCRATCH: call void @llvm.memset.p0.i64(
+; SCRATCH-NOT: wi.lane.write
+; SCRATCH: call void @llvm.memcpy.p0.p0.i64(
+; SCRATCH: br i1 %wi.lane.active.re, label %wi.lane.write,
+; SCRATCH: wi.lane.write:
+; SCRATCH-NEXT: store i32 %withsc
 
 ; NONE-LABEL: define void @__iss_sub_Convolution2D_0(
 ; NONE-NOT: wi.edge
@@ -166,4 +181,98 @@ for.end55:
   ret void
 }
 
+define spir_kernel void @scratch(ptr %output, ptr %input, ptr %mask, i32 %width, i32 %height, i32 %maskWidth, i32 %maskHeight) {
+entry:
+  %scratch = alloca [4 x i32], align 4
+  %0 = load i64, ptr @_global_offset_x
+  %1 = load i64, ptr @_group_id_x
+  %lsx = load i64, ptr @_local_size_x
+  %2 = mul i64 %lsx, %1
+  %3 = add i64 %0, %2
+  %4 = load i64, ptr @_local_id_x
+  %5 = add i64 %3, %4
+  %conv = trunc i64 %5 to i32
+  %6 = load i64, ptr @_global_offset_y
+  %7 = load i64, ptr @_group_id_y
+  %lsy = load i64, ptr @_local_size_y
+  %8 = mul i64 %lsy, %7
+  %9 = add i64 %6, %8
+  %10 = load i64, ptr @_local_id_y
+  %11 = add i64 %9, %10
+  %conv2 = trunc i64 %11 to i32
+  %sub = sub nsw i32 %maskWidth, 1
+  %div = sdiv i32 %sub, 2
+  %sub3 = sub nsw i32 %maskHeight, 1
+  %div4 = sdiv i32 %sub3, 2
+  %sub5 = sub nsw i32 %conv, %div
+  %cmp = icmp sgt i32 0, %sub5
+  %cond = select i1 %cmp, i32 0, i32 %sub5
+  %sub8 = sub nsw i32 %width, 1
+  %add = add nsw i32 %conv, %div
+  %cmp9 = icmp slt i32 %sub8, %add
+  %cond16 = select i1 %cmp9, i32 %sub8, i32 %add
+  %sub17 = sub nsw i32 %conv2, %div4
+  %cmp18 = icmp sgt i32 0, %sub17
+  %cond24 = select i1 %cmp18, i32 0, i32 %sub17
+  %sub25 = sub nsw i32 %height, 1
+  %add26 = add nsw i32 %conv2, %div4
+  %cmp27 = icmp slt i32 %sub25, %add26
+  %cond34 = select i1 %cmp27, i32 %sub25, i32 %add26
+  call void @llvm.memset.p0.i64(ptr %scratch, i8 0, i64 16, i1 false)
+  call void @llvm.memcpy.p0.p0.i64(ptr %scratch, ptr %mask, i64 8, i1 false)
+  br label %for.cond
+
+for.cond:
+  %sumFX.0 = phi float [ 0.000000e+00, %entry ], [ %sumFX.1, %for.inc53 ]
+  %i.0 = phi i32 [ %cond, %entry ], [ %inc54, %for.inc53 ]
+  %cmp35 = icmp sle i32 %i.0, %cond16
+  br i1 %cmp35, label %for.cond37.preheader, label %for.end55
+
+for.cond37.preheader:
+  br label %for.cond37
+
+for.cond37:
+  %sumFX.1 = phi float [ %14, %for.body41 ], [ %sumFX.0, %for.cond37.preheader ]
+  %j.0 = phi i32 [ %inc, %for.body41 ], [ %cond24, %for.cond37.preheader ]
+  %cmp38 = icmp sle i32 %j.0, %cond34
+  br i1 %cmp38, label %for.body41, label %for.inc53
+
+for.body41:
+  %sub43 = sub nsw i32 %j.0, %sub17
+  %mul = mul nsw i32 %sub43, %maskWidth
+  %sub45 = sub nsw i32 %i.0, %sub5
+  %add46 = add nsw i32 %mul, %sub45
+  %mul47 = mul nsw i32 %j.0, %width
+  %add48 = add nsw i32 %mul47, %i.0
+  %idxprom = sext i32 %add48 to i64
+  %arrayidx = getelementptr inbounds i32, ptr %input, i64 %idxprom
+  %12 = load i32, ptr %arrayidx, align 4
+  %conv49 = sitofp i32 %12 to float
+  %idxprom50 = sext i32 %add46 to i64
+  %arrayidx51 = getelementptr inbounds float, ptr %mask, i64 %idxprom50
+  %13 = load float, ptr %arrayidx51, align 4
+  %14 = call float @llvm.fmuladd.f32(float %conv49, float %13, float %sumFX.1)
+  %inc = add nsw i32 %j.0, 1
+  br label %for.cond37
+
+for.inc53:
+  %inc54 = add nsw i32 %i.0, 1
+  br label %for.cond
+
+for.end55:
+  %conv56 = fpext float %sumFX.0 to double
+  %add57 = fadd double %conv56, 5.000000e-01
+  %conv58 = fptosi double %add57 to i32
+  %mul59 = mul nsw i32 %conv2, %width
+  %add60 = add nsw i32 %mul59, %conv
+  %idxprom61 = sext i32 %add60 to i64
+  %arrayidx62 = getelementptr inbounds i32, ptr %output, i64 %idxprom61
+  %sc = load i32, ptr %scratch, align 4
+  %withsc = add i32 %conv58, %sc
+  store i32 %withsc, ptr %arrayidx62, align 4
+  ret void
+}
+
 declare float @llvm.fmuladd.f32(float, float, float)
+declare void @llvm.memset.p0.i64(ptr, i8, i64, i1)
+declare void @llvm.memcpy.p0.p0.i64(ptr, ptr, i64, i1)
