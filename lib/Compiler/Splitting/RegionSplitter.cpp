@@ -921,7 +921,7 @@ void ModelSplitPlan::computeEdges() {
           if (Edge.is_null() || Edge.is_empty().is_true())
             continue;
           isl::pw_aff B = SplittingPredicates::edgeBound(
-              Edge, Outer, P->dim(), Before, M.predicateContext());
+              Edge, Outer, P->dim(), Before, P->contextFor({Edge}));
           (Before ? Found[I].first : Found[I].second) = B;
           Bounds.push_back(B);
         }

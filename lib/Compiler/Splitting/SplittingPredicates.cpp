@@ -1224,19 +1224,15 @@ const isl::set &SplittingPredicates::rangeTilesAt(unsigned Range) const {
   return Ranges[Range].Tiles;
 }
 
-isl::set SplittingPredicates::secondTiles(const isl::set &Tiles,
-                                          unsigned Dim) {
-  isl::multi_aff Next = replaceDim(Tiles.space(), Dim, [&](isl::aff V) {
-    return V.add_constant(isl::val(Tiles.ctx(), 1L));
-  });
-  return Tiles.intersect(Tiles.preimage(Next));
-}
-
 /// \p S moved by \p By along \p Dim: { p : p - By * e_Dim in S }.
 static isl::set shifted(const isl::set &S, unsigned Dim, long By) {
   return S.preimage(replaceDim(S.space(), Dim, [&](isl::aff V) {
     return V.add_constant(isl::val(S.ctx(), -By));
   }));
+}
+
+isl::set SplittingPredicates::secondTiles(const isl::set &Tiles, unsigned Dim) {
+  return Tiles.intersect(shifted(Tiles, Dim, -1));
 }
 
 isl::set SplittingPredicates::edgeTiles(const isl::set &RangeTiles,
@@ -1267,23 +1263,13 @@ isl::set SplittingPredicates::edgeItems(const isl::set &Good,
   return Items.subtract(Between.intersect_range(Bad).domain()).coalesce();
 }
 
-/// \p Context without the parameters \p S does not name.
-static isl::set contextOf(const isl::set &Context, const isl::set &S) {
-  isl::set C = Context;
-  for (unsigned I = islDim(C, isl::dim::param); I-- > 0;)
-    if (S.find_dim_by_id(isl::dim::param, C.get_dim_id(isl::dim::param, I)) < 0)
-      C = C.project_out(isl::dim::param, I, 1);
-  return C;
-}
-
 isl::pw_aff SplittingPredicates::edgeBound(const isl::set &Edge,
                                            const isl::set &Outer, unsigned Dim,
                                            bool Before,
                                            const isl::set &Context) {
   // The parametric minimum costs by the constraints: none of the
   // context's, no parameter the edge does not name.
-  isl::set E = dropUnusedParams(Edge);
-  E = dropUnusedParams(E.gist_params(contextOf(Context, E)));
+  isl::set E = dropUnusedParams(dropUnusedParams(Edge).gist_params(Context));
   isl::map M = outerToDim(E, Dim).intersect_domain(Outer);
   isl::pw_aff PA =
       (Before ? M.lexmin_pw_multi_aff() : M.lexmax_pw_multi_aff()).at(0);

@@ -409,10 +409,14 @@ public:
   /// Where \p Edge (over WI, from edgeItems) starts (\p Before: its least
   /// x_d) or ends (its greatest x_d + 1), as { Outer[o0, o1] -> [x_d] }
   /// defined on all of \p Outer (a set over Outer): -1 where the edge is
-  /// empty; simplified within \p Context (parameters only).
+  /// empty; simplified within \p Context (parameters only: contextFor's
+  /// for the edge, whose parameters alone matter to the minimum).
   static isl::pw_aff edgeBound(const isl::set &Edge, const isl::set &Outer,
                                unsigned Dim, bool Before,
                                const isl::set &Context);
+  /// The context without the parameters that none of \p Sets involves
+  /// (memoized per choice of parameters).
+  isl::set contextFor(llvm::ArrayRef<isl::set> Sets) const;
   /// { Outer[o0, o1] } of the region's work-items.
   isl::set outerIds() const;
 
@@ -500,9 +504,6 @@ private:
   void compute();
   bool involvesVarying(const isl::set &S) const;
   bool involvesVarying(const isl::pw_aff &PA) const;
-  /// The context without the parameters that none of \p Sets involves
-  /// (memoized per choice of parameters).
-  isl::set contextFor(llvm::ArrayRef<isl::set> Sets) const;
   /// Whether \p S is empty for the parameters in the context.
   isl::boolean emptyInContext(const isl::set &S) const;
   /// \p Domain with the opaque parameters that vary along d projected out.

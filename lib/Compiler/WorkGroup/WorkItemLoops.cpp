@@ -248,8 +248,6 @@ private:
   /// POCL_ISS_STATS: whether this builder counts the work-items of each
   /// piece (split modes; a tile function's lanes are counted by its range).
   bool countsPieces() const { return Config.Stats && PlanFor && !Lanes; }
-  /// Adds \p N to the group's sum of a new counter for \p Piece, or of
-  /// counter \p Existing; returns the counter.
   /// The edges of a split region (SplitPlan::edgeRanges), from \p Pre to
   /// \p After where \p On holds: per outer ids, over the partial tiles
   /// beside each range that has one, its edges' work-items run as vector
@@ -262,11 +260,6 @@ private:
                      ArrayRef<std::pair<Value *, Value *>> Once,
                      ArrayRef<SmallVector<unsigned, 4>> Classes,
                      function_ref<Value *(Value *)> MapKernelValue);
-  /// Makes the copy \p Copy of a region, whose vectorized id is \p X =
-  /// \p Base + lane, run on the lanes [\p Lo, \p Hi) only though every
-  /// lane of the tile enters it: the others take lane Lo's id, so that
-  /// they compute what it does (no access out of its bounds, no trap), and
-  /// skip what it writes to memory not their own.
   /// The loop over tiles t in [\p First, \p End), entered from \p Pre
   /// where that is not empty and left to \p After, around the loop over
   /// the w lanes of each, whose body goes from \p Body to \p BodyEnd:
@@ -279,10 +272,16 @@ private:
       const Twine &Name, BasicBlock *Body, BasicBlock *BodyEnd,
       function_ref<std::pair<Value *, Value *>(IRBuilderBase &, Value *)> Tile,
       SmallVectorImpl<LoopRec> &Loops, SmallVectorImpl<BasicBlock *> &Blocks);
-  /// The copy is \p Blocks from \p CopyBegin on; the blocks the guards
-  /// make join it.
+  /// Makes the copy of a region that is \p Blocks from \p CopyBegin on,
+  /// whose vectorized id is \p X = \p Base + lane, run on the lanes
+  /// [\p Lo, \p Hi) only though every lane of the tile enters it: the
+  /// others take lane Lo's id, so that they compute what it does (no
+  /// access out of its bounds, no trap), and skip what it writes to memory
+  /// not their own. The blocks the guards make join \p Blocks.
   void guardLanes(SmallVectorImpl<BasicBlock *> &Blocks, size_t CopyBegin,
                   Value *X, Value *Base, Value *Lo, Value *Hi);
+  /// Adds \p N to the group's sum of a new counter for \p Piece, or of
+  /// counter \p Existing; returns the counter.
   unsigned countWorkItems(IRBuilderBase &B, Value *N, BasicBlock *Start,
                           StringRef Piece, unsigned Existing = ~0u);
   void emitPieceCounters();
