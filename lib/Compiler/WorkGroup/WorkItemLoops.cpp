@@ -1601,6 +1601,13 @@ void WorkGroupBuilder::markParallel(const Nest &N) {
     }
   bool Scalar = Config.IssMode == Mode::Scalar;
   Type *I32 = Type::getInt32Ty(Ctx);
+  // The lanes of the vectorized dimension go to the full unroller and the
+  // SLP vectorizer where its innermost loop has fewer work-items than the
+  // lanes (below).
+  uint64_t Lanes = std::max(Config.VectorWidth, Config.GivenWidth);
+  bool LanesUnrolled = any_of(N.Loops, [&](const LoopRec &L) {
+    return L.Role == LoopRec::Innermost && Config.LocalSize[L.Dim] < Lanes;
+  });
   for (const LoopRec &L : N.Loops) {
     bool Innermost =
         L.Role == LoopRec::Innermost || L.Role == LoopRec::Tile;
@@ -1614,6 +1621,15 @@ void WorkGroupBuilder::markParallel(const Nest &N) {
     if (Scalar || L.Role == LoopRec::Scalar) {
       Flag("llvm.loop.vectorize.width", ConstantInt::get(I32, 1));
       Flag("llvm.loop.interleave.count", ConstantInt::get(I32, 1));
+    } else if (L.Role == LoopRec::Outer && LanesUnrolled) {
+      // Once the innermost loop is unrolled, an outer one is innermost: the
+      // loop vectorizer would take another dimension than the subkernel's,
+      // whose context arrays are laid out for the subkernel's, at the
+      // width its cost model picks. NVIDIA's convolutionSeparable columns
+      // in 16x8 groups, scored for y at 8 lanes, had their x loops
+      // vectorized at 4 lanes, every context slot a gather or a scatter:
+      // 2.5x slower than `vec`, and slower than scalar code.
+      Flag("llvm.loop.vectorize.width", ConstantInt::get(I32, 1));
     } else if (L.Role == LoopRec::Tiles) {
       // The tile loop inside is the one for vectors; this one may be
       // unrolled once it is innermost.
@@ -1648,8 +1664,7 @@ void WorkGroupBuilder::markParallel(const Nest &N) {
       // lanes too (DCT's 8x8 groups: the vectorizer's cost model refuses
       // half its loops at 8 lanes, which then ran 3x slower rolled).
       uint64_t Trips = Config.LocalSize[L.Dim];
-      uint64_t W = std::max(Config.VectorWidth, Config.GivenWidth);
-      if (Trips >= W && Trips <= MaxTilesKeptRolled * W)
+      if (Trips >= Lanes && Trips <= MaxTilesKeptRolled * Lanes)
         appendVectorizeBeforeUnroll(Ctx, Ops);
     }
     L.Latch->getTerminator()->setMetadata(LLVMContext::MD_loop,

@@ -35,7 +35,10 @@
 ; RUN: pocl-iss-opt -passes='iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,iss-subkernels' -iss-kernel=cols -iss-local-size=4,4,1 -iss-mode=split+score -S %s | FileCheck %s --check-prefix=W4
 ; Its loop of 4 work-items, fewer than the 8 lanes the compilation was
 ; given, is left to LLVM's full unroller (WorkItemLoops/basic.ll); the
-; subkernel of 8 lanes for 8x8 groups keeps it off.
+; subkernel of 8 lanes for 8x8 groups keeps it off. Once unrolled, the
+; outer x loop would be innermost and the loop vectorizer could take x,
+; across the y-major context arrays: it is kept scalar (its copies of the
+; unrolled y lanes are the SLP vectorizer's), but not in 8x8 groups.
 ; RUN: pocl-iss-opt -passes='iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,iss-subkernels' -iss-kernel=rows -iss-local-size=4,4,1 -iss-mode=score -S %s | FileCheck %s --check-prefix=UNROLL4
 ; RUN: pocl-iss-opt -passes='iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,iss-subkernels' -iss-kernel=rows -iss-local-size=8,8,1 -iss-mode=score -S %s | FileCheck %s --check-prefix=ROLLED8
 ;
@@ -188,7 +191,15 @@ end:
 ; EITHER: ![[Y]] = !{!"either", !"__iss_sub_either_1", !"split+score:y/8"}
 ; EITHER: ![[F]] = !{!"either", !"__iss_sub_either_2", !"split+score:scalar"}
 
+; UNROLL4: br i1 %{{[0-9]+}}, label %wi.y.header, label %wi.y.done, !llvm.loop ![[Y4:[0-9]+]]
+; UNROLL4: br i1 %{{[0-9]+}}, label %wi.x.header, label %wi.x.done, !llvm.loop ![[X4:[0-9]+]]
 ; UNROLL4: !{!"rows", !"__iss_sub_rows_0", !"score:y/4"}
+; UNROLL4: ![[Y4]] = distinct !{![[Y4]], ![[PAR4:[0-9]+]]}
+; UNROLL4: ![[X4]] = distinct !{![[X4]], ![[PAR4]], ![[W1:[0-9]+]]}
+; UNROLL4: ![[W1]] = !{!"llvm.loop.vectorize.width", i32 1}
 ; UNROLL4-NOT: llvm.loop.unroll.disable
+; ROLLED8: br i1 %{{[0-9]+}}, label %wi.x.header, label %wi.x.done, !llvm.loop ![[X8:[0-9]+]]
 ; ROLLED8: !{!"rows", !"__iss_sub_rows_0", !"score:y/8"}
 ; ROLLED8: !{!"llvm.loop.unroll.disable"}
+; ROLLED8: ![[X8]] = distinct !{![[X8]], ![[PAR8:[0-9]+]]}
+; ROLLED8-NOT: llvm.loop.vectorize.width
