@@ -349,6 +349,16 @@ static bool kernelMemory(const ModelAccess &A) {
 std::vector<SubkernelScore>
 scoresOf(const WorkItemModel &M, ArrayRef<unsigned> Dims, const ScoreWeights &W,
          isl::set *ContextOut, std::string *Unscored) {
+  // Without a modelled region every dimension would score 0, and the
+  // scalar fallback would run every launch: rather no scores (an image
+  // kernel whose model ran out of quota ran scalar).
+  auto Regions = M.regions();
+  if (!Regions.empty() &&
+      none_of(Regions, [](const RegionModel &R) { return R.Modelled; })) {
+    if (Unscored)
+      *Unscored = "no region is modelled: " + Regions.front().Why;
+    return {};
+  }
   std::vector<SubkernelScore> Scores(Dims.size());
   unsigned Local[3];
   for (unsigned D = 0; D < 3; ++D)

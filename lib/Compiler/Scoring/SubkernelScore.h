@@ -166,7 +166,8 @@ std::vector<isl::pw_aff> boxExtents(const isl::set &S, const isl::set &Context);
 /// modelled region of \p M; \p Context receives what is known of the
 /// launch parameters (the model's context with the group parameters
 /// replaced). None, and why in \p Unscored, where isl ran out of quota
-/// (-iss-score-part-ops) for the parts of some access.
+/// (-iss-score-part-ops) for the parts of some access, or where no region
+/// is modelled.
 std::vector<SubkernelScore> scoresOf(const WorkItemModel &M,
                                      llvm::ArrayRef<unsigned> Dims,
                                      const ScoreWeights &W,
