@@ -61,6 +61,12 @@ static cl::opt<unsigned long> MaxEdgeOps(
 
 namespace iss {
 
+/// Whether \p Bound, an edge's bound as emitRawEdges gives it (-1 where
+/// there is none), marks an edge.
+static Value *hasEdge(IRBuilderBase &B, Value *Bound) {
+  return B.CreateICmpSGE(Bound, B.getInt64(0));
+}
+
 SplitPlan::~SplitPlan() = default;
 
 /// Whether \p Acc loads a work-group value (a work-item global, the
@@ -199,7 +205,7 @@ public:
                        function_ref<Value *(Value *)> MapKernelValue,
                        unsigned Range,
                        std::pair<Value *, Value *> &Bound) override {
-    SmallVector<std::pair<Value *, Value *>, 8> Bounds;
+    SmallVector<std::pair<Value *, Value *>, 1> Bounds;
     // A range beside an edge ends (starts) where the edge's tile does: all
     // the bounds, once per block and outer ids.
     if (!edgeRanges().empty()) {
@@ -427,14 +433,14 @@ bool ModelSplitPlan::emitBounds(
     auto [Begin, End] = Own[H];
     for (unsigned J = 0; J < Own.size(); ++J) {
       if (J < H && Before) {
-        Value *Cut = B.CreateAnd(B.CreateICmpSGE(Before, B.getInt64(0)),
+        Value *Cut = B.CreateAnd(hasEdge(B, Before),
                                  B.CreateICmpEQ(Own[J].second, Begin));
         Own[J].second = B.CreateSelect(Cut, B.CreateSub(Begin, W),
                                        Own[J].second, "wi.end.cut");
       }
       if (J > H && After) {
-        Value *Cut = B.CreateAnd(B.CreateICmpSGE(After, B.getInt64(0)),
-                                 B.CreateICmpEQ(Own[J].first, End));
+        Value *Cut =
+            B.CreateAnd(hasEdge(B, After), B.CreateICmpEQ(Own[J].first, End));
         Own[J].first = B.CreateSelect(Cut, B.CreateAdd(End, W), Own[J].first,
                                       "wi.begin.cut");
       }
@@ -972,11 +978,11 @@ bool ModelSplitPlan::emitEdges(IRBuilderBase &B, Value *const OuterIds[3],
     return false;
   Edge = Bound;
   if (Before)
-    Edge.first = B.CreateSelect(B.CreateICmpSGE(Before, B.getInt64(0)), Before,
-                                Bound.first, "wi.edge.begin");
+    Edge.first = B.CreateSelect(hasEdge(B, Before), Before, Bound.first,
+                                "wi.edge.begin");
   if (After)
-    Edge.second = B.CreateSelect(B.CreateICmpSGE(After, B.getInt64(0)), After,
-                                 Bound.second, "wi.edge.end");
+    Edge.second =
+        B.CreateSelect(hasEdge(B, After), After, Bound.second, "wi.edge.end");
   return true;
 }
 

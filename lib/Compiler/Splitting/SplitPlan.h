@@ -133,9 +133,9 @@ public:
   /// first or last one) on which their copy computes what the region as
   /// written does (Convolution2D's interior beside the image's border,
   /// which the tile's border lanes cut). emitBounds leaves such a tile out
-  /// of the range that holds it; iss-wi-loops runs it as a scalar loop of
-  /// its own, those work-items with a copy of the range's class, the
-  /// others with the region as written.
+  /// of the range that holds it; iss-wi-loops runs it apart: those
+  /// work-items with a copy of the range's class as one vector iteration
+  /// with masks, the tile's others with the region as written, scalar.
   virtual llvm::ArrayRef<unsigned> edgeRanges() = 0;
   /// Emits, at \p B (inside the outer work-item loops), the edges of range
   /// \p Range, whose bounds there are \p Bound: the work-items

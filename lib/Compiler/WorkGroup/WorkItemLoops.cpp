@@ -1213,8 +1213,7 @@ void WorkGroupBuilder::guardLanes(SmallVectorImpl<BasicBlock *> &Blocks,
   SmallPtrSet<Value *, 4> Own = {Lane, Active, Id};
   X->replaceUsesWithIf(Id, [&](Use &U) {
     auto *I = dyn_cast<Instruction>(U.getUser());
-    return I && InCopy.count(I->getParent()) && !Own.count(I) &&
-           !Own.count(U.getUser());
+    return I && InCopy.count(I->getParent()) && !Own.count(I);
   });
   // What writes outside the work-item's own memory (its allocas, which
   // become its lane of the context arrays): stores, atomics, calls. What
