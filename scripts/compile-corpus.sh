@@ -23,7 +23,7 @@
 
 set -euo pipefail
 cd "$(dirname "$0")/.."
-BUILD=${BUILD:-build}
+BUILD=$(realpath "${BUILD:-build}")
 
 case "${1:-}" in
 dump)
@@ -33,7 +33,7 @@ dump)
   for B in "$BUILD"/tests/kernels/kernel-*; do
     N=$(basename "$B")
     mkdir -p "$CORPUS/$N"
-    OCL_ICD_VENDORS="$PWD/$BUILD/vendors" POCL_ISS_MODE=split \
+    OCL_ICD_VENDORS="$BUILD/vendors" POCL_ISS_MODE=split \
       POCL_KERNEL_CACHE=0 POCL_DEBUG=llvm POCL_ISS_DUMP_IR="$CORPUS/$N" \
       "$B" > "$CORPUS/$N.log" 2>&1 || echo "$N failed (see $CORPUS/$N.log)"
     grep -o 'kernel [^ ]*, local size [0-9,]*' "$CORPUS/$N.log" | sort -u |
@@ -49,7 +49,7 @@ run)
   shift 4
   mkdir -p "$OUT"
   : > "$OUT/times.txt"
-  export CORPUS OUT MODE EXTRA="$*" OPT="$PWD/$BUILD/bin/pocl-iss-opt"
+  export CORPUS OUT MODE EXTRA="$*" OPT="$BUILD/bin/pocl-iss-opt"
   xargs -P 2 -L 1 bash -c '
     K=$0 L=$1 N=$(echo "$0" | tr / _)-$1
     /usr/bin/time -o "$OUT/$N.t" -f %e timeout 300 "$OPT" \

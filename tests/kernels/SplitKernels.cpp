@@ -255,6 +255,22 @@ __kernel void clampedBox2D(__global const int *In, __global int *Out, int W,
       S += In[J * W + I] * (I - X + 2 * R + 1) + J;
   Out[Y * W + X] = S;
 }
+
+// Sizes compared unsigned, as the NVIDIA SDK's transpose compares them: the
+// model assumes the size arguments non-negative as ints and checks that
+// per group; past 2^31 (Lo) or negative (Hi, all of uint's top half) the
+// groups run unsplit. Lo - 1 wraps below Lo = 0. The uniform load keeps
+// the guards from the masks (-iss-cheap-masks): the region is split.
+__kernel void uintSizes(__global const float *In, __global float *Out,
+                        uint Lo, int Hi) {
+  uint x = get_global_id(0), i = x - get_global_offset(0);
+  float v = -1.0f;
+  if (x >= Lo && x < Hi)
+    v = In[i] * In[0];
+  if (x - 1 < Lo)
+    v += 100.0f;
+  Out[i] = v;
+}
 )CLC";
 
 namespace {
@@ -573,6 +589,34 @@ CLT_TEST(uintRowsThatWrap) {
     expectEqual(Got, Want,
                 "uintRows W=" + std::to_string(C.W) + " local " +
                     std::to_string(C.LX) + "x" + std::to_string(C.LY));
+  }
+}
+
+CLT_TEST(uintSizesPastTheSignBit) {
+  Program P = E.build(SplitSource);
+  Kernel K = E.kernel(P, "uintSizes");
+  struct Case {
+    size_t G, L, O;
+    cl_uint Lo;
+    cl_int Hi;
+  };
+  for (Case C :
+       {Case{256, 64, 0, 3, 200}, Case{256, 16, 5, 0, 77},
+        Case{96, 24, 0, 17, -1}, Case{128, 32, 7, 0, -100},
+        Case{128, 64, 0, 0x80000000u, 50}, Case{64, 16, 0, 0xFFFFFFFFu, -1}}) {
+    auto In = randomVector<float>(C.G, -10.f, 10.f, unsigned(C.G + C.L));
+    Mem DIn = E.input(In), DOut = E.output<float>(C.G);
+    setArgs(K, DIn, DOut, C.Lo, C.Hi);
+    E.run(K, 1, &C.G, &C.L, &C.O);
+    std::vector<float> Want(C.G);
+    for (size_t I = 0; I < C.G; ++I) {
+      cl_uint X = cl_uint(I + C.O);
+      float V = X >= C.Lo && X < cl_uint(C.Hi) ? In[I] * In[0] : -1.0f;
+      Want[I] = X - 1 < C.Lo ? V + 100.0f : V;
+    }
+    expectEqual(E.read<float>(DOut, C.G), Want,
+                "uintSizes lo=" + std::to_string(C.Lo) + " hi=" +
+                    std::to_string(C.Hi) + " local=" + std::to_string(C.L));
   }
 }
 

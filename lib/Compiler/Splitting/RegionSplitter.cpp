@@ -1279,9 +1279,13 @@ SplitPlanner makeSplitPlanner(const WorkItemModel &M, unsigned Dim,
         if (!R->Accesses[A].Checked &&
             P->classify(A, R->Domain) != AccessClass::Divergent)
           continue;
+        // On a range where it runs: one it never reaches is vacuously
+        // consecutive there.
         for (unsigned I = 0; I < NumRanges; ++I)
           if (P->pieces()[P->ranges()[I].Piece].Full &&
-              P->classifyRange(A, I) != AccessClass::Divergent && !Scalar(I))
+              P->classifyRange(A, I) != AccessClass::Divergent &&
+              noneOnRange(*R, *P, R->Accesses[A].Domain, I).is_false() &&
+              !Scalar(I))
             return true;
       }
       // A kernel loop whose trip count diverges across the lanes of a tile

@@ -1309,7 +1309,21 @@ Cond WorkItemModel::Builder::compare(CmpInst::Predicate P, Value *A, Value *B,
     // Unsigned order on signed values, exactly: the signed order when the
     // signs agree; a non-negative value is below a negative one.
     isl::pw_aff Z = constant(S, 0);
-    isl::set XNeg = X.lt_set(Z), YNeg = Y.lt_set(Z);
+    // An operand of the parameters alone (a size argument, `gid < (uint)n`)
+    // is assumed non-negative, checked once per group: its sign cases
+    // would double every set built on the condition, for launches with a
+    // negative size. An operand of the ids or the loop counters keeps
+    // them: a border test `(uint)(gid - 1) < w` is exact in every group.
+    unsigned Bits = A->getType()->getIntegerBitWidth();
+    unsigned NDims = islDim(S.Space, isl::dim::set);
+    auto NonNegative = [&](Expr &E) {
+      return isl_pw_aff_involves_dims(E.PA.get(), isl_dim_in, 0, NDims) ==
+                 isl_bool_false &&
+             isl_pw_aff_is_cst(E.PA.get()) == isl_bool_false &&
+             needInRange(E, E.PA, S, Bits, true);
+    };
+    isl::set XNeg = NonNegative(*EA) ? isl::set::empty(S.Space) : X.lt_set(Z);
+    isl::set YNeg = NonNegative(*EB) ? isl::set::empty(S.Space) : Y.lt_set(Z);
     isl::set XPos = Univ.subtract(XNeg), YPos = Univ.subtract(YNeg);
     isl::set SameSign = XNeg.intersect(YNeg).unite(XPos.intersect(YPos));
     Result = Result.intersect(SameSign);
