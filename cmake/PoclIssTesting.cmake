@@ -3,10 +3,13 @@
 # pointing at the build tree's vendors/ folder.
 
 set(POCL_ISS_MODES scalar vec split score split+score)
+# POCL_ISS_TIERED=0: each mode's tests run that mode's code from the first
+# launch (runtime-tiered tests the tiers).
 set(POCL_ISS_TEST_ENV
   "OCL_ICD_VENDORS=${PROJECT_BINARY_DIR}/vendors"
   "OCL_ICD_FILENAMES="
   "POCL_CACHE_DIR=${PROJECT_BINARY_DIR}/test-kcache"
+  "POCL_ISS_TIERED=0"
   ${POCL_ISS_SANITIZER_ENV})
 
 # pocl_iss_opencl_host(<target> <CL_TARGET_OPENCL_VERSION>): an OpenCL host

@@ -10,7 +10,7 @@
 #       build-asan/ the runtime API tests (the stress test among them), the
 #       unit tests and the end-to-end kernels in the default mode; then on
 #       a ThreadSanitizer build (build-tsan/) the concurrency-heavy runtime
-#       tests: stress, events, queues.
+#       tests: stress, events, queues, the tiered first launch.
 #
 # A sanitizer report anywhere in a test's output fails the run as well,
 # even one from a child process whose status the test does not look at.
@@ -54,6 +54,7 @@ if [ "$SCOPE" = all ]; then
   sanitized build-asan address,undefined ""
 else
   sanitized build-asan address,undefined "" -L '^(runtime|unit|default-mode)$'
-  sanitized build-tsan thread "runtime-stress runtime-event runtime-queue" \
-    -R '^runtime-(stress|stress-nospin|event|queue)$'
+  sanitized build-tsan thread \
+    "runtime-stress runtime-event runtime-queue runtime-tiered" \
+    -R '^runtime-(stress|stress-nospin|event|queue|tiered)$'
 fi

@@ -31,6 +31,7 @@ struct Settings {
   bool Stats = false;              ///< POCL_ISS_STATS
   bool Horizontal = true;          ///< POCL_ISS_HORIZONTAL
   bool PartialEdges = true;        ///< POCL_ISS_PARTIAL_EDGES
+  bool Tiered = true;              ///< POCL_ISS_TIERED
   unsigned MaxPieces = 8;          ///< POCL_ISS_MAX_PIECES, ranges per region
   bool SafeDivision = true;        ///< POCL_ISS_SAFE_DIVISION
   int CheapMasks = -1;             ///< POCL_ISS_CHEAP_MASKS, -1: from target

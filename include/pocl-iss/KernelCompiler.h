@@ -18,9 +18,11 @@
 #include "pocl-iss/WorkGroupABI.h"
 
 #include <atomic>
+#include <condition_variable>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -167,12 +169,55 @@ struct CompiledKernel {
   mutable LaunchHistory History;
 };
 
+/// Which code getCompiledKernel gets.
+enum class CompileTier {
+  Mode,       ///< POCL_ISS_MODE's, compiled if need be
+  Vec,        ///< `vec`'s, compiled if need be (a tiered first launch)
+  CachedOnly, ///< POCL_ISS_MODE's if loaded or on disk already, else null
+};
+
 /// Compiles (or loads from the on-disk cache) the work-group functions of
 /// \p Kernel in the executable binary \p Binary for the local size \p Local.
-/// Returns null and fills \p Error when that fails.
+/// Returns null and fills \p Error when that fails (with CompileTier::
+/// CachedOnly, null and no error where nothing is compiled yet).
 std::shared_ptr<CompiledKernel>
 getCompiledKernel(const std::vector<uint8_t> &Binary, const std::string &Kernel,
-                  const size_t Local[3], std::string &Error);
+                  const size_t Local[3], std::string &Error,
+                  CompileTier Tier = CompileTier::Mode);
+
+/// Whether a kernel's first launch for a local size runs `vec`'s code while
+/// POCL_ISS_MODE's compiles behind it (POCL_ISS_TIERED): in the modes that
+/// split or score, without POCL_ISS_STATS (which counts the mode's pieces).
+bool tieredLaunches();
+
+/// The compile of POCL_ISS_MODE's code behind a tiered first launch, on the
+/// compiler's background thread (one for the process, taking them in
+/// order). The next launch waits for it; one that finds it not started yet
+/// compiles it on its own thread instead. A process that exits waits for
+/// the compile under way and drops the others.
+class BackgroundCompile {
+public:
+  static std::shared_ptr<BackgroundCompile>
+  start(std::shared_ptr<const std::vector<uint8_t>> Binary,
+        const std::string &Kernel, const size_t Local[3]);
+  /// The compiled kernel; null with \p Error when the compile failed.
+  std::shared_ptr<CompiledKernel> wait(std::string &Error);
+
+  /// Runs the compile here if nobody has started it (the background
+  /// thread, or a launch that would rather not wait).
+  void runIfQueued();
+
+private:
+  enum class State { Queued, Running, Done };
+  std::mutex M;
+  std::condition_variable CV;
+  State St = State::Queued;
+  std::shared_ptr<const std::vector<uint8_t>> Binary;
+  std::string Kernel;
+  size_t Local[3] = {1, 1, 1};
+  std::shared_ptr<CompiledKernel> Result;
+  std::string Error;
+};
 
 } // namespace iss
 

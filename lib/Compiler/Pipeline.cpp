@@ -38,9 +38,11 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
+#include <deque>
 #include <dlfcn.h>
 #include <map>
 #include <mutex>
+#include <thread>
 
 using namespace llvm;
 
@@ -568,13 +570,13 @@ static const std::string &compilerBuildId() {
 
 std::shared_ptr<CompiledKernel>
 getCompiledKernel(const std::vector<uint8_t> &Binary, const std::string &Kernel,
-                  const size_t Local[3], std::string &Error) {
+                  const size_t Local[3], std::string &Error, CompileTier Tier) {
   const Settings &S = settings();
   WorkGroupConfig Config;
   Config.Kernel = Kernel;
   for (unsigned D = 0; D < 3; ++D)
     Config.LocalSize[D] = static_cast<unsigned>(Local[D] ? Local[D] : 1);
-  Config.IssMode = S.IssMode;
+  Config.IssMode = Tier == CompileTier::Vec ? Mode::Vec : S.IssMode;
   Config.VectorWidth = S.VectorWidth ? S.VectorWidth : defaultVectorWidth();
   Config.ForceWidth = S.VectorWidth != 0;
   Config.CheapMasks = S.CheapMasks >= 0
@@ -647,6 +649,8 @@ getCompiledKernel(const std::vector<uint8_t> &Binary, const std::string &Kernel,
     }
   }
   if (!FromCache) {
+    if (Tier == CompileTier::CachedOnly)
+      return nullptr;
     if (!compileKernelGuarded(Binary, Config, CK, Error))
       return nullptr;
     if (S.KernelCache)
@@ -677,6 +681,111 @@ getCompiledKernel(const std::vector<uint8_t> &Binary, const std::string &Kernel,
       It = It->second.expired() ? Loaded.erase(It) : std::next(It);
     SweepAt = std::max<size_t>(64, 2 * Loaded.size());
   }
+  return Result;
+}
+
+bool tieredLaunches() {
+  const Settings &S = settings();
+  return S.Tiered && !S.Stats &&
+         (S.IssMode == Mode::Split || S.IssMode == Mode::Score ||
+          S.IssMode == Mode::SplitScore);
+}
+
+namespace {
+/// The compiler's background thread (BackgroundCompile). Made by the first
+/// tiered launch, after the JIT that launch loaded its code into: gone at
+/// exit before the JIT's exit handler and LLVM's own statics run.
+class BackgroundThread {
+public:
+  void push(std::shared_ptr<BackgroundCompile> C) {
+    std::lock_guard<std::mutex> L(M);
+    if (!Worker.joinable())
+      Worker = std::thread([this] { loop(); });
+    Queue.push_back(std::move(C));
+    CV.notify_one();
+  }
+  ~BackgroundThread() {
+    {
+      std::lock_guard<std::mutex> L(M);
+      Stopping = true;
+      Queue.clear();
+    }
+    CV.notify_one();
+    if (Worker.joinable())
+      Worker.join();
+  }
+
+private:
+  void loop() {
+    for (;;) {
+      std::shared_ptr<BackgroundCompile> C;
+      {
+        std::unique_lock<std::mutex> L(M);
+        CV.wait(L, [&] { return Stopping || !Queue.empty(); });
+        if (Stopping)
+          return;
+        C = std::move(Queue.front());
+        Queue.pop_front();
+      }
+      C->runIfQueued();
+    }
+  }
+
+  std::mutex M;
+  std::condition_variable CV;
+  std::deque<std::shared_ptr<BackgroundCompile>> Queue;
+  bool Stopping = false;
+  std::thread Worker;
+};
+
+BackgroundThread &backgroundThread() {
+  static BackgroundThread T;
+  return T;
+}
+} // namespace
+
+std::shared_ptr<BackgroundCompile>
+BackgroundCompile::start(std::shared_ptr<const std::vector<uint8_t>> Binary,
+                         const std::string &Kernel, const size_t Local[3]) {
+  auto C = std::make_shared<BackgroundCompile>();
+  C->Binary = std::move(Binary);
+  C->Kernel = Kernel;
+  for (unsigned D = 0; D < 3; ++D)
+    C->Local[D] = Local[D];
+  debugLog(DbgLLVM,
+           "kernel %s, local size %zu,%zu,%zu: the first launch runs vec's "
+           "code, mode %s compiling behind it",
+           Kernel.c_str(), Local[0], Local[1], Local[2],
+           modeName(settings().IssMode));
+  backgroundThread().push(C);
+  return C;
+}
+
+void BackgroundCompile::runIfQueued() {
+  {
+    std::lock_guard<std::mutex> L(M);
+    if (St != State::Queued)
+      return;
+    St = State::Running;
+  }
+  std::string E;
+  std::shared_ptr<CompiledKernel> R =
+      getCompiledKernel(*Binary, Kernel, Local, E, CompileTier::Mode);
+  {
+    std::lock_guard<std::mutex> L(M);
+    Result = std::move(R);
+    Error = std::move(E);
+    Binary.reset();
+    St = State::Done;
+  }
+  CV.notify_all();
+}
+
+std::shared_ptr<CompiledKernel> BackgroundCompile::wait(std::string &Err) {
+  runIfQueued();
+  std::unique_lock<std::mutex> L(M);
+  CV.wait(L, [&] { return St == State::Done; });
+  Err = Error;
   return Result;
 }
 

@@ -344,15 +344,28 @@ cl_int iss::ndrangeCommand(const char *Func, const CommandTarget &T,
                     "the kernel needs more local memory than the device has");
 
   // The work-group functions for this local size, compiled once per
-  // program; the kernel remembers the last ones it used.
+  // program; the kernel remembers the last ones it used. With
+  // POCL_ISS_TIERED, the first launch of a kernel that is not compiled yet
+  // runs `vec`'s code while POCL_ISS_MODE's compiles behind it, and the
+  // next one waits for that (so the kernel remembers only the latter).
   if (!C->Compiled) {
+    std::shared_ptr<BackgroundCompile> Pending;
+    bool Final = true;
     {
       std::lock_guard<std::mutex> Lock(P->CompiledM);
-      auto &Slot = P->Compiled[{K->Info.Name, LocalKey}];
-      if (!Slot) {
+      _cl_program::CompiledSlot &Slot = P->Compiled[{K->Info.Name, LocalKey}];
+      if (!Slot.Code) {
         std::string Error;
-        Slot = getCompiledKernel(P->Binary, K->Info.Name, L, Error);
-        if (!Slot) {
+        bool Tiered = tieredLaunches();
+        std::shared_ptr<CompiledKernel> Code;
+        if (Tiered)
+          Code = getCompiledKernel(P->Binary, K->Info.Name, L, Error,
+                                   CompileTier::CachedOnly);
+        if (!Code)
+          Code = getCompiledKernel(P->Binary, K->Info.Name, L, Error,
+                                   Tiered && Error.empty() ? CompileTier::Vec
+                                                           : CompileTier::Mode);
+        if (!Code) {
           debugLog(DbgRuntime,
                    "%s: compiling %s for local size %zux%zux%zu: %s", Func,
                    K->Info.Name.c_str(), L[0], L[1], L[2], Error.c_str());
@@ -360,18 +373,48 @@ cl_int iss::ndrangeCommand(const char *Func, const CommandTarget &T,
               Func, CL_OUT_OF_RESOURCES,
               "the kernel could not be compiled for this local size");
         }
-        if (Slot->Subkernels.empty()) {
-          Slot.reset();
+        if (Code->Subkernels.empty())
           return apiError(Func, CL_OUT_OF_RESOURCES,
                           "the compiled kernel has no work-group function");
-        }
-        recordCompiledKernel(Slot);
+        Slot.Code = Code;
+        Final = !Tiered || Code->Mode == modeName(settings().IssMode);
+        if (!Final)
+          Slot.Pending = BackgroundCompile::start(
+              std::make_shared<const std::vector<uint8_t>>(P->Binary),
+              K->Info.Name, L);
+        recordCompiledKernel(Slot.Code);
+      } else if (Slot.Pending) {
+        Pending = Slot.Pending; // waited for outside the program's lock
       }
-      C->Compiled = Slot;
+      C->Compiled = Slot.Code;
     }
-    std::lock_guard<std::mutex> Lock(K->M);
-    K->CompiledLocal = LocalKey;
-    K->Compiled = C->Compiled;
+    if (Pending) {
+      std::string Error;
+      std::shared_ptr<CompiledKernel> Code = Pending->wait(Error);
+      std::lock_guard<std::mutex> Lock(P->CompiledM);
+      _cl_program::CompiledSlot &Slot = P->Compiled[{K->Info.Name, LocalKey}];
+      if (Slot.Pending == Pending) {
+        // A compile that fails leaves the launches `vec`'s code, which is
+        // right: no error for what the first launch ran.
+        if (Code && !Code->Subkernels.empty())
+          Slot.Code = Code;
+        else
+          debugLog(DbgRuntime,
+                   "%s: compiling %s for local size %zux%zux%zu in mode %s "
+                   "failed, its launches keep vec's code: %s",
+                   Func, K->Info.Name.c_str(), L[0], L[1], L[2],
+                   modeName(settings().IssMode),
+                   Error.empty() ? "no work-group function" : Error.c_str());
+        Slot.Pending.reset();
+      }
+      if (Slot.Code) // else the table was emptied meanwhile: as it was
+        C->Compiled = Slot.Code;
+    }
+    if (Final) {
+      std::lock_guard<std::mutex> Lock(K->M);
+      K->CompiledLocal = LocalKey;
+      K->Compiled = C->Compiled;
+    }
   }
   // Private and context arrays beyond the stack live in scratch memory,
   // one work group's worth per thread: refuse what the host cannot hold

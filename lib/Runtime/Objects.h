@@ -361,10 +361,16 @@ struct _cl_program : iss::ObjectBase {
   std::vector<iss::KernelInfo> Kernels;
   std::atomic<int> KernelObjects{0}; ///< live cl_kernels (no rebuild then)
   /// Compiled work-group functions per kernel and local size: the second
-  /// launch with the same local size never calls the compiler again.
+  /// launch with the same local size never calls the compiler again (a
+  /// tiered first launch's: only to wait for the compile behind it).
+  struct CompiledSlot {
+    std::shared_ptr<iss::CompiledKernel> Code;
+    /// POCL_ISS_MODE's code compiling behind a tiered first launch (Code
+    /// is `vec`'s until then).
+    std::shared_ptr<iss::BackgroundCompile> Pending;
+  };
   std::mutex CompiledM;
-  std::map<std::pair<std::string, std::array<size_t, 3>>,
-           std::shared_ptr<iss::CompiledKernel>>
+  std::map<std::pair<std::string, std::array<size_t, 3>>, CompiledSlot>
       Compiled;
   bool isExecutable() const {
     return BuildStatus == CL_BUILD_SUCCESS &&

@@ -191,6 +191,9 @@ static Settings readSettings() {
     if (const char *V = Get("POCL_ISS_PARTIAL_EDGES"))
       Err = parseBool("POCL_ISS_PARTIAL_EDGES", V, S.PartialEdges);
   if (Err.empty())
+    if (const char *V = Get("POCL_ISS_TIERED"))
+      Err = parseBool("POCL_ISS_TIERED", V, S.Tiered);
+  if (Err.empty())
     if (const char *V = Get("POCL_ISS_MAX_PIECES"))
       Err = parseUnsigned("POCL_ISS_MAX_PIECES", V, 1, 64, S.MaxPieces);
   if (Err.empty())
