@@ -57,6 +57,19 @@ __kernel void Convolution2D(__global int *output, __global int *input,
 }
 )CLC";
 
+/// A test image of \p Width x \p Height pixels (values 0 to 255) and a
+/// box mask of \p MaskSize x \p MaskSize, as the runtime tests use them.
+inline std::vector<int> testImage(int Width, int Height) {
+  std::vector<int> In(size_t(Width) * Height);
+  for (size_t I = 0; I < In.size(); ++I)
+    In[I] = int(I * 7919 % 256);
+  return In;
+}
+inline std::vector<float> boxMask(int MaskSize) {
+  return std::vector<float>(size_t(MaskSize) * MaskSize,
+                            1.0f / float(MaskSize * MaskSize));
+}
+
 /// The same computation on the host, in the same summation order.
 inline std::vector<int> reference(const std::vector<int> &Input,
                                   const std::vector<float> &Mask, int Width,

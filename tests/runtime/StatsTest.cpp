@@ -49,10 +49,8 @@ static int child() {
       E.run(K, 1, &G, &L);
 
     const int Width = ConvSize, Height = ConvSize, MaskSize = 5;
-    std::vector<int> In(size_t(Width) * Height);
-    for (size_t I = 0; I < In.size(); ++I)
-      In[I] = int(I * 7919 % 256);
-    std::vector<float> Mask(MaskSize * MaskSize, 1.0f / (MaskSize * MaskSize));
+    std::vector<int> In = conv2d::testImage(Width, Height);
+    std::vector<float> Mask = conv2d::boxMask(MaskSize);
     clt::Program CP = E.build(conv2d::Source);
     clt::Kernel CK = E.kernel(CP, "Convolution2D");
     clt::Mem Out = E.output<int>(In.size());

@@ -35,10 +35,8 @@ static int child() {
     clt::Env E;
     E.open("pocl-iss");
     const int Width = 256, Height = 128, MaskSize = 5;
-    std::vector<int> In(size_t(Width) * Height);
-    for (size_t I = 0; I < In.size(); ++I)
-      In[I] = int(I * 7919 % 256);
-    std::vector<float> Mask(MaskSize * MaskSize, 1.0f / (MaskSize * MaskSize));
+    std::vector<int> In = conv2d::testImage(Width, Height);
+    std::vector<float> Mask = conv2d::boxMask(MaskSize);
     std::vector<int> Want =
         conv2d::reference(In, Mask, Width, Height, MaskSize, MaskSize);
     clt::Program P = E.build(conv2d::Source);
