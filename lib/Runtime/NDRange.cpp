@@ -356,15 +356,17 @@ cl_int iss::ndrangeCommand(const char *Func, const CommandTarget &T,
       _cl_program::CompiledSlot &Slot = P->Compiled[{K->Info.Name, LocalKey}];
       if (!Slot.Code) {
         std::string Error;
-        bool Tiered = tieredLaunches();
+        // Tiered, the mode's code where it is at hand, `vec`'s otherwise.
+        CompileTier Tier = CompileTier::Mode;
         std::shared_ptr<CompiledKernel> Code;
-        if (Tiered)
+        if (tieredLaunches()) {
           Code = getCompiledKernel(P->Binary, K->Info.Name, L, Error,
                                    CompileTier::CachedOnly);
+          if (!Code)
+            Tier = CompileTier::Vec;
+        }
         if (!Code)
-          Code = getCompiledKernel(P->Binary, K->Info.Name, L, Error,
-                                   Tiered && Error.empty() ? CompileTier::Vec
-                                                           : CompileTier::Mode);
+          Code = getCompiledKernel(P->Binary, K->Info.Name, L, Error, Tier);
         if (!Code) {
           debugLog(DbgRuntime,
                    "%s: compiling %s for local size %zux%zux%zu: %s", Func,
@@ -377,7 +379,7 @@ cl_int iss::ndrangeCommand(const char *Func, const CommandTarget &T,
           return apiError(Func, CL_OUT_OF_RESOURCES,
                           "the compiled kernel has no work-group function");
         Slot.Code = Code;
-        Final = !Tiered || Code->Mode == modeName(settings().IssMode);
+        Final = Tier != CompileTier::Vec;
         if (!Final)
           Slot.Pending = BackgroundCompile::start(
               std::make_shared<const std::vector<uint8_t>>(P->Binary),
@@ -392,8 +394,9 @@ cl_int iss::ndrangeCommand(const char *Func, const CommandTarget &T,
       std::string Error;
       std::shared_ptr<CompiledKernel> Code = Pending->wait(Error);
       std::lock_guard<std::mutex> Lock(P->CompiledM);
-      _cl_program::CompiledSlot &Slot = P->Compiled[{K->Info.Name, LocalKey}];
-      if (Slot.Pending == Pending) {
+      auto It = P->Compiled.find({K->Info.Name, LocalKey});
+      if (It != P->Compiled.end() && It->second.Pending == Pending) {
+        _cl_program::CompiledSlot &Slot = It->second;
         // A compile that fails leaves the launches `vec`'s code, which is
         // right: no error for what the first launch ran.
         if (Code && !Code->Subkernels.empty())
@@ -407,8 +410,10 @@ cl_int iss::ndrangeCommand(const char *Func, const CommandTarget &T,
                    Error.empty() ? "no work-group function" : Error.c_str());
         Slot.Pending.reset();
       }
-      if (Slot.Code) // else the table was emptied meanwhile: as it was
-        C->Compiled = Slot.Code;
+      // The slot's code, as another launch may have installed it; where
+      // the table was emptied meanwhile, the code this launch had.
+      if (It != P->Compiled.end() && It->second.Code)
+        C->Compiled = It->second.Code;
     }
     if (Final) {
       std::lock_guard<std::mutex> Lock(K->M);
