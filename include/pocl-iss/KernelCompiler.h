@@ -18,7 +18,6 @@
 #include "pocl-iss/WorkGroupABI.h"
 
 #include <atomic>
-#include <condition_variable>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -190,33 +189,37 @@ getCompiledKernel(const std::vector<uint8_t> &Binary, const std::string &Kernel,
 /// split or score, without POCL_ISS_STATS (which counts the mode's pieces).
 bool tieredLaunches();
 
-/// The compile of POCL_ISS_MODE's code behind a tiered first launch, on the
-/// compiler's background thread (one for the process, taking them in
-/// order). The next launch waits for it; one that finds it not started yet
-/// compiles it on its own thread instead. A process that exits waits for
-/// the compile under way and drops the others.
+/// The compile of POCL_ISS_MODE's code behind a tiered first launch. It
+/// runs in the compiler process (pocl-iss-compile, one per application
+/// process, at a lower priority), never in the application: a compile
+/// shares no state with the application's threads, the application's
+/// exit, or a compile that crashes, and exit never waits for one. Launches
+/// run `vec`'s code until poll() finds the mode's arrived; none waits.
 class BackgroundCompile {
 public:
+  /// Hands the compile to the compiler process, started if need be; null
+  /// when no compiler process can run here (the caller compiles the
+  /// mode's code itself then).
   static std::shared_ptr<BackgroundCompile>
   start(std::shared_ptr<const std::vector<uint8_t>> Binary,
         const std::string &Kernel, const size_t Local[3]);
-  /// The compiled kernel; null with \p Error when the compile failed.
-  std::shared_ptr<CompiledKernel> wait(std::string &Error);
+  enum class Status { Running, Done, Failed };
+  /// Never blocks. Done: \p Result is the mode's code, loaded; Failed:
+  /// \p Error says why (the launches keep `vec`'s code).
+  Status poll(std::shared_ptr<CompiledKernel> &Result, std::string &Error);
 
-  /// Runs the compile here if nobody has started it (the background
-  /// thread, or a launch that would rather not wait).
-  void runIfQueued();
+  /// The compiler process's side, for pocl-iss-compile's main: serves the
+  /// requests coming on \p Fd until the application is gone and, with the
+  /// kernel cache on, every compile it asked for is in the cache.
+  static int serve(int Fd);
 
-private:
-  enum class State { Queued, Running, Done };
-  std::mutex M;
-  std::condition_variable CV;
-  State St = State::Queued;
+  // The compiler process's reply, filled in by poll() (CompilerProcess.cpp).
   std::shared_ptr<const std::vector<uint8_t>> Binary;
   std::string Kernel;
   size_t Local[3] = {1, 1, 1};
+  Status St = Status::Running;
+  std::string Reply; ///< the encoded entry, or the error
   std::shared_ptr<CompiledKernel> Result;
-  std::string Error;
 };
 
 } // namespace iss

@@ -60,6 +60,19 @@ std::vector<llvm::GlobalVariable *> autoLocalsOf(llvm::Function &Kernel);
 /// Whether \p Kernel reaches a work-group barrier.
 bool usesBarriers(llvm::Function &Kernel);
 
+/// The compiler process's half of a tiered launch: POCL_ISS_MODE's code
+/// for \p Kernel and \p Local, from the on-disk cache or compiled (and
+/// cached), as an encoded cache entry (encodeCachedKernel).
+bool compileModeEntry(const std::vector<uint8_t> &Binary,
+                      const std::string &Kernel, const size_t Local[3],
+                      std::string &Entry, std::string &Error);
+/// The application's half: loads an entry compileModeEntry made into the
+/// JIT (or the kernel already loaded under its key).
+std::shared_ptr<CompiledKernel>
+loadModeEntry(const std::vector<uint8_t> &Binary, const std::string &Kernel,
+              const size_t Local[3], const std::string &Entry,
+              std::string &Error);
+
 /// A 64-bit FNV-1a hash in hex, for cache keys and checksums.
 std::string hashHex(llvm::StringRef Data);
 /// A 128-bit XXH3 hash in hex: what identifies the kernel library (9 MB),

@@ -118,16 +118,10 @@ static bool readEntryFile(const std::string &Path, std::string &Data) {
   return !Why;
 }
 
-bool readCachedKernel(const std::string &Dir, const std::string &Key,
-                      CachedKernel &Out) {
-  if (!safeDir(Dir))
-    return false;
-  std::string Path = cachedKernelPath(Dir, Key);
-  std::string Data;
-  if (!readEntryFile(Path, Data))
-    return false;
-  auto Miss = [&](const char *Why) {
-    debugLog(DbgCache, "%s: %s, rebuilding", Path.c_str(), Why);
+bool decodeCachedKernel(const std::string &Data, const std::string &Key,
+                        CachedKernel &Out, std::string &Why) {
+  auto Miss = [&](const char *Reason) {
+    Why = Reason;
     return false;
   };
   size_t Pos = std::strlen(Magic);
@@ -202,8 +196,23 @@ bool readCachedKernel(const std::string &Dir, const std::string &Key,
     return Miss("no subkernels");
   if (K.PiecesSymbol.empty())
     K.Pieces.clear();
-  debugLog(DbgCache, "hit %s", Path.c_str());
   Out = std::move(K);
+  return true;
+}
+
+bool readCachedKernel(const std::string &Dir, const std::string &Key,
+                      CachedKernel &Out) {
+  if (!safeDir(Dir))
+    return false;
+  std::string Path = cachedKernelPath(Dir, Key);
+  std::string Data, Why;
+  if (!readEntryFile(Path, Data))
+    return false;
+  if (!decodeCachedKernel(Data, Key, Out, Why)) {
+    debugLog(DbgCache, "%s: %s, rebuilding", Path.c_str(), Why.c_str());
+    return false;
+  }
+  debugLog(DbgCache, "hit %s", Path.c_str());
   return true;
 }
 
@@ -221,15 +230,7 @@ static bool writeAll(int Fd, const std::string &Data) {
   return true;
 }
 
-void writeCachedKernel(const std::string &Dir, const std::string &Key,
-                       const CachedKernel &K) {
-  if (!makeDirs(Dir)) {
-    debugLog(DbgCache, "cannot create %s: %s", Dir.c_str(),
-             std::strerror(errno));
-    return;
-  }
-  if (!safeDir(Dir))
-    return;
+std::string encodeCachedKernel(const std::string &Key, const CachedKernel &K) {
   std::string Body;
   Body += "key " + std::to_string(Key.size()) + "\n" + Key + "\n";
   for (const auto &[Sym, Desc] : K.Subkernels)
@@ -247,10 +248,20 @@ void writeCachedKernel(const std::string &Dir, const std::string &Key,
   }
   Body += "obj " + std::to_string(K.Object.size()) + "\n";
   Body.append(K.Object.data(), K.Object.size());
-  std::string Entry = std::string(Magic) + "sum " +
-                      std::to_string(Body.size()) + " " + hashHex(Body) + "\n" +
-                      Body;
+  return std::string(Magic) + "sum " + std::to_string(Body.size()) + " " +
+         hashHex(Body) + "\n" + Body;
+}
 
+void writeCachedKernel(const std::string &Dir, const std::string &Key,
+                       const CachedKernel &K) {
+  if (!makeDirs(Dir)) {
+    debugLog(DbgCache, "cannot create %s: %s", Dir.c_str(),
+             std::strerror(errno));
+    return;
+  }
+  if (!safeDir(Dir))
+    return;
+  std::string Entry = encodeCachedKernel(Key, K);
   std::string Path = cachedKernelPath(Dir, Key);
   std::string Tmp = Path + ".tmp." + std::to_string(getpid()) + "." +
                     std::to_string(reinterpret_cast<uintptr_t>(&K));

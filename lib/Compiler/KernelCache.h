@@ -44,6 +44,13 @@ bool readCachedKernel(const std::string &Dir, const std::string &Key,
 /// or when the folder is not the user's own.
 void writeCachedKernel(const std::string &Dir, const std::string &Key,
                        const CachedKernel &K);
+/// An entry as the cache file holds it: magic, checksum, key, symbols,
+/// object. The compiler process sends its results in this form too.
+std::string encodeCachedKernel(const std::string &Key, const CachedKernel &K);
+/// Reads an entry made by encodeCachedKernel for \p Key; false with \p Why
+/// for anything else (another key, truncated, a bad checksum).
+bool decodeCachedKernel(const std::string &Data, const std::string &Key,
+                        CachedKernel &Out, std::string &Why);
 /// The file that holds \p Key's entry.
 std::string cachedKernelPath(const std::string &Dir, const std::string &Key);
 

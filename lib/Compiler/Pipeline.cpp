@@ -38,11 +38,9 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
-#include <deque>
 #include <dlfcn.h>
 #include <map>
 #include <mutex>
-#include <thread>
 
 using namespace llvm;
 
@@ -568,15 +566,27 @@ static const std::string &compilerBuildId() {
   return Id;
 }
 
-std::shared_ptr<CompiledKernel>
-getCompiledKernel(const std::vector<uint8_t> &Binary, const std::string &Kernel,
-                  const size_t Local[3], std::string &Error, CompileTier Tier) {
-  const Settings &S = settings();
+namespace {
+/// What decides one kernel's code: how it is compiled and the cache key
+/// made of all of it.
+struct KernelJob {
   WorkGroupConfig Config;
+  std::string Key;
+};
+} // namespace
+
+/// The job of compiling \p Kernel for \p Local in \p M, under the
+/// process's settings.
+static KernelJob kernelJob(const std::vector<uint8_t> &Binary,
+                           const std::string &Kernel, const size_t Local[3],
+                           Mode M) {
+  const Settings &S = settings();
+  KernelJob Job;
+  WorkGroupConfig &Config = Job.Config;
   Config.Kernel = Kernel;
   for (unsigned D = 0; D < 3; ++D)
     Config.LocalSize[D] = static_cast<unsigned>(Local[D] ? Local[D] : 1);
-  Config.IssMode = Tier == CompileTier::Vec ? Mode::Vec : S.IssMode;
+  Config.IssMode = M;
   Config.VectorWidth = S.VectorWidth ? S.VectorWidth : defaultVectorWidth();
   Config.ForceWidth = S.VectorWidth != 0;
   Config.CheapMasks = S.CheapMasks >= 0
@@ -592,8 +602,7 @@ getCompiledKernel(const std::vector<uint8_t> &Binary, const std::string &Kernel,
   Config.WeightUniform = S.WeightUniform;
   Config.WeightDivergent = S.WeightDivergent;
   const TargetInfo &T = getTargetInfo();
-  std::string Key;
-  raw_string_ostream KS(Key);
+  raw_string_ostream KS(Job.Key);
   KS << "pocl-iss " << POCL_ISS_VERSION << ' ' << compilerBuildId() << "; llvm "
      << POCL_ISS_LLVM_VERSION << "; lib " << T.LibraryVariant << ' '
      << kernelLibraryHash() << "; target " << T.Triple << ' ' << T.CPU
@@ -612,76 +621,165 @@ getCompiledKernel(const std::vector<uint8_t> &Binary, const std::string &Kernel,
      << identityHex(StringRef(reinterpret_cast<const char *>(Binary.data()),
                               Binary.size()));
   KS.flush();
+  return Job;
+}
 
-  // Kernels already loaded in this process are shared.
-  static std::mutex Mutex;
-  static std::map<std::string, std::weak_ptr<CompiledKernel>> Loaded;
-  {
-    std::lock_guard<std::mutex> L(Mutex);
-    if (auto P = Loaded[Key].lock())
-      return P;
-  }
+namespace {
+/// The kernels loaded in this process, by key: a kernel two programs (or a
+/// launch and the compiler process) bring twice is loaded once. Never
+/// destroyed, as the JIT is not: a launch may look it up during exit.
+struct LoadedKernels {
+  std::mutex M;
+  std::map<std::string, std::weak_ptr<CompiledKernel>> ByKey;
+  size_t SweepAt = 64;
 
-  auto Start = std::chrono::steady_clock::now();
-  auto Load = [&](const CachedKernel &CK, std::string &Message) {
-    auto R = std::make_shared<CompiledKernel>();
-    R->KernelName = Kernel;
-    for (unsigned D = 0; D < 3; ++D)
-      R->LocalSize[D] = Config.LocalSize[D];
-    R->Mode = modeName(Config.IssMode);
-    if (!loadObject(CK, *R, Message))
-      R.reset();
-    return R;
-  };
-  std::shared_ptr<CompiledKernel> Result;
-  CachedKernel CK;
-  bool FromCache = S.KernelCache && readCachedKernel(S.CacheDir, Key, CK);
-  if (FromCache) {
-    // An entry that passed every check but does not load is a miss too:
-    // compiled again and overwritten, never an error for good (issue 12).
-    std::string Why;
-    Result = Load(CK, Why);
-    if (!Result) {
-      debugLog(DbgCache, "%s: does not load (%s), rebuilding",
-               cachedKernelPath(S.CacheDir, Key).c_str(), Why.c_str());
-      FromCache = false;
-      CK = CachedKernel();
-    }
+  std::shared_ptr<CompiledKernel> find(const std::string &Key) {
+    std::lock_guard<std::mutex> L(M);
+    auto It = ByKey.find(Key);
+    return It == ByKey.end() ? nullptr : It->second.lock();
   }
-  if (!FromCache) {
-    if (Tier == CompileTier::CachedOnly)
-      return nullptr;
-    if (!compileKernelGuarded(Binary, Config, CK, Error))
-      return nullptr;
-    if (S.KernelCache)
-      writeCachedKernel(S.CacheDir, Key, CK);
-    Result = Load(CK, Error);
-    if (!Result) {
-      Error = "loading the compiled kernel failed: " + Error;
-      return nullptr;
+  /// Records \p K under \p Key, or returns the kernel another thread
+  /// recorded there meanwhile.
+  std::shared_ptr<CompiledKernel> add(const std::string &Key,
+                                      std::shared_ptr<CompiledKernel> K) {
+    std::lock_guard<std::mutex> L(M);
+    std::weak_ptr<CompiledKernel> &Slot = ByKey[Key];
+    if (auto Other = Slot.lock())
+      return Other;
+    Slot = K;
+    // Released kernels leave their keys behind: sweep them whenever the
+    // table has doubled, so that it stays as big as what is alive.
+    if (ByKey.size() >= SweepAt) {
+      for (auto It = ByKey.begin(); It != ByKey.end();)
+        It = It->second.expired() ? ByKey.erase(It) : std::next(It);
+      SweepAt = std::max<size_t>(64, 2 * ByKey.size());
     }
+    return K;
   }
-  double Ms = msSince(Start);
-  debugLog(DbgLLVM, "kernel %s, local size %u,%u,%u, mode %s: %s in %.1f ms",
-           Kernel.c_str(), Config.LocalSize[0], Config.LocalSize[1],
-           Config.LocalSize[2], Result->Mode.c_str(),
-           FromCache ? "loaded from the cache" : "compiled", Ms);
+};
+} // namespace
+
+static LoadedKernels &loadedKernels() {
+  static LoadedKernels *L = new LoadedKernels;
+  return *L;
+}
+
+/// Loads \p CK, compiled for \p Job, into the JIT; null with \p Message
+/// when that fails.
+static std::shared_ptr<CompiledKernel>
+loadKernel(const KernelJob &Job, const CachedKernel &CK, std::string &Message) {
+  auto R = std::make_shared<CompiledKernel>();
+  R->KernelName = Job.Config.Kernel;
+  for (unsigned D = 0; D < 3; ++D)
+    R->LocalSize[D] = Job.Config.LocalSize[D];
+  R->Mode = modeName(Job.Config.IssMode);
+  if (!loadObject(CK, *R, Message))
+    return nullptr;
   debugLog(DbgLLVM,
            "kernel %s: context bytes per work-item: %zu, uniform: %zu, "
            "scratch per work group: %zu",
-           Kernel.c_str(), Result->ContextBytesPerWorkItem,
-           Result->UniformContextBytes, Result->ScratchBytes);
-  std::lock_guard<std::mutex> L(Mutex);
-  Loaded[Key] = Result;
-  // Released kernels leave their keys behind: sweep them whenever the table
-  // has doubled, so that it stays as big as what is alive.
-  static size_t SweepAt = 64;
-  if (Loaded.size() >= SweepAt) {
-    for (auto It = Loaded.begin(); It != Loaded.end();)
-      It = It->second.expired() ? Loaded.erase(It) : std::next(It);
-    SweepAt = std::max<size_t>(64, 2 * Loaded.size());
+           R->KernelName.c_str(), R->ContextBytesPerWorkItem,
+           R->UniformContextBytes, R->ScratchBytes);
+  return loadedKernels().add(Job.Key, R);
+}
+
+static void logCompiled(const KernelJob &Job, const char *How, double Ms) {
+  const WorkGroupConfig &C = Job.Config;
+  debugLog(DbgLLVM, "kernel %s, local size %u,%u,%u, mode %s: %s in %.1f ms",
+           C.Kernel.c_str(), C.LocalSize[0], C.LocalSize[1], C.LocalSize[2],
+           modeName(C.IssMode), How, Ms);
+}
+
+/// \p Job's code from the on-disk cache, compiled and cached where it is
+/// not there (or, with \p CachedOnly, false and no error then).
+static bool cachedOrCompiled(const std::vector<uint8_t> &Binary,
+                             const KernelJob &Job, bool CachedOnly,
+                             CachedKernel &CK, bool &FromCache,
+                             std::string &Error) {
+  const Settings &S = settings();
+  FromCache = S.KernelCache && readCachedKernel(S.CacheDir, Job.Key, CK);
+  if (FromCache || CachedOnly)
+    return FromCache;
+  if (!compileKernelGuarded(Binary, Job.Config, CK, Error))
+    return false;
+  if (S.KernelCache)
+    writeCachedKernel(S.CacheDir, Job.Key, CK);
+  return true;
+}
+
+std::shared_ptr<CompiledKernel>
+getCompiledKernel(const std::vector<uint8_t> &Binary, const std::string &Kernel,
+                  const size_t Local[3], std::string &Error, CompileTier Tier) {
+  KernelJob Job =
+      kernelJob(Binary, Kernel, Local,
+                Tier == CompileTier::Vec ? Mode::Vec : settings().IssMode);
+  if (auto P = loadedKernels().find(Job.Key))
+    return P;
+  auto Start = std::chrono::steady_clock::now();
+  CachedKernel CK;
+  bool FromCache = false;
+  bool CachedOnly = Tier == CompileTier::CachedOnly;
+  if (!cachedOrCompiled(Binary, Job, CachedOnly, CK, FromCache, Error))
+    return nullptr;
+  std::string Why;
+  std::shared_ptr<CompiledKernel> Result = loadKernel(Job, CK, Why);
+  if (!Result && FromCache) {
+    // An entry that passed every check but does not load is a miss too:
+    // compiled again and overwritten, never an error for good.
+    debugLog(DbgCache, "%s: does not load (%s), rebuilding",
+             cachedKernelPath(settings().CacheDir, Job.Key).c_str(),
+             Why.c_str());
+    if (CachedOnly)
+      return nullptr;
+    CK = CachedKernel();
+    if (!compileKernelGuarded(Binary, Job.Config, CK, Error))
+      return nullptr;
+    if (settings().KernelCache)
+      writeCachedKernel(settings().CacheDir, Job.Key, CK);
+    FromCache = false;
+    Result = loadKernel(Job, CK, Why);
   }
+  if (!Result) {
+    Error = "loading the compiled kernel failed: " + Why;
+    return nullptr;
+  }
+  logCompiled(Job, FromCache ? "loaded from the cache" : "compiled",
+              msSince(Start));
   return Result;
+}
+
+bool compileModeEntry(const std::vector<uint8_t> &Binary,
+                      const std::string &Kernel, const size_t Local[3],
+                      std::string &Entry, std::string &Error) {
+  KernelJob Job = kernelJob(Binary, Kernel, Local, settings().IssMode);
+  auto Start = std::chrono::steady_clock::now();
+  CachedKernel CK;
+  bool FromCache = false;
+  if (!cachedOrCompiled(Binary, Job, false, CK, FromCache, Error))
+    return false;
+  logCompiled(Job, FromCache ? "found in the cache" : "compiled",
+              msSince(Start));
+  Entry = encodeCachedKernel(Job.Key, CK);
+  return true;
+}
+
+std::shared_ptr<CompiledKernel>
+loadModeEntry(const std::vector<uint8_t> &Binary, const std::string &Kernel,
+              const size_t Local[3], const std::string &Entry,
+              std::string &Error) {
+  KernelJob Job = kernelJob(Binary, Kernel, Local, settings().IssMode);
+  if (auto P = loadedKernels().find(Job.Key))
+    return P;
+  CachedKernel CK;
+  std::string Why;
+  if (!decodeCachedKernel(Entry, Job.Key, CK, Why)) {
+    Error = "the compiler process sent a damaged kernel: " + Why;
+    return nullptr;
+  }
+  std::shared_ptr<CompiledKernel> R = loadKernel(Job, CK, Why);
+  if (!R)
+    Error = "loading the compiled kernel failed: " + Why;
+  return R;
 }
 
 bool tieredLaunches() {
@@ -689,104 +787,6 @@ bool tieredLaunches() {
   return S.Tiered && !S.Stats &&
          (S.IssMode == Mode::Split || S.IssMode == Mode::Score ||
           S.IssMode == Mode::SplitScore);
-}
-
-namespace {
-/// The compiler's background thread (BackgroundCompile). Made by the first
-/// tiered launch, after the JIT that launch loaded its code into: gone at
-/// exit before the JIT's exit handler and LLVM's own statics run.
-class BackgroundThread {
-public:
-  void push(std::shared_ptr<BackgroundCompile> C) {
-    std::lock_guard<std::mutex> L(M);
-    if (!Worker.joinable())
-      Worker = std::thread([this] { loop(); });
-    Queue.push_back(std::move(C));
-    CV.notify_one();
-  }
-  ~BackgroundThread() {
-    {
-      std::lock_guard<std::mutex> L(M);
-      Stopping = true;
-      Queue.clear();
-    }
-    CV.notify_one();
-    if (Worker.joinable())
-      Worker.join();
-  }
-
-private:
-  void loop() {
-    for (;;) {
-      std::shared_ptr<BackgroundCompile> C;
-      {
-        std::unique_lock<std::mutex> L(M);
-        CV.wait(L, [&] { return Stopping || !Queue.empty(); });
-        if (Stopping)
-          return;
-        C = std::move(Queue.front());
-        Queue.pop_front();
-      }
-      C->runIfQueued();
-    }
-  }
-
-  std::mutex M;
-  std::condition_variable CV;
-  std::deque<std::shared_ptr<BackgroundCompile>> Queue;
-  bool Stopping = false;
-  std::thread Worker;
-};
-
-BackgroundThread &backgroundThread() {
-  static BackgroundThread T;
-  return T;
-}
-} // namespace
-
-std::shared_ptr<BackgroundCompile>
-BackgroundCompile::start(std::shared_ptr<const std::vector<uint8_t>> Binary,
-                         const std::string &Kernel, const size_t Local[3]) {
-  auto C = std::make_shared<BackgroundCompile>();
-  C->Binary = std::move(Binary);
-  C->Kernel = Kernel;
-  for (unsigned D = 0; D < 3; ++D)
-    C->Local[D] = Local[D];
-  debugLog(DbgLLVM,
-           "kernel %s, local size %zu,%zu,%zu: the first launch runs vec's "
-           "code, mode %s compiling behind it",
-           Kernel.c_str(), Local[0], Local[1], Local[2],
-           modeName(settings().IssMode));
-  backgroundThread().push(C);
-  return C;
-}
-
-void BackgroundCompile::runIfQueued() {
-  {
-    std::lock_guard<std::mutex> L(M);
-    if (St != State::Queued)
-      return;
-    St = State::Running;
-  }
-  std::string E;
-  std::shared_ptr<CompiledKernel> R =
-      getCompiledKernel(*Binary, Kernel, Local, E, CompileTier::Mode);
-  {
-    std::lock_guard<std::mutex> L(M);
-    Result = std::move(R);
-    Error = std::move(E);
-    Binary.reset();
-    St = State::Done;
-  }
-  CV.notify_all();
-}
-
-std::shared_ptr<CompiledKernel> BackgroundCompile::wait(std::string &Err) {
-  runIfQueued();
-  std::unique_lock<std::mutex> L(M);
-  CV.wait(L, [&] { return St == State::Done; });
-  Err = Error;
-  return Result;
 }
 
 } // namespace iss

@@ -346,27 +346,32 @@ cl_int iss::ndrangeCommand(const char *Func, const CommandTarget &T,
   // The work-group functions for this local size, compiled once per
   // program; the kernel remembers the last ones it used. With
   // POCL_ISS_TIERED, the first launch of a kernel that is not compiled yet
-  // runs `vec`'s code while POCL_ISS_MODE's compiles behind it, and the
-  // next one waits for that (so the kernel remembers only the latter).
+  // runs `vec`'s code while the compiler process compiles POCL_ISS_MODE's;
+  // the launches run `vec`'s until the mode's has arrived, and never wait
+  // for it (so the kernel remembers only the mode's).
   if (!C->Compiled) {
-    std::shared_ptr<BackgroundCompile> Pending;
     bool Final = true;
     {
       std::lock_guard<std::mutex> Lock(P->CompiledM);
       _cl_program::CompiledSlot &Slot = P->Compiled[{K->Info.Name, LocalKey}];
       if (!Slot.Code) {
         std::string Error;
-        // Tiered, the mode's code where it is at hand, `vec`'s otherwise.
-        CompileTier Tier = CompileTier::Mode;
         std::shared_ptr<CompiledKernel> Code;
+        std::shared_ptr<BackgroundCompile> Pending;
         if (tieredLaunches()) {
+          // The mode's code where it is at hand; else the compiler process
+          // starts on it before `vec`'s is compiled here, beside it.
           Code = getCompiledKernel(P->Binary, K->Info.Name, L, Error,
                                    CompileTier::CachedOnly);
           if (!Code)
-            Tier = CompileTier::Vec;
+            Pending = BackgroundCompile::start(
+                std::make_shared<const std::vector<uint8_t>>(P->Binary),
+                K->Info.Name, L);
         }
         if (!Code)
-          Code = getCompiledKernel(P->Binary, K->Info.Name, L, Error, Tier);
+          Code =
+              getCompiledKernel(P->Binary, K->Info.Name, L, Error,
+                                Pending ? CompileTier::Vec : CompileTier::Mode);
         if (!Code) {
           debugLog(DbgRuntime,
                    "%s: compiling %s for local size %zux%zux%zu: %s", Func,
@@ -379,44 +384,37 @@ cl_int iss::ndrangeCommand(const char *Func, const CommandTarget &T,
           return apiError(Func, CL_OUT_OF_RESOURCES,
                           "the compiled kernel has no work-group function");
         Slot.Code = Code;
-        Final = Tier != CompileTier::Vec;
-        if (!Final)
-          Slot.Pending = BackgroundCompile::start(
-              std::make_shared<const std::vector<uint8_t>>(P->Binary),
-              K->Info.Name, L);
+        Slot.Pending = Pending;
+        Final = !Pending;
         recordCompiledKernel(Slot.Code);
-      } else if (Slot.Pending) {
-        Pending = Slot.Pending; // waited for outside the program's lock
+      }
+      if (Slot.Pending) {
+        std::string Error;
+        std::shared_ptr<CompiledKernel> Code;
+        BackgroundCompile::Status St = Slot.Pending->poll(Code, Error);
+        if (St == BackgroundCompile::Status::Running) {
+          Final = false;
+        } else {
+          // A compile that failed leaves the launches `vec`'s code, which is
+          // right: no error for what the first launch ran.
+          if (St == BackgroundCompile::Status::Done &&
+              !Code->Subkernels.empty())
+            Slot.Code = Code;
+          else
+            debugLog(DbgRuntime,
+                     "%s: compiling %s for local size %zux%zux%zu in mode %s "
+                     "failed, its launches keep vec's code: %s",
+                     Func, K->Info.Name.c_str(), L[0], L[1], L[2],
+                     modeName(settings().IssMode),
+                     Error.empty() ? "no work-group function" : Error.c_str());
+          Slot.Pending.reset();
+          Final = true;
+        }
       }
       C->Compiled = Slot.Code;
     }
-    if (Pending) {
-      std::string Error;
-      std::shared_ptr<CompiledKernel> Code = Pending->wait(Error);
-      std::lock_guard<std::mutex> Lock(P->CompiledM);
-      auto It = P->Compiled.find({K->Info.Name, LocalKey});
-      if (It != P->Compiled.end() && It->second.Pending == Pending) {
-        _cl_program::CompiledSlot &Slot = It->second;
-        // A compile that fails leaves the launches `vec`'s code, which is
-        // right: no error for what the first launch ran.
-        if (Code && !Code->Subkernels.empty())
-          Slot.Code = Code;
-        else
-          debugLog(DbgRuntime,
-                   "%s: compiling %s for local size %zux%zux%zu in mode %s "
-                   "failed, its launches keep vec's code: %s",
-                   Func, K->Info.Name.c_str(), L[0], L[1], L[2],
-                   modeName(settings().IssMode),
-                   Error.empty() ? "no work-group function" : Error.c_str());
-        Slot.Pending.reset();
-      }
-      // The slot's code, as another launch may have installed it; where
-      // the table was emptied meanwhile, the code this launch had.
-      if (It != P->Compiled.end() && It->second.Code)
-        C->Compiled = It->second.Code;
-    }
     if (Final) {
-      std::lock_guard<std::mutex> Lock(K->M);
+      std::lock_guard<std::mutex> KLock(K->M);
       K->CompiledLocal = LocalKey;
       K->Compiled = C->Compiled;
     }

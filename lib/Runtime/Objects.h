@@ -362,11 +362,11 @@ struct _cl_program : iss::ObjectBase {
   std::atomic<int> KernelObjects{0}; ///< live cl_kernels (no rebuild then)
   /// Compiled work-group functions per kernel and local size: the second
   /// launch with the same local size never calls the compiler again (a
-  /// tiered first launch's: only to wait for the compile behind it).
+  /// tiered first launch's: only to ask whether the mode's code came).
   struct CompiledSlot {
     std::shared_ptr<iss::CompiledKernel> Code;
-    /// POCL_ISS_MODE's code compiling behind a tiered first launch (Code
-    /// is `vec`'s until then).
+    /// POCL_ISS_MODE's code compiling in the compiler process behind a
+    /// tiered first launch (Code is `vec`'s until it arrives).
     std::shared_ptr<iss::BackgroundCompile> Pending;
   };
   std::mutex CompiledM;

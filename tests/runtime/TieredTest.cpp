@@ -1,19 +1,23 @@
-//===- TieredTest.cpp - POCL_ISS_TIERED: vec's code first, the mode's next
-//-===//
+//===- TieredTest.cpp - POCL_ISS_TIERED: vec's code first, the mode's next ===//
 // SPDX-License-Identifier: MIT
 //
 // With POCL_ISS_TIERED (the default), the first launch of a kernel not yet
 // compiled for its local size runs `vec`'s code, compiled at enqueue, while
-// POCL_ISS_MODE's compiles behind it; the next launch waits for that, and
-// every later one runs it. The test runs itself as a child in `split` mode
-// with POCL_DEBUG=llvm and reads what the compiler logged: Convolution2D in
-// 32x8 groups launched three times (each result checked against the host
-// reference: the first launch is `vec`'s code, the others the split's),
-// compiled once in each mode; then once in 16x16 groups, the process
-// exiting with that split compile under way, which it must do cleanly.
-// POCL_ISS_TIERED=0 and POCL_ISS_STATS=1 compile the mode's code first;
-// with the kernel cache, a second process loads the split's code and
-// compiles nothing.
+// the compiler process compiles POCL_ISS_MODE's; the launches run `vec`'s
+// code until the mode's has arrived, none waiting for it, and the mode's
+// from then on. The test runs itself as children in `split` mode and reads
+// what they logged (POCL_DEBUG=llvm) and timed:
+// - Convolution2D in 32x8 groups, launched until the split's code is in
+//   the kernel cache and once more (every result checked against the host
+//   reference, on either code): compiled once in each mode, the split's
+//   loaded once from the compiler process; then once in 16x16 groups, the
+//   process exiting with that compile under way. A second process loads
+//   the split's code from the cache and compiles nothing for 32x8.
+// - POCL_ISS_TIERED=0 and POCL_ISS_STATS=1 compile the mode's code first.
+// - A kernel whose split compile takes long, launched once: the process
+//   exits at once (under 0.2 s from the end of main), with and without the
+//   kernel cache; with it, the compiler process finishes the compile
+//   after the application is gone, and the next run loads it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -22,51 +26,139 @@
 
 #include "../../examples/common/Convolution2DKernel.h"
 
+#include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <dirent.h>
 #include <string>
+#include <thread>
+#include <time.h>
 #include <unistd.h>
 
-static int child() {
-  if (!clt::findPlatform("pocl-iss"))
-    return 77;
-  try {
-    clt::Env E;
-    E.open("pocl-iss");
-    const int Width = 256, Height = 128, MaskSize = 5;
-    std::vector<int> In = conv2d::testImage(Width, Height);
-    std::vector<float> Mask = conv2d::boxMask(MaskSize);
-    std::vector<int> Want =
-        conv2d::reference(In, Mask, Width, Height, MaskSize, MaskSize);
-    clt::Program P = E.build(conv2d::Source);
-    clt::Kernel K = E.kernel(P, "Convolution2D");
-    clt::Mem InB = E.input(In), MaskB = E.input(Mask);
-    size_t G[2] = {size_t(Width), size_t(Height)};
-    auto Run = [&](size_t LX, size_t LY, int Launch) {
-      clt::Mem Out = E.output<int>(In.size());
-      clt::setArgs(K, Out, InB, MaskB, Width, Height, MaskSize, MaskSize);
-      size_t L[2] = {LX, LY};
-      E.run(K, 2, G, L);
-      std::string Bad;
-      if (conv2d::countMismatches(E.read<int>(Out, In.size()), Want, &Bad,
-                                  Width)) {
-        std::fprintf(stderr, "launch %d in %zux%zu groups: %s\n", Launch, LX,
-                     LY, Bad.c_str());
-        return false;
-      }
-      return true;
-    };
-    for (int Launch = 1; Launch <= 3; ++Launch)
-      if (!Run(32, 8, Launch))
-        return 1;
-    // The last thing the process does: its split compile runs at exit.
-    if (!Run(16, 16, 1))
-      return 1;
-  } catch (const clt::Failure &F) {
-    std::fprintf(stderr, "%s\n", F.what());
-    return 1;
+/// CLOCK_MONOTONIC in nanoseconds: the same clock in every process.
+static long long monotonicNs() {
+  timespec T;
+  clock_gettime(CLOCK_MONOTONIC, &T);
+  return T.tv_sec * 1000000000LL + T.tv_nsec;
+}
+
+/// Kernel cache entries in POCL_CACHE_DIR.
+static int cacheEntries() {
+  const char *Dir = std::getenv("POCL_CACHE_DIR");
+  DIR *D = Dir ? opendir(Dir) : nullptr;
+  if (!D)
+    return 0;
+  int N = 0;
+  while (dirent *E = readdir(D)) {
+    size_t L = std::strlen(E->d_name);
+    N += L > 3 && std::strcmp(E->d_name + L - 3, ".kc") == 0;
   }
+  closedir(D);
+  return N;
+}
+
+/// Convolution2D in 32x8 groups until its split code is cached, then in
+/// 16x16 groups once, as the process's last launch.
+static int convolutionChild() {
+  clt::Env E;
+  E.open("pocl-iss");
+  const int Width = 256, Height = 128, MaskSize = 5;
+  std::vector<int> In = conv2d::testImage(Width, Height);
+  std::vector<float> Mask = conv2d::boxMask(MaskSize);
+  std::vector<int> Want =
+      conv2d::reference(In, Mask, Width, Height, MaskSize, MaskSize);
+  clt::Program P = E.build(conv2d::Source);
+  clt::Kernel K = E.kernel(P, "Convolution2D");
+  clt::Mem InB = E.input(In), MaskB = E.input(Mask);
+  size_t G[2] = {size_t(Width), size_t(Height)};
+  auto Run = [&](size_t LX, size_t LY, int Launch) {
+    clt::Mem Out = E.output<int>(In.size());
+    clt::setArgs(K, Out, InB, MaskB, Width, Height, MaskSize, MaskSize);
+    size_t L[2] = {LX, LY};
+    E.run(K, 2, G, L);
+    std::string Bad;
+    if (conv2d::countMismatches(E.read<int>(Out, In.size()), Want, &Bad,
+                                Width)) {
+      std::fprintf(stderr, "launch %d in %zux%zu groups: %s\n", Launch, LX, LY,
+                   Bad.c_str());
+      return false;
+    }
+    return true;
+  };
+  // Without a cache the first launch alone; with one, until the split's
+  // entry is there beside vec's, and once more to run it.
+  bool Cached = std::getenv("POCL_KERNEL_CACHE") &&
+                std::strcmp(std::getenv("POCL_KERNEL_CACHE"), "1") == 0;
+  auto Deadline = std::chrono::steady_clock::now() +
+                  std::chrono::seconds(120 * clt::timeScale());
+  int Launch = 1;
+  for (bool Last = !Cached;; Last = cacheEntries() >= 2) {
+    if (!Run(32, 8, Launch++))
+      return 1;
+    if (Last)
+      break;
+    if (std::chrono::steady_clock::now() > Deadline) {
+      std::fprintf(stderr, "the split's code never reached the cache\n");
+      return 1;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  // The last thing the process does: its split compile runs at exit.
+  return Run(16, 16, 1) ? 0 : 1;
+}
+
+/// A stencil of 20x20 clamped taps: a long split compile.
+static std::string bigStencilSource() {
+  std::string S = "__kernel void bigStencil(__global const float *In, "
+                  "__global float *Out, int W, int H) {\n"
+                  "  int x = get_global_id(0), y = get_global_id(1);\n"
+                  "  float S = 0.0f;\n";
+  for (int DY = -10; DY < 10; ++DY)
+    for (int DX = -10; DX < 10; ++DX)
+      S += "  S += In[clamp(y + (" + std::to_string(DY) +
+           "), 0, H - 1) * W + clamp(x + (" + std::to_string(DX) +
+           "), 0, W - 1)] * " + std::to_string(1 + (DX + 10) % 3) + ".0f;\n";
+  return S + "  Out[y * W + x] = S;\n}\n";
+}
+
+/// bigStencil launched once, checked, and the process gone at once: it
+/// prints when main ends, for the parent to time the exit.
+static int bigChild() {
+  clt::Env E;
+  E.open("pocl-iss");
+  const int W = 64, H = 32;
+  std::vector<float> In(W * H);
+  for (int I = 0; I < W * H; ++I)
+    In[I] = float(I % 7);
+  std::vector<float> Want(W * H);
+  for (int Y = 0; Y < H; ++Y)
+    for (int X = 0; X < W; ++X) {
+      float S = 0;
+      for (int DY = -10; DY < 10; ++DY)
+        for (int DX = -10; DX < 10; ++DX)
+          S += In[std::min(std::max(Y + DY, 0), H - 1) * W +
+                  std::min(std::max(X + DX, 0), W - 1)] *
+               float(1 + (DX + 10) % 3);
+      Want[Y * W + X] = S;
+    }
+  std::string Src = bigStencilSource();
+  clt::Program P = E.build(Src.c_str());
+  clt::Kernel K = E.kernel(P, "bigStencil");
+  clt::Mem InB = E.input(In), Out = E.output<float>(In.size());
+  clt::setArgs(K, InB, Out, W, H);
+  size_t G[2] = {size_t(W), size_t(H)}, L[2] = {16, 4};
+  E.run(K, 2, G, L);
+  std::vector<float> Got = E.read<float>(Out, In.size());
+  for (int I = 0; I < W * H; ++I)
+    if (Got[I] != Want[I]) {
+      std::fprintf(stderr, "bigStencil: work-item %d: %g, expected %g\n", I,
+                   Got[I], Want[I]);
+      return 1;
+    }
+  std::printf("main ends at %lld\n", monotonicNs());
+  std::fflush(stdout);
   return 0;
 }
 
@@ -83,13 +175,14 @@ struct Expect {
   int VecCompiles;   ///< "mode vec: compiled" for 32x8
   int SplitCompiles; ///< "mode split: compiled" for 32x8
   int SplitLoads;    ///< "mode split: loaded from the cache" for 32x8
+  int Arrived;       ///< the split's code installed from the compiler process
   int Behind;        ///< tiered first launches, both local sizes (-1: any)
 };
 
-static int check(const char *Self, const char *What, const clt::EnvChanges &Env,
-                 const Expect &X) {
-  std::string Log;
-  int Exit = clt::runChild(Self, "--child", Env, 600, Log);
+/// Runs a child; its log in \p Log. 0 when it exited with 0.
+static int runChecked(const char *Self, const char *Arg, const char *What,
+                      const clt::EnvChanges &Env, std::string &Log) {
+  int Exit = clt::runChild(Self, Arg, Env, 600, Log);
   if (Exit == 77)
     return 77;
   if (Exit != 0) {
@@ -97,70 +190,151 @@ static int check(const char *Self, const char *What, const clt::EnvChanges &Env,
                 Log.c_str());
     return 1;
   }
+  return 0;
+}
+
+static int check(const char *Self, const char *What, const clt::EnvChanges &Env,
+                 const Expect &X) {
+  std::string Log;
+  if (int R = runChecked(Self, "--child", What, Env, Log))
+    return R;
   const std::string Conv = "kernel Convolution2D, local size 32,8,1";
   int Vec = count(Log, Conv + ", mode vec: compiled");
   int Split = count(Log, Conv + ", mode split: compiled");
   int Loads = count(Log, Conv + ", mode split: loaded from the cache");
+  int Arrived = count(Log, Conv + ", mode split: from the compiler process");
   int Behind = count(Log, "the first launch runs vec's code, mode split "
                           "compiling behind it");
   if (Vec != X.VecCompiles || Split != X.SplitCompiles ||
-      Loads != X.SplitLoads || (X.Behind >= 0 && Behind != X.Behind)) {
+      Loads != X.SplitLoads || Arrived != X.Arrived ||
+      (X.Behind >= 0 && Behind != X.Behind)) {
     std::printf("FAIL: %s: 32x8 compiled %d times in vec, %d in split, "
-                "loaded %d times; %d tiered first launches; expected %d, %d, "
-                "%d, %d:\n%s\n",
-                What, Vec, Split, Loads, Behind, X.VecCompiles, X.SplitCompiles,
-                X.SplitLoads, X.Behind, Log.c_str());
+                "loaded %d times from the cache, %d from the compiler "
+                "process; %d tiered first launches; expected %d, %d, %d, %d, "
+                "%d:\n%s\n",
+                What, Vec, Split, Loads, Arrived, Behind, X.VecCompiles,
+                X.SplitCompiles, X.SplitLoads, X.Arrived, X.Behind,
+                Log.c_str());
     return 1;
   }
   return 0;
 }
 
+/// bigChild, timed from the end of its main to the end of the process.
+static int checkExit(const char *Self, const char *What,
+                     const clt::EnvChanges &Env) {
+  std::string Log;
+  if (int R = runChecked(Self, "--big", What, Env, Log))
+    return R;
+  long long Ended = monotonicNs();
+  long long MainEnd = 0;
+  size_t At = Log.find("main ends at ");
+  if (At != std::string::npos)
+    MainEnd = std::atoll(Log.c_str() + At + 13);
+  double Seconds = (Ended - MainEnd) / 1e9;
+  // waitChild polls every 10 ms.
+  double Limit = 0.2 * clt::timeScale();
+  if (!MainEnd || Seconds > Limit) {
+    std::printf("FAIL: %s: the exit took %.3f s (at most %.1f):\n%s\n", What,
+                Seconds, Limit, Log.c_str());
+    return 1;
+  }
+  std::printf("%s: exit in %.3f s\n", What, Seconds);
+  return 0;
+}
+
+/// A fresh folder for a kernel cache, removed with the object.
+struct TempDir {
+  char Path[64] = "/tmp/pocl-iss-tiered-XXXXXX";
+  bool Made = mkdtemp(Path) != nullptr;
+  ~TempDir() {
+    if (Made && std::system(("rm -rf '" + std::string(Path) + "'").c_str()))
+      std::printf("warning: could not remove %s\n", Path);
+  }
+};
+
 int main(int Argc, char **Argv) {
-  if (Argc > 1 && std::strcmp(Argv[1], "--child") == 0)
-    return child();
+  if (Argc > 1 &&
+      (!std::strcmp(Argv[1], "--child") || !std::strcmp(Argv[1], "--big"))) {
+    if (!clt::findPlatform("pocl-iss"))
+      return 77;
+    try {
+      return !std::strcmp(Argv[1], "--child") ? convolutionChild() : bigChild();
+    } catch (const clt::Failure &F) {
+      std::fprintf(stderr, "%s\n", F.what());
+      return 1;
+    }
+  }
   std::string SelfPath = clt::selfPath();
   if (SelfPath.empty())
     return 1;
   const char *Self = SelfPath.c_str();
-  clt::EnvChanges Base = {{"POCL_ISS_MODE", "split"},
-                          {"POCL_DEBUG", "llvm"},
-                          {"POCL_KERNEL_CACHE", "0"}};
-  auto With = [&](clt::EnvChanges More) {
-    clt::EnvChanges Env = Base;
-    for (auto &KV : More)
-      Env.push_back(KV);
-    return Env;
-  };
-  if (int R =
-          check(Self, "tiered", With({{"POCL_ISS_TIERED", "1"}}), {1, 1, 0, 2}))
-    return R;
-  if (int R = check(Self, "not tiered", With({{"POCL_ISS_TIERED", "0"}}),
-                    {0, 1, 0, 0}))
-    return R;
-  if (int R = check(Self, "with stats",
-                    With({{"POCL_ISS_TIERED", "1"}, {"POCL_ISS_STATS", "1"}}),
-                    {0, 1, 0, 0}))
-    return R;
-  // A cache of its own: the first process leaves the split's code there
-  // (the 32x8 compile was waited for), the second loads it.
-  char Dir[] = "/tmp/pocl-iss-tiered-XXXXXX";
-  if (!mkdtemp(Dir)) {
+  TempDir A, B;
+  if (!A.Made || !B.Made) {
     std::printf("FAIL: no temporary folder\n");
     return 1;
   }
-  clt::EnvChanges Cached = {{"POCL_ISS_MODE", "split"},
-                            {"POCL_DEBUG", "llvm"},
-                            {"POCL_ISS_TIERED", "1"},
-                            {"POCL_KERNEL_CACHE", "1"},
-                            {"POCL_CACHE_DIR", Dir}};
-  int R = check(Self, "cache, first process", Cached, {1, 1, 0, 2});
-  if (!R)
-    R = check(Self, "cache, second process", Cached, {0, 0, 1, -1});
-  std::string Rm = std::string("rm -rf '") + Dir + "'";
-  if (std::system(Rm.c_str()) != 0)
-    std::printf("warning: could not remove %s\n", Dir);
-  if (R)
+  // `split`, tiered, logging compiles, no cache: changed by \p More.
+  auto Split = [](const clt::EnvChanges &More) {
+    clt::EnvChanges Env = {{"POCL_ISS_MODE", "split"},
+                           {"POCL_DEBUG", "llvm"},
+                           {"POCL_KERNEL_CACHE", "0"},
+                           {"POCL_ISS_TIERED", "1"}};
+    for (const auto &KV : More) {
+      auto It = std::find_if(Env.begin(), Env.end(), [&](const auto &E) {
+        return E.first == KV.first;
+      });
+      if (It != Env.end())
+        It->second = KV.second;
+      else
+        Env.push_back(KV);
+    }
+    return Env;
+  };
+  clt::EnvChanges Cached =
+      Split({{"POCL_KERNEL_CACHE", "1"}, {"POCL_CACHE_DIR", A.Path}});
+  if (int R = check(Self, "tiered", Cached, {1, 1, 0, 1, 2}))
     return R;
+  if (int R = check(Self, "tiered, second process", Cached, {0, 0, 1, 0, -1}))
+    return R;
+  if (int R = check(Self, "not tiered", Split({{"POCL_ISS_TIERED", "0"}}),
+                    {0, 1, 0, 0, 0}))
+    return R;
+  if (int R = check(Self, "with stats", Split({{"POCL_ISS_STATS", "1"}}),
+                    {0, 1, 0, 0, 0}))
+    return R;
+  // Exit: nothing logged, so that no compiler process holds the log open.
+  clt::EnvChanges NoCache = Split({{"POCL_DEBUG", nullptr}});
+  clt::EnvChanges WithCache = Split({{"POCL_DEBUG", nullptr},
+                                     {"POCL_KERNEL_CACHE", "1"},
+                                     {"POCL_CACHE_DIR", B.Path}});
+  if (int R = checkExit(Self, "exit without a cache", NoCache))
+    return R;
+  if (int R = checkExit(Self, "exit with a cache", WithCache))
+    return R;
+  // The compile finishes behind the exit and lands in the cache: vec's
+  // entry and the split's.
+  setenv("POCL_CACHE_DIR", B.Path, 1);
+  for (int Waited = 0; cacheEntries() < 2; Waited += 50) {
+    if (Waited > 300000 * clt::timeScale()) {
+      std::printf("FAIL: the split's code never reached the cache\n");
+      return 1;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  std::string Log;
+  clt::EnvChanges Next =
+      Split({{"POCL_KERNEL_CACHE", "1"}, {"POCL_CACHE_DIR", B.Path}});
+  if (int R = runChecked(Self, "--big", "the next run", Next, Log))
+    return R;
+  if (count(Log, "kernel bigStencil, local size 16,4,1, mode split: loaded "
+                 "from the cache") != 1 ||
+      count(Log, "compiling behind it")) {
+    std::printf("FAIL: the next run did not load the split's code from the "
+                "cache:\n%s\n",
+                Log.c_str());
+    return 1;
+  }
   std::printf("PASS\n");
   return 0;
 }
