@@ -8,10 +8,11 @@
 // work-group function, DESIGN.md section 2) of generated big kernels, on
 // every OpenCL platform the ICD loader sees, in one run, and reports the
 // ratios: compile time on kernels with thousands of calls and on a
-// 10,000-case switch, and huge expressions that need a deep stack. Each (platform, kernel) runs in a child process with the kernel
-// caches off, so that a platform that crashes on a kernel (pocl 3.1 on the
-// 100,000-level expressions) is reported as such and the run goes on. Every
-// first launch is checked against a host reference.
+// 10,000-case switch, and huge expressions that need a deep stack. Each
+// (platform, kernel) runs in a child process with the kernel caches off, so
+// that a platform that crashes on a kernel (pocl 3.1 on the 100,000-level
+// expressions) is reported as such and the run goes on. Every first launch is
+// checked against a host reference.
 //
 //===----------------------------------------------------------------------===//
 

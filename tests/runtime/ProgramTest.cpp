@@ -859,7 +859,6 @@ kernel void k(global int *out) { out[get_global_id(0)] = HEADER_VALUE; }
   CLT_EXPECT(Run(Third) == 1);
 }
 
-
 // Recursion: an inliner that inlines a recursive callee never ends, and
 // the first enqueue with it. OpenCL C 1.2 does not allow it
 // (section 6.9); pocl-iss runs it as real calls, as pocl does, where no

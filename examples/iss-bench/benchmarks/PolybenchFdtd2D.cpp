@@ -154,8 +154,7 @@ public:
   }
 };
 
-ISS_BENCHMARK(PolybenchFdtd2D, "pb-FDTD-2D",
-              "PolyBench/GPU FDTD-2D (unseen)");
+ISS_BENCHMARK(PolybenchFdtd2D, "pb-FDTD-2D", "PolyBench/GPU FDTD-2D (unseen)");
 
 } // namespace
 } // namespace issbench
