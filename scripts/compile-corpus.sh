@@ -18,7 +18,7 @@
 # compared with
 #   for f in OUT1/*.ll; do cmp -s $f OUT2/${f##*/} || echo $f; done
 # (the IR's ModuleID names the CORPUS folder)
-# (doc/results.md, "Compile time bounded"). A kernel name that two programs
+# (doc/design-notes.md, "isl quotas"). A kernel name that two programs
 # of one binary share is dumped once, the last one compiled.
 
 set -euo pipefail

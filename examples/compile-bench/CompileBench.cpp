@@ -7,12 +7,12 @@
 // Times clBuildProgram and the first launch (where pocl-iss compiles the
 // work-group function, DESIGN.md section 2) of generated big kernels, on
 // every OpenCL platform the ICD loader sees, in one run, and reports the
-// ratios (issue 8: compile time that exploded on kernels with thousands of
-// calls and on a 10,000-case switch; huge expressions that overflowed the
-// stack). Each (platform, kernel) runs in a child process with the kernel
-// caches off, so that a platform that crashes on a kernel (pocl 3.1 on the
-// 100,000-level expressions) is reported as such and the run goes on. Every
-// first launch is checked against a host reference.
+// ratios: compile time on kernels with thousands of calls and on a
+// 10,000-case switch, and huge expressions that need a deep stack. Each
+// (platform, kernel) runs in a child process with the kernel caches off, so
+// that a platform that crashes on a kernel (pocl 3.1 on the 100,000-level
+// expressions) is reported as such and the run goes on. Every first launch is
+// checked against a host reference.
 //
 //===----------------------------------------------------------------------===//
 
@@ -74,7 +74,7 @@ template <typename T> T hostRhadd(T X, T Y) {
 
 int caseValue(unsigned C) { return static_cast<int>(C * 7 + 3); }
 
-/// The issue's valid kernel: an N-case switch on an input.
+/// A valid kernel: an N-case switch on an input.
 Generated makeSwitch(unsigned N) {
   Generated G;
   std::string &S = G.Source;

@@ -8,10 +8,10 @@
 // names them. The set follows the paper's section 6.2 (AMD APP SDK, Rodinia,
 // Parboil); kernels are rewritten after the originals. A benchmark whose
 // kernels use work-group barriers says so when it registers: on a platform
-// that refuses to build it for that reason (pocl-iss before barrier support)
-// the driver reports it as not supported there, never as passing, and any
-// other build failure stays an error. A benchmark registered without an
-// implementation is listed as not supported yet instead of silently dropped.
+// that refuses to build it for that reason the driver reports it as not
+// supported there, never as passing, and any other build failure stays an
+// error. A benchmark registered without an implementation is listed as not
+// supported yet instead of silently dropped.
 //
 // A benchmark sets up its inputs and host reference once, then run() enqueues
 // one complete execution (re-uploading what the kernels modify in place) and

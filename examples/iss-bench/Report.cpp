@@ -197,7 +197,7 @@ double geometricMean(const std::vector<double> &Logs) {
 
 /// "First launch (compile included)": per thread setting, the warm-up run's
 /// wall time in every configuration, and for pocl-iss each mode's over
-/// vec's (issue 9 asks split's to stay within 2x of vec's).
+/// vec's.
 void writeFirstLaunch(std::ofstream &Out, const ReportInfo &Info,
                       const std::vector<Result> &Results) {
   Out << "## First launch (compile included)\n\n"

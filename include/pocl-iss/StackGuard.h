@@ -4,7 +4,7 @@
 // Clang recurses once per level of an expression: a 100,000-term sum or
 // 100,000 nested unary operators need hundreds of megabytes of stack, far
 // more than the application thread that calls clBuildProgram has, and a
-// stack overflow kills the application (issue 8). The compiler therefore
+// stack overflow kills the application. The compiler therefore
 // runs on a thread of its own with a large stack, and an overflow of that
 // stack becomes an error the caller turns into a build failure.
 //

@@ -371,7 +371,7 @@ static BuildResult finishExecutable(std::unique_ptr<Module> M,
 /// Runs \p Build, which runs Clang, on a thread with a large stack
 /// (StackGuard.h): Clang recurses once per level of an expression, and an
 /// application thread's stack overflows on sources with 100,000-term
-/// expressions or operators nested as deeply (issue 8). Running out of even
+/// expressions or operators nested as deeply. Running out of even
 /// that stack is a build failure with a log; the process goes on.
 static BuildResult runClangGuarded(const std::function<BuildResult()> &Build) {
   // Written only by the last step of the guarded function: an overflow

@@ -8,7 +8,7 @@
 // work-item function, a barrier, printf or a kernel cannot be inlined into
 // the work-group function and cannot stay a call either (the work-item
 // state exists only inside the work-group function): clBuildProgram
-// refuses it with a log that names the functions (issue 8).
+// refuses it with a log that names the functions.
 //
 //===----------------------------------------------------------------------===//
 

@@ -175,7 +175,7 @@ struct Rect {
 /// specification says, then computes the rectangle's extent. Origin,
 /// region and pitches are the application's numbers: every product and sum
 /// is overflow-checked, so a rectangle that wraps size_t is refused rather
-/// than checked against a wrapped bound (issue 12).
+/// than checked against a wrapped bound.
 static bool makeRect(const size_t *Origin, const size_t *Region, size_t Row,
                      size_t Slice, Rect &R) {
   if (!Origin)

@@ -16,7 +16,7 @@
 // bytes. The commands work on (x, y, z) pixel boxes whose y and z strides
 // are the image's row and slice pitches (for a 1D array, y is the array
 // index and its stride the slice pitch). Every size computed from the
-// application's numbers is overflow-checked (issue 12).
+// application's numbers is overflow-checked.
 //
 //===----------------------------------------------------------------------===//
 

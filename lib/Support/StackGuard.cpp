@@ -167,6 +167,22 @@ static void install() {
   sigaction(SIGSEGV, &Ours, nullptr);
 }
 
+/// Records \p G's reserve (the lowest ReserveBytes of the stack at \p Low,
+/// below a guard of \p Guard bytes) and claims a slot of Active for it, so
+/// that the signal handler finds it; -1 when every slot is taken.
+static int claimSlot(Guarded &G, void *Low, size_t Guard) {
+  G.ReserveLow = reinterpret_cast<uintptr_t>(Low);
+  G.ReserveHigh = G.ReserveLow + ReserveBytes;
+  G.GuardLow = G.ReserveLow - Guard;
+  for (unsigned I = 0; I < MaxGuarded; ++I) {
+    Guarded *Expected = nullptr;
+    if (Active[I].compare_exchange_strong(Expected, &G,
+                                          std::memory_order_acq_rel))
+      return static_cast<int>(I);
+  }
+  return -1;
+}
+
 static void *guardedMain(void *Arg) {
   Guarded &G = *static_cast<Guarded *>(Arg);
   G.Thread = pthread_self();
@@ -195,19 +211,8 @@ static void *guardedMain(void *Arg) {
   const bool HasAlt = Alt != MAP_FAILED && sigaltstack(&AltStack, nullptr) == 0;
   const bool Armed = HasAlt && Low && Size > 4 * ReserveBytes &&
                      mprotect(Low, ReserveBytes, PROT_NONE) == 0;
-  int SlotIndex = -1;
-  if (Armed) {
-    G.ReserveLow = reinterpret_cast<uintptr_t>(Low);
-    G.ReserveHigh = G.ReserveLow + ReserveBytes;
-    G.GuardLow = G.ReserveLow - Guard;
-    for (unsigned I = 0; I < MaxGuarded && SlotIndex < 0; ++I) {
-      Guarded *Expected = nullptr;
-      if (Active[I].compare_exchange_strong(Expected, &G,
-                                            std::memory_order_acq_rel))
-        SlotIndex = static_cast<int>(I);
-    }
-  }
-  const int Slot = SlotIndex;
+  // Set once, before sigsetjmp, so that its value survives the longjmp.
+  const int Slot = Armed ? claimSlot(G, Low, Guard) : -1;
 
   if (sigsetjmp(G.Jump, 1) == 0)
     (*G.Fn)();

@@ -7,8 +7,8 @@
 // An integer division by zero, or of the minimum value by -1, "does not
 // cause an exception but will result in an unspecified value" (OpenCL C
 // 1.2, section 6.3.b); the conformance suite's integer tests divide by zero
-// for every type from char to ulong. x86 traps on both (SIGFPE), so before
-// iss-safe-division these kernels killed the test process. Here every type,
+// for every type from char to ulong. x86 traps on both (SIGFPE): without
+// iss-safe-division these kernels kill the test process. Here every type,
 // scalar and vector, divides dividends from the edges of its range by
 // divisors that include 0 and -1, with the divisor per work-item (from a
 // buffer) and for the whole launch (a kernel argument): the launch must

@@ -27,9 +27,9 @@
 //   a diamond and diagonal blocks, ternaries selecting between two
 //   addresses, and kernels whose only divergence is the guard of a store;
 // - periodic guards, last: a ring indexed through a power-of-two mask,
-//   every fourth and every fifth id, a red-black checkerboard. Their scores
-//   did not end when these were written; isl's quota for them
-//   (-iss-score-part-ops) now leaves them unscored.
+//   every fourth and every fifth id, a red-black checkerboard. Scoring them
+//   runs into isl's quota (-iss-score-part-ops), which leaves them
+//   unscored.
 //
 // Each runs with several local sizes (multiples of the vector width and
 // not), problem sizes that are not multiples of them (a padded global size

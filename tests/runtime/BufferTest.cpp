@@ -297,7 +297,7 @@ CLT_TEST(rectCopyBetweenSubBuffers) {
   CL_CHECK(clFinish(E.Q));
 }
 
-/// Rectangles whose sizes wrap size_t (issue 12): every one is refused
+/// Rectangles whose sizes wrap size_t: every one is refused
 /// with CL_INVALID_VALUE, nothing is copied, and the process survives.
 CLT_TEST(rectSizeOverflow) {
   if (!E.IsPoclIss) // Debian's pocl 3.1 accepts them and runs off the buffer

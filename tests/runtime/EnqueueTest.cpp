@@ -224,7 +224,7 @@ CLT_TEST(sizeValidation) {
   if (Side <= Items[0] && Side <= Items[1])
     CLT_EXPECT_ERR(CL_INVALID_WORK_GROUP_SIZE, Launch(2, SqG, SqL));
   // 2^22 * 2^21 * 2^21 work-items (and, with local size 1, work groups)
-  // wrap a 64-bit count to 0: refused, with either local size (issue 12).
+  // wrap a 64-bit count to 0: refused, with either local size.
   const size_t Wrap[3] = {size_t(1) << 22, size_t(1) << 21, size_t(1) << 21};
   const size_t Ones[3] = {1, 1, 1}, Wide[3] = {64, 1, 1};
   if (E.IsPoclIss) { // Debian's pocl 3.1 accepts it

@@ -141,7 +141,7 @@ CLT_TEST(infoSizes) {
 }
 
 /// Image entries given buffers, and image format queries given flags that
-/// are not a valid cl_mem_flags set (issue 12).
+/// are not a valid cl_mem_flags set.
 CLT_TEST(imageEntriesRefuseBuffersAndBadFlags) {
   cl_uint N = 99;
   if (E.IsPoclIss) { // pocl 3.1 does not check the flags here

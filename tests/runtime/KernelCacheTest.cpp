@@ -7,7 +7,7 @@
 // Whatever is in the cache, a run must give the right results; a damaged
 // or untrusted entry must be compiled again (POCL_DEBUG=llvm says
 // "compiled" or "loaded from the cache" per kernel) and the next run must
-// load the repaired entry. Covers issue 12: a damaged symbol name, an entry
+// load the repaired entry. Covered: a damaged symbol name, an entry
 // that is a folder, entries of another user or writable by others, the
 // per-user default folder; and the faults: truncated, zero-filled and
 // corrupted entries, a folder that cannot be written, four processes

@@ -201,7 +201,7 @@ CLT_TEST(setArgErrors) {
   if (E.IsPoclIss) {
     CLT_EXPECT_ERR(CL_INVALID_ARG_SIZE,
                    clSetKernelArg(V, 1, 2 * sizeof(cl_float), &F3));
-    // 4 * (12 + 2^62) wraps to 48, as 4 * 12 does (issue 12).
+    // 4 * (12 + 2^62) wraps to 48, as 4 * 12 does.
     CLT_EXPECT_ERR(
         CL_INVALID_ARG_SIZE,
         clSetKernelArg(V, 1, 3 * sizeof(cl_float) + (size_t(1) << 62), &F3));

@@ -2,9 +2,9 @@
 // SPDX-License-Identifier: MIT
 //
 // The worker pool runs a launch whose work is too small to share on one
-// thread and gives a big one to every thread (issue 12: lud and gaussian
-// ran slower on two threads than on one, waking workers for launches of a
-// few microseconds). What a launch used is visible in POCL_DEBUG=device's
+// thread and gives a big one to every thread: waking workers for a launch
+// of a few microseconds costs more than it saves (lud and gaussian run
+// thousands of them). What a launch used is visible in POCL_DEBUG=device's
 // log ("<kernel>: <n> groups, <w> workers invited, <t> ns"), so the test
 // runs its own launches in a child process with two threads and that log,
 // and reads it: after the first launch of a trivial kernel (whose cost is

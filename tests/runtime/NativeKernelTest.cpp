@@ -247,7 +247,6 @@ CLT_TEST(errors) {
                  Enqueue(E.Q, addVectors, &Args, Size, 0, Mems, nullptr));
   CLT_EXPECT_ERR(CL_INVALID_VALUE,
                  Enqueue(E.Q, addVectors, &Args, Size, 0, nullptr, Locs));
-  cl_int Err;
   // The wait list.
   CLT_EXPECT_ERR(CL_INVALID_EVENT_WAIT_LIST,
                  Enqueue(E.Q, addVectors, &Args, Size, 3, Mems, Locs, 1));

@@ -516,7 +516,7 @@ CLT_TEST(platformNameOverride) {
 
 /// A bad value stops the process with one line naming the variable, also
 /// where a later variable is good (POCL_ISS_SAFE_DIVISION's good value
-/// used to clear POCL_ISS_MAX_PIECES's error, and the default ran).
+/// must not clear POCL_ISS_MAX_PIECES's error and run the default).
 CLT_TEST(badEnvironmentValue) {
   if (!E.IsPoclIss)
     CLT_SKIP("pocl-iss's variables");

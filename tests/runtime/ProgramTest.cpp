@@ -252,7 +252,7 @@ __kernel void fill(__global int *x, int v) {
   CLT_EXPECT(buildInfo<cl_program_binary_type>(E, L, CL_PROGRAM_BINARY_TYPE) ==
              CL_PROGRAM_BINARY_TYPE_EXECUTABLE);
   // A linked program was not made from source, IL or a binary: it cannot
-  // be built (issue 12), and the refusal leaves its executable alone.
+  // be built, and the refusal leaves its executable alone.
   if (E.IsPoclIss) // Debian's pocl 3.1 builds it again
     CLT_EXPECT_ERR(CL_INVALID_OPERATION,
                    clBuildProgram(L, 0, nullptr, "", nullptr, nullptr));
@@ -417,8 +417,8 @@ CLT_TEST(createErrors) {
   CLT_EXPECT(!clCreateProgramWithSource(E.Ctx, 1, Null, nullptr, &Err));
   CLT_EXPECT_ERR(CL_INVALID_VALUE, Err);
   if (E.IsPoclIss) { // Debian's pocl 3.1 reads past the strings
-    // Lengths whose sum wraps size_t, or that no string can have (issue
-    // 12): refused before anything is read.
+    // Lengths whose sum wraps size_t, or that no string can have: refused
+    // before anything is read.
     const char *Two[] = {TwoKernels, TwoKernels};
     size_t Wrapping[] = {SIZE_MAX / 2 + 1, SIZE_MAX / 2 + 1};
     CLT_EXPECT(!clCreateProgramWithSource(E.Ctx, 2, Two, Wrapping, &Err));
@@ -859,9 +859,8 @@ kernel void k(global int *out) { out[get_global_id(0)] = HEADER_VALUE; }
   CLT_EXPECT(Run(Third) == 1);
 }
 
-
-// Recursion (issue 8): it used to hang the first enqueue, the inliner
-// inlining a recursive callee without end. OpenCL C 1.2 does not allow it
+// Recursion: an inliner that inlines a recursive callee never ends, and
+// the first enqueue with it. OpenCL C 1.2 does not allow it
 // (section 6.9); pocl-iss runs it as real calls, as pocl does, where no
 // work-item function, barrier or printf is reached through it, and refuses
 // the rest at clBuildProgram with a log naming the functions.
@@ -1027,9 +1026,9 @@ __kernel void k(__global int *out) { sync_down(out[0]); }
   CLT_EXPECT_MSG(Log.find("barrier") != std::string::npos, Log);
 }
 
-// Huge sources (issue 8): Clang recurses once per level of an expression
-// and used to overflow the application's stack. The compiler now runs on a
-// thread with a large stack (POCL_ISS_COMPILER_STACK_MB, 1 GiB by default).
+// Huge sources: Clang recurses once per level of an expression, more than
+// an application thread's stack holds. The compiler runs on a thread with
+// a large stack (POCL_ISS_COMPILER_STACK_MB, 1 GiB by default).
 
 /// The compiler's stack in MiB as this process was started with it.
 static unsigned compilerStackMB() {
@@ -1194,7 +1193,7 @@ static void buildRunRelease(Env &E, const std::vector<unsigned char> &Bin) {
 
 // An application that builds, runs and releases programs for as long as it
 // lives must not keep their compiled code: the JIT's memory of a kernel
-// goes with the last kernel, program or command using it (issue 12). Each
+// goes with the last kernel, program or command using it. Each
 // round loads four compiled kernels (two kernels, two local sizes; from
 // the kernel cache after the first round); kept, they grew this process by
 // about 175 KiB a round. What may grow is a few KiB a round: the runtime

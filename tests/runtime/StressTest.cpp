@@ -1,7 +1,7 @@
 //===- StressTest.cpp - Eight host threads on one context -----------------===//
 // SPDX-License-Identifier: MIT
 //
-// Concurrency stress (issue 12): eight host threads, each with its own
+// Concurrency stress: eight host threads, each with its own
 // command queue on one shared context and program, enqueue for a bounded
 // time random sequences of kernels (several local sizes, chains of a
 // thousand small launches), writes, reads (blocking and not), copies, fills,

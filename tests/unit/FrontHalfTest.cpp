@@ -1,19 +1,19 @@
 //===- FrontHalfTest.cpp - The work-group passes stay linear in time ------===//
 // SPDX-License-Identifier: MIT
 //
-// Compile time that exploded (issue 8): the inliner rescanned the kernel
-// after each inlined call, and SROA promoted the locals of every inlined copy
-// at once, an iterated dominance frontier per alloca; both were quadratic in
-// the number of calls, and pocl's kernel/test_hadd took over 15 minutes to
-// compile for its first launch. Issue 12: iss-hoist-uniform did the same
-// with the copies of the functions it inlines late. Here the work-group
+// Compile time linear in the number of calls: an inliner that rescans the
+// kernel after each inlined call, or an SROA that promotes the locals of
+// every inlined copy at once (an iterated dominance frontier per alloca),
+// is quadratic in them, and so is iss-hoist-uniform if it does the same
+// with the copies of the functions it inlines late; pocl's
+// kernel/test_hadd then takes minutes to compile. Here the work-group
 // passes (addWorkGroupPasses, the list Pipeline.cpp runs) compile a kernel
 // with N and with 4N helper functions: four times the calls must cost about
 // four times the CPU time, not sixteen. CPU time, which a loaded machine
-// disturbs little, and a bound of 8 keep it from flaking; the quadratic
-// passes gave 20 to 50. LLVM's own O3, superlinear on such kernels, is left
-// out. Evidence of speed is examples/compile-bench; this catches a return to
-// quadratic time. The smaller kernel is then compiled completely and its
+// disturbs little, and a bound of 8 keep it from flaking; quadratic passes
+// give 20 to 50. LLVM's own O3, superlinear on such kernels, is left
+// out. Evidence of speed is examples/compile-bench; this catches quadratic
+// time. The smaller kernel is then compiled completely and its
 // results checked.
 //
 //===----------------------------------------------------------------------===//

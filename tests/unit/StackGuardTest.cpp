@@ -3,7 +3,7 @@
 // SPDX-License-Identifier: MIT
 //
 // include/pocl-iss/StackGuard.h, which clBuildProgram and the enqueue-time
-// compilation run on (issue 8): deep recursion completes on a large stack;
+// compilation run on: deep recursion completes on a large stack;
 // running out of it returns Exhausted and the process, its allocator
 // included, goes on; a SIGSEGV that is not a stack overflow on a guarded
 // thread still kills the process.

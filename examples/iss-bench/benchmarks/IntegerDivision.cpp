@@ -6,8 +6,9 @@
 //
 // The cost of iss-safe-division, the guard that keeps integer divisions by
 // zero (or of the minimum value by -1) from trapping: run once as is and
-// once with POCL_ISS_SAFE_DIVISION=0 and compare the medians (doc/results.md
-// has the numbers). No divisor here is 0 or -1, so both runs verify.
+// once with POCL_ISS_SAFE_DIVISION=0 and compare the medians
+// (doc/design-notes.md, "The integer division guard", has the numbers). No
+// divisor here is 0 or -1, so both runs verify.
 //
 // intdiv, intdiv-long: divisors that differ per work-item, so the guard (a
 // compare and a select per division, and for a signed quotient a negation

@@ -6,7 +6,7 @@
 //
 // The NVIDIA OpenCL SDK's separable convolution (oclConvolutionSeparable),
 // its two passes as the SDK writes them, each a benchmark of its own.
-// Kernels pocl-iss was not tuned on (unseen, issue 9).
+// Kernels pocl-iss was not tuned on (unseen).
 //
 // Rows (nv-convSepRows): 16x4 groups, each loading 8 result steps of 16
 // pixels per row plus a halo step on each side into local memory, a
@@ -226,10 +226,10 @@ struct NvidiaConvSepCols : ConvolutionSeparable {
 
 ISS_BENCHMARK_WITH_BARRIERS(
     NvidiaConvSepRows, "nv-convSepRows",
-    "NVIDIA OpenCL SDK convolutionSeparable rows (unseen, issue 9)");
+    "NVIDIA OpenCL SDK convolutionSeparable rows (unseen)");
 ISS_BENCHMARK_WITH_BARRIERS(
     NvidiaConvSepCols, "nv-convSepCols",
-    "NVIDIA OpenCL SDK convolutionSeparable columns (unseen, issue 9)");
+    "NVIDIA OpenCL SDK convolutionSeparable columns (unseen)");
 
 } // namespace
 } // namespace issbench

@@ -12,7 +12,7 @@
 // under `xIndex < height && yIndex + offset < width`, with the group ids
 // swapped. The matrix is not a multiple of 16 in either dimension, so the
 // last groups of each row and column diverge in the middle of a tile. A
-// kernel pocl-iss was not tuned on (unseen, issue 9).
+// kernel pocl-iss was not tuned on (unseen).
 //
 //===----------------------------------------------------------------------===//
 
@@ -101,7 +101,7 @@ public:
 };
 
 ISS_BENCHMARK_WITH_BARRIERS(NvidiaTranspose, "nv-transpose",
-                            "NVIDIA OpenCL SDK oclTranspose (unseen, issue 9)");
+                            "NVIDIA OpenCL SDK oclTranspose (unseen)");
 
 } // namespace
 } // namespace issbench

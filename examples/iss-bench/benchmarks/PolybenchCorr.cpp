@@ -13,8 +13,7 @@
 // groups with the guard `i < n && j < m` on the padding. corr_kernel is 1D
 // again with the tail guard `j1 < m-1` and a triangular loop
 // (`j2 = j1+1 .. m`): its trip count differs on every lane. m and n are not
-// multiples of the groups. A kernel pocl-iss was not tuned on (unseen,
-// issue 9).
+// multiples of the groups. A kernel pocl-iss was not tuned on (unseen).
 //
 //===----------------------------------------------------------------------===//
 
@@ -193,7 +192,7 @@ public:
   }
 };
 
-ISS_BENCHMARK(PolybenchCorr, "pb-CORR", "PolyBench/GPU CORR (unseen, issue 9)");
+ISS_BENCHMARK(PolybenchCorr, "pb-CORR", "PolyBench/GPU CORR (unseen)");
 
 } // namespace
 } // namespace issbench

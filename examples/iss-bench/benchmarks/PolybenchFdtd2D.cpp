@@ -12,7 +12,7 @@
 // (`j > 0`), the third stops one short of each end (`i < nx-1 && j < ny-1`).
 // ex has ny+1 columns, so its rows are not aligned with the others'. The
 // suite's 0.5 and 0.7 are taken as float constants. A kernel pocl-iss was
-// not tuned on (unseen, issue 9).
+// not tuned on (unseen).
 //
 //===----------------------------------------------------------------------===//
 
@@ -154,8 +154,7 @@ public:
   }
 };
 
-ISS_BENCHMARK(PolybenchFdtd2D, "pb-FDTD-2D",
-              "PolyBench/GPU FDTD-2D (unseen, issue 9)");
+ISS_BENCHMARK(PolybenchFdtd2D, "pb-FDTD-2D", "PolyBench/GPU FDTD-2D (unseen)");
 
 } // namespace
 } // namespace issbench

@@ -10,7 +10,7 @@
 // groups. Both guard the interior with `i >= 1 && i < n-1 && j >= 1 &&
 // j < n-1` on the global ids, which also cuts the padding: n is not a
 // multiple of 32, so the right-most groups diverge in the middle of a tile.
-// A kernel pocl-iss was not tuned on (unseen, issue 9).
+// A kernel pocl-iss was not tuned on (unseen).
 //
 //===----------------------------------------------------------------------===//
 
@@ -108,7 +108,7 @@ public:
 };
 
 ISS_BENCHMARK(PolybenchJacobi2D, "pb-JACOBI2D",
-              "PolyBench/GPU JACOBI2D (unseen, issue 9)");
+              "PolyBench/GPU JACOBI2D (unseen)");
 
 } // namespace
 } // namespace issbench

@@ -16,7 +16,7 @@
 // after a barrier the first row of the first group (`ty == 0 && by == 0`)
 // also updates the bias weights. The host's step between them (hidden and
 // output layers, the deltas) is taken as a fixed delta vector. A kernel
-// pocl-iss was not tuned on (unseen, issue 9).
+// pocl-iss was not tuned on (unseen).
 //
 //===----------------------------------------------------------------------===//
 
@@ -207,7 +207,7 @@ public:
 };
 
 ISS_BENCHMARK_WITH_BARRIERS(RodiniaBackprop, "rd-backprop",
-                            "Rodinia backprop (unseen, issue 9)");
+                            "Rodinia backprop (unseen)");
 
 } // namespace
 } // namespace issbench

@@ -12,7 +12,7 @@
 // barriers (one lane loads the corner, `tx == 0`), then sweeps the block's
 // own anti-diagonals with a triangular guard (`tx <= m`, m the diagonal)
 // and a barrier per diagonal, and stores the block back. A kernel pocl-iss
-// was not tuned on (unseen, issue 9).
+// was not tuned on (unseen).
 //
 //===----------------------------------------------------------------------===//
 
@@ -280,7 +280,7 @@ public:
   }
 };
 
-ISS_BENCHMARK_WITH_BARRIERS(RodiniaNw, "rd-nw", "Rodinia nw (unseen, issue 9)");
+ISS_BENCHMARK_WITH_BARRIERS(RodiniaNw, "rd-nw", "Rodinia nw (unseen)");
 
 } // namespace
 } // namespace issbench

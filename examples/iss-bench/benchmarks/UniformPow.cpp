@@ -7,8 +7,8 @@
 // s = pow(r, e) is the same for every work-item; then a per-work-item early
 // return (a padded NDRange's tail guard) and a loop whose trip count
 // depends on the work-item. The uniform builtin must run once per work
-// group, not once per work-item inside the work-item loop (the splitting
-// issue's "uniform values stay uniform"; iss-hoist-uniform). Not one of
+// group, not once per work-item inside the work-item loop (uniform values
+// stay uniform; iss-hoist-uniform). Not one of
 // the paper's benchmarks: run it by name.
 //
 //===----------------------------------------------------------------------===//

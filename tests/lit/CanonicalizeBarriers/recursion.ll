@@ -1,5 +1,5 @@
-; iss-barriers: the inliner never unrolls a recursion (issue 8: it used to
-; inline a recursive callee without end). After iss-prepare the recursive
+; iss-barriers: the inliner never unrolls a recursion (inlining a recursive
+; callee would never end). After iss-prepare the recursive
 ; functions are calls in the kernel; their non-recursive callee is inlined
 ; into the kernel where the kernel calls it. Run alone on functions marked
 ; always_inline by hand, the inline history stops it all the same: each

@@ -1,5 +1,5 @@
-; iss-context: liveness through phis (computed per value from its uses
-; since issue 8). %d, computed before the barrier, reaches a phi after it
+; iss-context: liveness through phis (computed per value from its uses).
+; %d, computed before the barrier, reaches a phi after it
 ; through the incoming block %then, which lies after the barrier: it is
 ; live across the barrier and gets a context array. %x, computed after the
 ; barrier, feeds the same phi without crossing one: no slot. %only is used

@@ -3,9 +3,9 @@
 ; its locals promoted once, and only then is it copied into the subkernel.
 ; The input is what clang gives without optimization (locals in allocas),
 ; the shape of pocl's kernel/test_hadd helpers, which call hadd and rhadd.
-; A kernel calling thousands of such helpers used to get every copy's
-; locals promoted at once in the subkernel, in time quadratic in the number
-; of calls (FrontHalfTest). The uniform call twice(r) still runs once per
+; Promoting every copy's locals at once in the subkernel would take time
+; quadratic in the number of calls for a kernel calling thousands of such
+; functions (FrontHalfTest). The uniform call twice(r) still runs once per
 ; work group, with what twice calls; boxed's local, passed to peek (which
 ; reads memory, so is inlined early, not late), is promoted once peek is
 ; inlined into boxed.

@@ -1,4 +1,4 @@
-; iss-prepare: functions on a call cycle stay real calls (issue 8), as on
+; iss-prepare: functions on a call cycle stay real calls, as on
 ; pocl: a self-recursive function and two mutually recursive ones are not
 ; marked always_inline, and lose an always_inline the source gave them; a
 ; function they call that is not on a cycle is marked like any other.

@@ -14,8 +14,8 @@
 ; A wrap-around read, a[i < n ? i : i - n], is consecutive on the tiles
 ; below n and on those above, as one piece; but the recomputed address is
 ; 4 (O_x + x) in one range and 4 (O_x + x - n) in the other: one copy for
-; both would compute it piecewise (correct, but no longer unit-stride to
-; the vectorizer), so each keeps its own copy.
+; both would compute it piecewise (correct, but not unit-stride to the
+; vectorizer), so each keeps its own copy.
 ;
 ; __kernel void smooth(__global float *b, __global const float *a, int n) {
 ;   int i = get_global_id(0);
