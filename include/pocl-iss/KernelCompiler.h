@@ -138,7 +138,7 @@ struct CompiledKernel {
   std::vector<PieceInfo> Pieces;
   /// The JIT's memory that Subkernels, Select and PieceWorkItems point
   /// into, freed with this kernel: when the last program, kernel or
-  /// command using it lets it go (issue 12), never once the process exits.
+  /// command using it lets it go, never once the process exits.
   /// Opaque here, so that no LLVM header leaks out.
   std::shared_ptr<void> Code;
   /// Context array bytes per work-item (values live across barriers).

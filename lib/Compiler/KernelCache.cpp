@@ -12,7 +12,7 @@
 // that nobody else may write to (folders we create are 0700), and an entry
 // must be a regular file owned by the user and writable by nobody else
 // (entries are written 0600). Anything else is a miss, or, for the folder,
-// no cache at all (issue 12).
+// no cache at all.
 //
 //===----------------------------------------------------------------------===//
 

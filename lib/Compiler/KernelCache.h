@@ -2,7 +2,7 @@
 // SPDX-License-Identifier: MIT
 //
 // Compiled kernels keyed by everything that changes their code (DESIGN.md
-// section 2; issue 2, section 3). LLVM-free.
+// section 2). LLVM-free.
 //
 //===----------------------------------------------------------------------===//
 

@@ -161,7 +161,7 @@ static bool hasHugeSwitch(const Function &F) {
 /// llvm/llvm-project#110715 fixed it in LLVM 20). A switch whose N cases
 /// each compute a value for one phi leaves N empty case blocks after
 /// InstCombine, and every one of O3's dozen SimplifyCFG runs costs N^2: a
-/// 10,000-case switch took 10 s at the first launch (issue 8), clang-19 -O3
+/// 10,000-case switch took 10 s at the first launch, clang-19 -O3
 /// as long on the same code in C. InstCombine and one SimplifyCFG run that
 /// turns such a switch into a lookup table first, as the end of O3 would,
 /// leave O3 nothing of the sort to do: the first launch of the 10,000-case
@@ -327,8 +327,8 @@ static bool emitObject(Module &M, TargetMachine &TM, SmallVectorImpl<char> &Obj,
 /// Never destroyed, like the worker pool: an application may return from
 /// main while a kernel still runs, and the worker threads keep executing
 /// code that lives in the JIT's memory until the process is gone. Destroying
-/// the JIT among the static destructors unmapped that code under them
-/// (issue 12); the operating system reclaims it at exit instead.
+/// the JIT among the static destructors would unmap that code under them;
+/// the operating system reclaims it at exit instead.
 struct ProcessJit {
   orc::LLJIT *J = nullptr;
   std::string InitError;

@@ -208,8 +208,8 @@ cl_int iss::ndrangeCommand(const char *Func, const CommandTarget &T,
   }
   // The number of work-items must be a size_t too, as each global size
   // must (OpenCL 1.2, 5.8): its product wrapped, the group count the device
-  // runs wrapped with it ({2^22, 2^21, 2^21} ran nothing and succeeded,
-  // issue 12). CL_INVALID_GLOBAL_WORK_SIZE rather than CL_OUT_OF_RESOURCES:
+  // runs would wrap with it ({2^22, 2^21, 2^21} would run nothing and
+  // succeed). CL_INVALID_GLOBAL_WORK_SIZE rather than CL_OUT_OF_RESOURCES:
   // no local size or resource makes this NDRange representable.
   size_t Items = 1;
   for (cl_uint I = 0; I < Dims && !Empty; ++I)

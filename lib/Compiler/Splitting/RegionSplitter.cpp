@@ -259,6 +259,7 @@ private:
   /// Whether \p Range holds w work-items at most, for all parameters.
   bool atMostOneTile(const SplitRange &Range, unsigned W) const {
     assert(W == P->width());
+    (void)W;
     return P->atMostOneTile(&Range - P->ranges().data());
   }
   /// Whether range \p I's copy is the same code as that of the ranges

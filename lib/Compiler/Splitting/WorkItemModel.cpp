@@ -47,7 +47,7 @@ using namespace llvm;
 // An isl operation is no fixed time: 4 * 10^6 of them took 3.9 s on an
 // image kernel that was then not modelled, 10^6 at most 0.9 s. No region
 // of the tests' and benchmarks' kernels is modelled or split otherwise
-// under 10^6 (doc/results.md, "Compile time bounded").
+// under 10^6 (doc/design-notes.md, "isl quotas").
 static cl::opt<unsigned long>
     MaxOps("iss-model-max-ops",
            cl::desc("isl operations allowed per parallel region in the model"),
@@ -348,6 +348,7 @@ isl::map WorkItemModel::Builder::projection(const Scope &Inner,
                                             const Scope &Outer) {
   unsigned NI = 3 + Inner.Loops.size(), NO = 3 + Outer.Loops.size();
   assert(NO <= NI && "projection to a deeper scope");
+  (void)NI;
   isl::map Map =
       isl::map::universe(Inner.Space.map_from_domain_and_range(Outer.Space));
   for (unsigned I = 0; I < NO; ++I)

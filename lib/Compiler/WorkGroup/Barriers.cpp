@@ -117,8 +117,8 @@ static bool isInlinable(const CallBase &CB) {
 bool inlineAlwaysInlineCalls(Function &F, const InlineOptions &Opts) {
   // A work list of call sites, fed by the calls each inlining copies in:
   // every instruction is looked at a constant number of times, where
-  // rescanning the function after each inlining was quadratic in the number
-  // of calls (issue 8). The list is a stack of calls in program order, so a
+  // rescanning the function after each inlining would be quadratic in the
+  // number of calls. The list is a stack of calls in program order, so a
   // block is split at its last call first and the instructions after a call
   // move to a new block at most once.
   SmallVector<PendingCall, 64> Work;

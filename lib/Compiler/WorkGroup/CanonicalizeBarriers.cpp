@@ -47,7 +47,7 @@ static void flatten(Module &M, Function &K, FunctionAnalysisManager &FAM) {
     // LLVM's inliner simplifies callees before their callers: promoting the
     // allocas of one small function is cheap, while promoting those of
     // thousands of inlined copies at once costs time quadratic in the size
-    // of the kernel (an iterated dominance frontier per alloca; issue 8).
+    // of the kernel (an iterated dominance frontier per alloca).
     FAM.invalidate(F, SROAPass(SROAOptions::PreserveCFG).run(F, FAM));
     if (isAsyncCopy(F)) {
       F.removeFnAttr(Attribute::AlwaysInline);

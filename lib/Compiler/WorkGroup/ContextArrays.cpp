@@ -268,8 +268,8 @@ bool ContextBuilder::shareRegion(const BasicBlock *A,
 /// computed per value, by walking back from its uses to its definition (the
 /// blocks where it is live-in, SSA makes them exactly those), and stops at
 /// the first barrier block found. The cost is the size of the values' live
-/// ranges: a data-flow analysis with a bit per value and block cost time and
-/// memory quadratic in the size of the kernel (issue 8).
+/// ranges: a data-flow analysis with a bit per value and block would cost
+/// time and memory quadratic in the size of the kernel.
 SmallVector<Instruction *, 16> ContextBuilder::valuesLiveAtBarriers() {
   SmallVector<Instruction *, 16> Result;
   if (barrierBlocks(K).empty())

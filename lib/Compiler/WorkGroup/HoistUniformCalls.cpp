@@ -2,8 +2,8 @@
 // SPDX-License-Identifier: MIT
 //
 // iss-hoist-uniform (see Passes.h). A work-item-independent computation
-// must run once per work group, not once per work-item (the splitting
-// issue's "uniform values stay uniform"). LICM does that for plain
+// must run once per work group, not once per work-item: uniform values
+// stay uniform. LICM does that for plain
 // instructions in the work-item loops, but a builtin such as pow() is, once
 // inlined, a web of branches that no pass hoists: a uniform pow() in front
 // of a per-work-item early return made a kernel about 17 times slower than
@@ -81,7 +81,7 @@ PreservedAnalyses HoistUniformCallsPass::run(Module &M,
   // memory, a uchar3 passed as an i32), and each subkernel once after.
   // Promoting the locals of thousands of inlined copies in the subkernel
   // instead, an iterated dominance frontier per alloca over the whole
-  // subkernel, was quadratic in the number of calls (issue 12).
+  // subkernel, is quadratic in the number of calls.
   auto CalleeAA = [&](Function &Callee) {
     return &FAM.getResult<AAManager>(Callee);
   };

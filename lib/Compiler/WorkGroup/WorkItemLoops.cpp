@@ -21,9 +21,8 @@
 // needs no dependence checks: work-items are independent between barriers.
 // The vectorized dimension is placed innermost: in `vec` mode the first
 // dimension with at least w work-items (the input-space-splitting paper,
-// section 6.3). The compiled kernel already has the shape the splitting
-// issue needs: a table of subkernels and a selection function, here with a
-// single subkernel.
+// section 6.3). The compiled kernel is a table of subkernels and a
+// selection function (iss-subkernels makes one subkernel per dimension).
 //
 //===----------------------------------------------------------------------===//
 
@@ -1699,7 +1698,8 @@ void WorkGroupBuilder::outlineColdParts() {
   }
 }
 
-/// The selection function (one subkernel for now, so always 0) and the
+/// The selection function of a single-subkernel work-group function (it
+/// always picks subkernel 0; iss-subkernels makes the scored ones) and the
 /// description of the subkernels for the runtime (POCL_ISS_STATS).
 void WorkGroupBuilder::emitSelection() {
   Type *Ptr = PointerType::get(Ctx, 0);
@@ -1735,7 +1735,11 @@ unsigned WorkGroupBuilder::countWorkItems(IRBuilderBase &B, Value *N,
     AllocaInst *Local = EB.CreateAlloca(I64, nullptr, "iss.piece");
     EB.CreateStore(EB.getInt64(0), Local);
     Index = PieceCounters.size();
-    PieceCounters.push_back({RegionIndex.lookup(Start), Piece.str(), Local});
+    PieceCounter C;
+    C.Region = RegionIndex.lookup(Start);
+    C.Piece = Piece.str();
+    C.Local = Local;
+    PieceCounters.push_back(std::move(C));
   }
   AllocaInst *Local = PieceCounters[Index].Local;
   auto *Old = B.CreateLoad(I64, Local, "iss.piece.sum");
