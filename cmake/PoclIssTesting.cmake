@@ -4,7 +4,7 @@
 
 set(POCL_ISS_MODES scalar vec split score split+score)
 # POCL_ISS_TIERED=0: each mode's tests run that mode's code from the first
-# launch (runtime-tiered tests the tiers).
+# launch. add_kernel_test registers the tiered runs too (what users get).
 set(POCL_ISS_TEST_ENV
   "OCL_ICD_VENDORS=${PROJECT_BINARY_DIR}/vendors"
   "OCL_ICD_FILENAMES="
@@ -55,5 +55,16 @@ function(add_kernel_test NAME)
       ENVIRONMENT "${POCL_ISS_TEST_ENV};POCL_ISS_MODE=${MODE}"
       SKIP_RETURN_CODE 77 TIMEOUT ${POCL_ISS_TEST_TIMEOUT}
       LABELS "${_iss_labels}")
+    # The modes that tier, as users run them: `vec`'s code first, the
+    # mode's once the compiler process has it, every result checked either
+    # way. Without a kernel cache, so that each run takes the tiered path
+    # and its compiler process ends with it.
+    if(MODE MATCHES "^(split|score|split\\+score)$")
+      add_test(NAME ${NAME}.${MODE}.tiered COMMAND ${NAME})
+      set_tests_properties(${NAME}.${MODE}.tiered PROPERTIES
+        ENVIRONMENT "${POCL_ISS_TEST_ENV};POCL_ISS_MODE=${MODE};POCL_ISS_TIERED=1;POCL_KERNEL_CACHE=0"
+        SKIP_RETURN_CODE 77 TIMEOUT ${POCL_ISS_TEST_TIMEOUT}
+        LABELS "kernel;tiered")
+    endif()
   endforeach()
 endfunction()

@@ -55,6 +55,6 @@ if [ "$SCOPE" = all ]; then
 else
   sanitized build-asan address,undefined "" -L '^(runtime|unit|default-mode)$'
   sanitized build-tsan thread \
-    "runtime-stress runtime-event runtime-queue runtime-tiered" \
-    -R '^runtime-(stress|stress-nospin|event|queue|tiered)$'
+    "runtime-stress runtime-event runtime-queue runtime-tiered runtime-tiered-stress" \
+    -R '^runtime-(stress|stress-nospin|event|queue|tiered|tiered-stress)$'
 fi

@@ -551,6 +551,11 @@ int runParent(const Options &O) {
       // configuration all the same, so that nothing one configuration
       // leaves there (pocl's build folders) can reach another.
       Set.push_back({"POCL_KERNEL_CACHE", "0"});
+      // The timed runs measure the mode's code: a tiered launch would run
+      // `vec`'s until the mode's arrives. POCL_ISS_TIERED in the
+      // environment overrides, for first-launch studies.
+      if (!std::getenv("POCL_ISS_TIERED"))
+        Set.push_back({"POCL_ISS_TIERED", "0"});
       Set.push_back(
           {"POCL_CACHE_DIR", OutDir + "/kcache/" + C.Label + "-" +
                                  (C.Mode.empty() ? "default" : C.Mode)});

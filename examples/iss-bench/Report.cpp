@@ -210,11 +210,10 @@ void writeFirstLaunch(std::ofstream &Out, const ReportInfo &Info,
          "process CPU time of that run (first_launch_cpu_ms). "
          "`split/vec` and the like: pocl-iss's first launch in that mode "
          "over its first launch in vec; the geometric mean is over the "
-         "benchmarks where both were verified. In the modes that split or "
-         "score, pocl-iss's first launch of a kernel runs `vec`'s code while "
-         "the mode's compiles behind it, and a second launch in the same "
-         "run waits for that compile (POCL_ISS_TIERED, on unless the "
-         "environment says 0).\n\n";
+         "benchmarks where both were verified. The first launch compiles "
+         "the mode's own code (POCL_ISS_TIERED=0, so that the timed runs "
+         "run it; POCL_ISS_TIERED=1 in the environment measures the tiered "
+         "first launch, which runs `vec`'s code).\n\n";
   for (const std::string &T : Info.Threads) {
     std::vector<std::string> Cols = columnsFor(Info, T), Ratios;
     if (std::count(Cols.begin(), Cols.end(), "vec"))
