@@ -141,7 +141,7 @@ public:
   }
 
   KernelLaunch Launch;
-  WorkerPool *Pool = nullptr;
+  WorkerPool *Pool = nullptr; ///< at enqueue, for its size only
   Ref<_cl_kernel> Kernel;
   std::shared_ptr<CompiledKernel> Compiled;
   void **Slots = nullptr;
@@ -154,7 +154,9 @@ private:
   static size_t roundUp(size_t X, size_t A) { return (X + A - 1) / A * A; }
 
   cl_int execute() override {
-    return Pool->run(Launch) ? CL_SUCCESS : CL_OUT_OF_RESOURCES;
+    // The device's pool now, not Pool: a command buffer's command recorded
+    // before fork runs in the child on the child's pool (Fork.cpp).
+    return theDevice()->pool().run(Launch) ? CL_SUCCESS : CL_OUT_OF_RESOURCES;
   }
   void release() override {
     for (size_t I = 0; I < NumMems; ++I)
