@@ -208,16 +208,11 @@ cl_int iss::ndrangeCommand(const char *Func, const CommandTarget &T,
       return apiError(Func, CL_INVALID_GLOBAL_OFFSET,
                       "offset + global size overflows");
   }
-  // The number of work-items must be a size_t too, as each global size
-  // must (OpenCL 1.2, 5.8): its product wrapped, the group count the device
-  // runs wrapped with it ({2^22, 2^21, 2^21} ran nothing and succeeded,
-  // issue 12). CL_INVALID_GLOBAL_WORK_SIZE rather than CL_OUT_OF_RESOURCES:
-  // no local size or resource makes this NDRange representable.
-  size_t Items = 1;
-  for (cl_uint I = 0; I < Dims && !Empty; ++I)
-    if (!mulSize(Items, G[I], Items))
-      return apiError(Func, CL_INVALID_GLOBAL_WORK_SIZE,
-                      "the number of work-items overflows size_t");
+  // Every condition OpenCL 3.0 lists for clEnqueueNDRangeKernel before our
+  // own limit on the global sizes' product below: a local size past
+  // CL_DEVICE_MAX_WORK_ITEM_SIZES is CL_INVALID_WORK_ITEM_SIZE whatever the
+  // global size. Each dimension is checked before the local sizes'
+  // product, which cannot overflow then (it saturates all the same).
   if (LocalIn) {
     size_t Total = 1;
     for (cl_uint I = 0; I < Dims; ++I) {
@@ -227,7 +222,8 @@ cl_int iss::ndrangeCommand(const char *Func, const CommandTarget &T,
       if (L[I] > D->MaxWorkItemSizes[I])
         return apiError(Func, CL_INVALID_WORK_ITEM_SIZE,
                         "local size above CL_DEVICE_MAX_WORK_ITEM_SIZES");
-      Total *= L[I];
+      if (!mulSize(Total, L[I], Total))
+        Total = SIZE_MAX;
     }
     if (Total > D->MaxWorkGroupSize)
       return apiError(Func, CL_INVALID_WORK_GROUP_SIZE,
@@ -247,9 +243,19 @@ cl_int iss::ndrangeCommand(const char *Func, const CommandTarget &T,
     return apiError(Func, CL_INVALID_WORK_GROUP_SIZE,
                     "local_work_size is NULL but the kernel has "
                     "reqd_work_group_size");
-  } else if (!Empty) {
-    pickLocalSize(Dims, G, D, preferredMultiple(D), L);
   }
+  // The number of work-items must be a size_t too, as each global size
+  // must (OpenCL 1.2, 5.8): its product wrapped, the group count the device
+  // runs wrapped with it ({2^22, 2^21, 2^21} ran nothing and succeeded).
+  // CL_INVALID_GLOBAL_WORK_SIZE rather than CL_OUT_OF_RESOURCES: no local
+  // size or resource makes this NDRange representable.
+  size_t Items = 1;
+  for (cl_uint I = 0; I < Dims && !Empty; ++I)
+    if (!mulSize(Items, G[I], Items))
+      return apiError(Func, CL_INVALID_GLOBAL_WORK_SIZE,
+                      "the number of work-items overflows size_t");
+  if (!LocalIn && !Empty)
+    pickLocalSize(Dims, G, D, preferredMultiple(D), L);
   if (cl_int E = T.checkWaits(Func))
     return E;
   if (Empty) {
