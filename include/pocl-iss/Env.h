@@ -87,6 +87,10 @@ enum DebugCategory : unsigned {
 void debugLog(DebugCategory Cat, const char *Fmt, ...)
     __attribute__((format(printf, 2, 3)));
 bool debugEnabled(DebugCategory Cat);
+/// Holds debugLog's lock across fork(), so that a child whose fork caught
+/// another thread logging can still log; unlocked in parent and child.
+void lockDebugLogForFork();
+void unlockDebugLogAfterFork();
 
 } // namespace iss
 

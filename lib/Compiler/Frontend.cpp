@@ -42,16 +42,8 @@ static const char *const KernelHeaderShim =
     "#include <_kernel.h>\n"
     "#pragma pop_macro(\"__clang_major__\")\n";
 
-/// pocl_types.h declares reserve_id_t for Clang 13+, where OpenCL C 2.0
-/// has it built in (pipes): under 2.0 its typedef gets another name.
-static const char *const TypesHeaderShim =
-    "#if __OPENCL_C_VERSION__ == 200\n"
-    "#define reserve_id_t __pocl_types_reserve_id_t\n"
-    "#include <pocl_types.h>\n"
-    "#undef reserve_id_t\n"
-    "#else\n"
-    "#include <pocl_types.h>\n"
-    "#endif\n";
+/// pocl_types.h, as pocl includes it first.
+static const char *const TypesHeaderShim = "#include <pocl_types.h>\n";
 
 static const char *const VirtualDir = "/pocl-iss-virtual";
 
@@ -127,8 +119,8 @@ static bool translateOptions(const std::vector<std::string> &In,
       continue;
     }
     if (O.rfind("-cl-std=", 0) == 0) {
-      // The values OpenCL 3.0 defines, as pocl 3.1 takes them; clang
-      // compiles each as that version.
+      // The values OpenCL 3.0 defines; clang compiles each as that
+      // version, but CL2.0 fails (compileOpenCL).
       std::string V = O.substr(8);
       if (V != "CL1.1" && V != "CL1.2" && V != "CL2.0" && V != "CL3.0") {
         Log += "error: " + O +
@@ -185,6 +177,17 @@ compileOpenCL(LLVMContext &Ctx, const std::string &Source,
   if (!splitOptions(Options, UserArgs, Log) ||
       !translateOptions(UserArgs, Args, Std, Log)) {
     InvalidOptions = true;
+    return nullptr;
+  }
+  // A valid value, but a version the device does not support: OpenCL 3.0
+  // (5.8.6.5) says the program then fails to compile. OpenCL C 2.0 makes
+  // the generic address space, pipes and device-side enqueue mandatory,
+  // and CL_DEVICE_OPENCL_C_ALL_VERSIONS does not list it.
+  if (Std == "CL2.0") {
+    Log += "error: -cl-std=CL2.0: the device does not support OpenCL C 2.0 "
+           "(CL_DEVICE_OPENCL_C_ALL_VERSIONS: 1.0, 1.1, 1.2, 3.0; it has no "
+           "generic address space, pipes or device-side enqueue); use "
+           "-cl-std=CL3.0, with the optional features the device reports\n";
     return nullptr;
   }
 

@@ -37,6 +37,8 @@ public:
   /// CL_RUNNING to CL_COMPLETE or execute()'s error, with release() in
   /// between.
   void run() final;
+  /// In the child after fork: the event ends with CL_OUT_OF_RESOURCES.
+  void abandon() final;
   /// A fresh copy that has not run, holding what this one holds (the
   /// recorded commands of a command buffer); null when out of memory.
   virtual std::unique_ptr<Command> clone() const = 0;

@@ -58,11 +58,16 @@ bool isLiveObject(const void *Obj, ObjKind K) {
   return Base->Magic == K && Base->RefCount.load() > 0;
 }
 
+static std::mutex &gravesLock() {
+  static std::mutex *M = new std::mutex;
+  return *M;
+}
+
 void buryObject(void *Storage) {
   // Bounded, so that programs making millions of events do not grow: only
   // the most recently released handles stay detectable.
   static constexpr size_t Keep = 16384;
-  static std::mutex M;
+  std::mutex &M = gravesLock();
   static std::deque<void *> *Graves = new std::deque<void *>;
   new (Storage) ObjectBase(ObjKind::Dead);
   static_cast<ObjectBase *>(Storage)->RefCount.store(0);
@@ -79,6 +84,18 @@ void buryObject(void *Storage) {
     static_cast<ObjectBase *>(Oldest)->~ObjectBase();
     ::operator delete(Oldest);
   }
+}
+
+// Both locks are taken by the device's threads too (releasing a command's
+// event), so a child whose fork caught one held would hang in every call.
+void lockRegistryForFork() {
+  registry().M.lock();
+  gravesLock().lock();
+}
+
+void unlockRegistryAfterFork() {
+  gravesLock().unlock();
+  registry().M.unlock();
 }
 
 const char *clErrorName(cl_int Err) {

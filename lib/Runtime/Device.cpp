@@ -11,7 +11,7 @@
 // device-side enqueue, sub-groups or non-uniform work-groups); every 3.0
 // query answers what we actually have. POCL_DEVICES naming no device of ours
 // hides it (CL_DEVICE_NOT_FOUND). Its threads (command scheduler, worker pool)
-// start on first use.
+// start on first use, and again in a child after fork (Fork.cpp).
 //
 // Sub-devices partition the compute units, which are the worker pool's
 // threads, equally or by counts, as pocl 3.1's pthread device does (no
@@ -75,6 +75,9 @@ namespace iss {
 
 cl_device_id theDevice() {
   static cl_device_id D = makeDevice();
+  // After D exists: the handlers use it.
+  static bool ForkReady = (installForkHandlers(), true);
+  (void)ForkReady;
   return D;
 }
 
@@ -102,27 +105,59 @@ unsigned _cl_device_id::numThreads() const {
 }
 
 void _cl_device_id::start() {
-  std::call_once(StartOnce, [this] {
+  std::lock_guard<std::mutex> L(StartM);
+  if (Started.load(std::memory_order_relaxed))
+    return;
+  if (!Pool)
     Pool = new WorkerPool(numThreads(), settings().Affinity,
                           static_cast<size_t>(LocalMemSize), PrintfBufferSize,
                           uint64_t(settings().SpinUs) * 1000);
+  if (!Scheduler)
     Scheduler = new CommandScheduler(uint64_t(settings().SpinUs) * 1000);
-    if (!Scheduler->start())
-      debugLog(DbgError, "could not start the command scheduler thread");
-  });
+  if (!Scheduler->start())
+    debugLog(DbgError, "could not start the command scheduler thread");
+  Started.store(true, std::memory_order_release);
 }
 
 // A sub-device's are its root's.
 CommandScheduler &_cl_device_id::scheduler() {
   _cl_device_id *R = root();
-  R->start();
+  if (!R->Started.load(std::memory_order_acquire))
+    R->start();
   return *R->Scheduler;
 }
 
 WorkerPool &_cl_device_id::pool() {
   _cl_device_id *R = root();
-  R->start();
+  if (!R->Started.load(std::memory_order_acquire))
+    R->start();
   return *R->Pool;
+}
+
+// Lock order: StartM, then the scheduler's lock (nothing takes StartM while
+// holding the scheduler's).
+void _cl_device_id::prepareFork() {
+  StartM.lock();
+  if (Scheduler)
+    Scheduler->lockForFork();
+}
+
+void _cl_device_id::parentAfterFork() {
+  if (Scheduler)
+    Scheduler->unlockForFork();
+  StartM.unlock();
+}
+
+// The parent's scheduler and pool stay as they were, locks and all, never
+// used again: their threads are not in this process. The queues keep their
+// streams in the new scheduler; the new pool and both threads come with
+// the child's first command.
+void _cl_device_id::childAfterFork() {
+  if (Scheduler)
+    Scheduler = CommandScheduler::afterFork(*Scheduler);
+  Pool = nullptr;
+  Started.store(false, std::memory_order_relaxed);
+  StartM.unlock();
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clGetDeviceIDs(cl_platform_id Platform,
@@ -362,8 +397,9 @@ CL_API_ENTRY cl_int CL_API_CALL clGetDeviceInfo(cl_device_id Device,
   case CL_DEVICE_NUMERIC_VERSION:
     return returnValue(Size, Value, SizeRet, V300);
   case CL_DEVICE_OPENCL_C_ALL_VERSIONS: {
-    // As pocl 3.1: -cl-std=CL2.0 is taken too, but OpenCL C 2.0 is not
-    // fully supported (its generic address space and pipes are not).
+    // Not OpenCL C 2.0, whose generic address space, pipes and device-side
+    // enqueue the device does not have: -cl-std=CL2.0 fails the build
+    // (Frontend.cpp), where pocl 3.1 takes it without listing it.
     std::vector<cl_name_version> All;
     const cl_version Known[] = {CL_MAKE_VERSION(1, 0, 0),
                                 CL_MAKE_VERSION(1, 1, 0),

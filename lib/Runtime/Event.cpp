@@ -123,6 +123,25 @@ void Command::run() {
                  End);
 }
 
+// The child is single-threaded here, but the event's lock may have been
+// held by the scheduler thread at fork, and its condition variable may
+// count the parent's waiters: both are made anew (what pthread_mutex_init
+// is to a child's inherited mutex). The event's callbacks are the parent's
+// and do not run.
+void Command::abandon() {
+  _cl_event *E = Event.get();
+  new (&E->M) std::mutex();
+  new (&E->CV) std::condition_variable();
+  if (E->Status.load() <= CL_COMPLETE)
+    return;
+  E->Times[3] = nowNs();
+  if (!E->Times[2])
+    E->Times[2] = E->Times[3];
+  E->Status.store(CL_OUT_OF_RESOURCES);
+  E->Finished = true;
+  debugLog(DbgDevice, "a command pending at fork is abandoned in the child");
+}
+
 cl_int submitCommand(cl_command_queue Q, cl_command_type Type, cl_uint NumWait,
                      const cl_event *WaitList, cl_event *EventOut,
                      bool Blocking, std::unique_ptr<Command> C) {

@@ -15,6 +15,10 @@
 // either. Threads are never joined or destroyed: at exit, a callback may
 // still be running.
 //
+// After fork, the child has none of the callback threads: it gets a new
+// set, which starts threads as the child's callbacks come. Batches queued
+// in the parent and not yet run are the parent's; the child drops them.
+//
 //===----------------------------------------------------------------------===//
 
 #include "Runtime/Objects.h"
@@ -48,6 +52,12 @@ public:
     CV.notify_one();
   }
 
+  /// fork(): M held across it, so that the set is consistent; released
+  /// in the parent, and left locked in the child's copy, which is never
+  /// used again.
+  void lockForFork() { M.lock(); }
+  void unlockForFork() { M.unlock(); }
+
 private:
   void loop() {
     std::unique_lock<std::mutex> L(M);
@@ -80,12 +90,26 @@ private:
 
 namespace iss {
 
+// Never destroyed: callback threads may be running at exit. Replaced in a
+// child after fork.
+static CallbackThreads *Callbacks = nullptr;
+static std::once_flag CallbacksOnce;
+
+static CallbackThreads &callbackThreads() {
+  std::call_once(CallbacksOnce, [] { Callbacks = new CallbackThreads(); });
+  return *Callbacks;
+}
+
 void queueCallbacks(cl_event E, std::vector<DueCallback> Calls) {
   if (Calls.empty())
     return;
-  // Never destroyed: callback threads may be running at exit.
-  static CallbackThreads &T = *new CallbackThreads();
-  T.queue(E, std::move(Calls));
+  callbackThreads().queue(E, std::move(Calls));
 }
+
+void prepareForkCallbacks() { callbackThreads().lockForFork(); }
+
+void parentAfterForkCallbacks() { Callbacks->unlockForFork(); }
+
+void childAfterForkCallbacks() { Callbacks = new CallbackThreads(); }
 
 } // namespace iss

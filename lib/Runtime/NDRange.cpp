@@ -141,7 +141,7 @@ public:
   }
 
   KernelLaunch Launch;
-  WorkerPool *Pool = nullptr;
+  WorkerPool *Pool = nullptr; ///< at enqueue, for its size only
   Ref<_cl_kernel> Kernel;
   std::shared_ptr<CompiledKernel> Compiled;
   void **Slots = nullptr;
@@ -154,7 +154,9 @@ private:
   static size_t roundUp(size_t X, size_t A) { return (X + A - 1) / A * A; }
 
   cl_int execute() override {
-    return Pool->run(Launch) ? CL_SUCCESS : CL_OUT_OF_RESOURCES;
+    // The device's pool now, not Pool: a command buffer's command recorded
+    // before fork runs in the child on the child's pool (Fork.cpp).
+    return theDevice()->pool().run(Launch) ? CL_SUCCESS : CL_OUT_OF_RESOURCES;
   }
   void release() override {
     for (size_t I = 0; I < NumMems; ++I)
@@ -206,16 +208,11 @@ cl_int iss::ndrangeCommand(const char *Func, const CommandTarget &T,
       return apiError(Func, CL_INVALID_GLOBAL_OFFSET,
                       "offset + global size overflows");
   }
-  // The number of work-items must be a size_t too, as each global size
-  // must (OpenCL 1.2, 5.8): its product wrapped, the group count the device
-  // runs would wrap with it ({2^22, 2^21, 2^21} would run nothing and
-  // succeed). CL_INVALID_GLOBAL_WORK_SIZE rather than CL_OUT_OF_RESOURCES:
-  // no local size or resource makes this NDRange representable.
-  size_t Items = 1;
-  for (cl_uint I = 0; I < Dims && !Empty; ++I)
-    if (!mulSize(Items, G[I], Items))
-      return apiError(Func, CL_INVALID_GLOBAL_WORK_SIZE,
-                      "the number of work-items overflows size_t");
+  // Every condition OpenCL 3.0 lists for clEnqueueNDRangeKernel before our
+  // own limit on the global sizes' product below: a local size past
+  // CL_DEVICE_MAX_WORK_ITEM_SIZES is CL_INVALID_WORK_ITEM_SIZE whatever the
+  // global size. Each dimension is checked before the local sizes'
+  // product, which cannot overflow then (it saturates all the same).
   if (LocalIn) {
     size_t Total = 1;
     for (cl_uint I = 0; I < Dims; ++I) {
@@ -225,7 +222,8 @@ cl_int iss::ndrangeCommand(const char *Func, const CommandTarget &T,
       if (L[I] > D->MaxWorkItemSizes[I])
         return apiError(Func, CL_INVALID_WORK_ITEM_SIZE,
                         "local size above CL_DEVICE_MAX_WORK_ITEM_SIZES");
-      Total *= L[I];
+      if (!mulSize(Total, L[I], Total))
+        Total = SIZE_MAX;
     }
     if (Total > D->MaxWorkGroupSize)
       return apiError(Func, CL_INVALID_WORK_GROUP_SIZE,
@@ -245,9 +243,19 @@ cl_int iss::ndrangeCommand(const char *Func, const CommandTarget &T,
     return apiError(Func, CL_INVALID_WORK_GROUP_SIZE,
                     "local_work_size is NULL but the kernel has "
                     "reqd_work_group_size");
-  } else if (!Empty) {
-    pickLocalSize(Dims, G, D, preferredMultiple(D), L);
   }
+  // The number of work-items must be a size_t too, as each global size
+  // must (OpenCL 1.2, 5.8): were its product to wrap, the group count the
+  // device runs would wrap with it ({2^22, 2^21, 2^21} would run nothing).
+  // CL_INVALID_GLOBAL_WORK_SIZE rather than CL_OUT_OF_RESOURCES: no local
+  // size or resource makes this NDRange representable.
+  size_t Items = 1;
+  for (cl_uint I = 0; I < Dims && !Empty; ++I)
+    if (!mulSize(Items, G[I], Items))
+      return apiError(Func, CL_INVALID_GLOBAL_WORK_SIZE,
+                      "the number of work-items overflows size_t");
+  if (!LocalIn && !Empty)
+    pickLocalSize(Dims, G, D, preferredMultiple(D), L);
   if (cl_int E = T.checkWaits(Func))
     return E;
   if (Empty) {

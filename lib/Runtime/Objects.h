@@ -251,15 +251,25 @@ struct _cl_device_id : iss::ObjectBase, iss::DeviceDesc {
     return D == this || (D->Parent && covers(D->Parent.get()));
   }
   /// The pthread device: command scheduler and worker pool, created on
-  /// first use (a program that only queries devices starts no threads).
+  /// first use (a program that only queries devices starts no threads),
+  /// and again in a child after fork (Fork.cpp).
   iss::CommandScheduler &scheduler();
   iss::WorkerPool &pool();
   /// Threads a launch may use: the pool's, or a sub-device's compute
   /// units.
   unsigned numThreads() const;
 
+  /// fork() on the root device: before, in the parent after, in the child
+  /// after (Fork.cpp). The child's threads start on its first use.
+  void prepareFork();
+  void parentAfterFork();
+  void childAfterFork();
+
 private:
-  std::once_flag StartOnce;
+  /// Guards the creation of the two below; Started once both exist and
+  /// the scheduler's thread runs.
+  std::mutex StartM;
+  std::atomic<bool> Started{false};
   iss::CommandScheduler *Scheduler = nullptr;
   iss::WorkerPool *Pool = nullptr;
   void start();
@@ -549,6 +559,17 @@ struct DueCallback {
 /// Calls \p Calls on a callback thread, never on the caller's
 /// (EventCallbacks.cpp): callbacks may call blocking OpenCL functions.
 void queueCallbacks(cl_event E, std::vector<DueCallback> Calls);
+
+/// fork() support (Fork.cpp): installs the pthread_atfork handlers, once.
+void installForkHandlers();
+/// The callback threads across fork (EventCallbacks.cpp): locked before,
+/// unlocked in the parent after, made anew in the child.
+void prepareForkCallbacks();
+void parentAfterForkCallbacks();
+void childAfterForkCallbacks();
+/// The handle registry's locks (Common.cpp), held across fork.
+void lockRegistryForFork();
+void unlockRegistryAfterFork();
 
 /// The __local bytes a launch of \p K needs with its current arguments
 /// (Kernel.cpp); the device's layout: each block 64-byte aligned.

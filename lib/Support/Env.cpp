@@ -270,6 +270,12 @@ const Settings &settings() {
 
 bool debugEnabled(DebugCategory Cat) { return settings().DebugMask & Cat; }
 
+// Never destroyed: threads may log during exit.
+static std::mutex &debugLogLock() {
+  static std::mutex *M = new std::mutex;
+  return *M;
+}
+
 void debugLog(DebugCategory Cat, const char *Fmt, ...) {
   if (!debugEnabled(Cat))
     return;
@@ -289,9 +295,12 @@ void debugLog(DebugCategory Cat, const char *Fmt, ...) {
   std::vsnprintf(&Buf[0], Buf.size(), Fmt, Ap);
   va_end(Ap);
   Buf.resize(N > 0 ? size_t(N) : 0);
-  static std::mutex M;
-  std::lock_guard<std::mutex> L(M);
+  std::lock_guard<std::mutex> L(debugLogLock());
   std::fprintf(stderr, "[pocl-iss] %s: %s\n", Name, Buf.c_str());
 }
+
+void lockDebugLogForFork() { debugLogLock().lock(); }
+
+void unlockDebugLogAfterFork() { debugLogLock().unlock(); }
 
 } // namespace iss

@@ -237,6 +237,14 @@ CLT_TEST(sizeValidation) {
   const size_t Small[2] = {size_t(1) << 32, (size_t(1) << 32) + 1};
   if (E.IsPoclIss)
     CLT_EXPECT_ERR(CL_INVALID_GLOBAL_WORK_SIZE, Launch(2, Small, nullptr));
+  // Local sizes each past CL_DEVICE_MAX_WORK_ITEM_SIZES, whose product
+  // wraps to 0, with a global size whose product wraps too: the
+  // specification's CL_INVALID_WORK_ITEM_SIZE, not our limit on the global
+  // size nor a work-group size the wrapped product would let through.
+  const size_t Huge[3] = {size_t(1) << 32, size_t(1) << 32, 1};
+  CLT_EXPECT_ERR(CL_INVALID_WORK_ITEM_SIZE, Launch(3, Huge, Huge));
+  const size_t HugeL[2] = {size_t(1) << 32, size_t(1) << 32};
+  CLT_EXPECT_ERR(CL_INVALID_WORK_ITEM_SIZE, Launch(2, Small, HugeL));
   const size_t Off[1] = {~size_t(0) - 10}, Sixteen[1] = {16};
   if (E.IsPoclIss)
     CLT_EXPECT_ERR(CL_INVALID_GLOBAL_OFFSET,

@@ -17,12 +17,12 @@
 #include "ClTest.h"
 
 #include <cstdint>
+#include <cstdlib>
 #include <fstream>
 #include <set>
+#include <string>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <cstdlib>
-#include <string>
 #include <vector>
 
 using namespace clt;
@@ -477,9 +477,10 @@ kernel void k(global int *out) {
 }
 )CLC";
 
-/// The -cl-std values OpenCL 3.0 defines each compile as that version of
-/// OpenCL C, and __OPENCL_VERSION__ is the device's version; without the
-/// option the language is OpenCL C 3.0, as on pocl 3.1.
+/// The -cl-std values of the versions the device supports each compile as
+/// that version of OpenCL C, and __OPENCL_VERSION__ is the device's
+/// version; without the option the language is OpenCL C 3.0, as on pocl
+/// 3.1.
 CLT_TEST(openclCVersions) {
   cl_version Device = E.deviceValue<cl_version>(CL_DEVICE_NUMERIC_VERSION);
   int DeviceVersion =
@@ -487,7 +488,6 @@ CLT_TEST(openclCVersions) {
   const std::pair<const char *, int> Cases[] = {{"", 300},
                                                 {"-cl-std=CL1.1", 110},
                                                 {"-cl-std=CL1.2", 120},
-                                                {"-cl-std=CL2.0", 200},
                                                 {"-cl-std=CL3.0", 300}};
   for (const auto &[Options, Want] : Cases) {
     std::vector<int> Got = runOne(E, VersionKernel, Options, 2);
@@ -508,6 +508,101 @@ CLT_TEST(openclCVersions) {
     CLT_EXPECT_MSG(Err == CL_INVALID_BUILD_OPTIONS ||
                        (!E.IsPoclIss && Err == CL_BUILD_PROGRAM_FAILURE),
                    std::string(Bad) + ": " + errorName(Err));
+  }
+}
+
+/// Whether CL_DEVICE_OPENCL_C_ALL_VERSIONS lists OpenCL C \p Major.\p Minor.
+static bool listsOpenCLC(const Env &E, unsigned Major, unsigned Minor) {
+  size_t Size = 0;
+  CL_CHECK(clGetDeviceInfo(E.Device, CL_DEVICE_OPENCL_C_ALL_VERSIONS, 0,
+                           nullptr, &Size));
+  std::vector<cl_name_version> All(Size / sizeof(cl_name_version));
+  CL_CHECK(clGetDeviceInfo(E.Device, CL_DEVICE_OPENCL_C_ALL_VERSIONS, Size,
+                           All.data(), nullptr));
+  for (const cl_name_version &V : All)
+    if (CL_VERSION_MAJOR(V.version) == Major &&
+        CL_VERSION_MINOR(V.version) == Minor)
+      return true;
+  return false;
+}
+
+/// A -cl-std value the specification defines, for a version
+/// CL_DEVICE_OPENCL_C_ALL_VERSIONS does not list, fails to compile the
+/// program (OpenCL 3.0, 5.8.6.5): CL_BUILD_PROGRAM_FAILURE from
+/// clBuildProgram, CL_COMPILE_PROGRAM_FAILURE from clCompileProgram, with a
+/// log naming the version. The device lists no OpenCL C 2.0 (no pipes,
+/// device-side enqueue or generic address space); pocl 3.1 takes
+/// -cl-std=CL2.0 all the same.
+CLT_TEST(unsupportedOpenCLCVersionFailsTheBuild) {
+  const struct {
+    const char *Option;
+    unsigned Major, Minor;
+  } Versions[] = {{"-cl-std=CL1.1", 1, 1},
+                  {"-cl-std=CL1.2", 1, 2},
+                  {"-cl-std=CL2.0", 2, 0},
+                  {"-cl-std=CL3.0", 3, 0}};
+  bool AnyUnlisted = false;
+  for (const auto &V : Versions) {
+    bool Listed = listsOpenCLC(E, V.Major, V.Minor);
+    cl_int Err;
+    Program P(
+        clCreateProgramWithSource(E.Ctx, 1, &VersionKernel, nullptr, &Err));
+    CL_CHECK(Err);
+    Err = clBuildProgram(P, 1, &E.Device, V.Option, nullptr, nullptr);
+    if (Listed) {
+      CLT_EXPECT_MSG(Err == CL_SUCCESS,
+                     std::string(V.Option) + ": " + errorName(Err));
+      continue;
+    }
+    AnyUnlisted = true;
+    if (!E.IsPoclIss && Err == CL_SUCCESS)
+      continue; // pocl 3.1 builds OpenCL C 2.0 without listing it
+    CLT_EXPECT_MSG(Err == CL_BUILD_PROGRAM_FAILURE,
+                   std::string(V.Option) + ": " + errorName(Err));
+    std::string Log = E.buildLog(P);
+    CLT_EXPECT_MSG(Log.find(V.Option) != std::string::npos, Log);
+    cl_build_status Status;
+    CL_CHECK(clGetProgramBuildInfo(P, E.Device, CL_PROGRAM_BUILD_STATUS,
+                                   sizeof(Status), &Status, nullptr));
+    CLT_EXPECT(Status == CL_BUILD_ERROR);
+    Program C(
+        clCreateProgramWithSource(E.Ctx, 1, &VersionKernel, nullptr, &Err));
+    CL_CHECK(Err);
+    CLT_EXPECT_ERR(CL_COMPILE_PROGRAM_FAILURE,
+                   clCompileProgram(C, 1, &E.Device, V.Option, 0, nullptr,
+                                    nullptr, nullptr, nullptr));
+    CLT_EXPECT_MSG(E.buildLog(C).find(V.Option) != std::string::npos,
+                   E.buildLog(C));
+  }
+  if (E.IsPoclIss)
+    CLT_EXPECT_MSG(AnyUnlisted, "the device lists OpenCL C 2.0");
+}
+
+/// The work-item functions OpenCL C 2.0 added are not declared under
+/// -cl-std=CL1.1 or CL1.2 (clang's opencl-c.h gates them on
+/// __OPENCL_C_VERSION__ >= 200): a 1.x program calling one fails to build
+/// with a log naming it, also when it declares the function itself (the
+/// kernel library's definition is not linked in then). Under CL3.0 they
+/// build.
+CLT_TEST(openclC20WorkItemFunctionsNotIn1x) {
+  for (const char *Fn : {"get_global_linear_id", "get_local_linear_id",
+                         "get_enqueued_local_size"}) {
+    std::string Arg = std::string(Fn) == "get_enqueued_local_size" ? "0" : "";
+    std::string Call = "kernel void k(global uint *o) { o[0] = (uint)" +
+                       std::string(Fn) + "(" + Arg + "); }\n";
+    std::string Declared = "size_t " + std::string(Fn) + "(" +
+                           (Arg.empty() ? "void" : "uint") + ");\n" + Call;
+    for (const std::string &Src : {Call, Declared})
+      for (const char *Std : {"-cl-std=CL1.1", "-cl-std=CL1.2"}) {
+        try {
+          E.build(Src.c_str(), Std);
+          fail(std::string(Fn) + " built under " + Std + ":\n" + Src);
+        } catch (const BuildFailure &F) {
+          CLT_EXPECT_MSG(F.Err == CL_BUILD_PROGRAM_FAILURE, errorName(F.Err));
+          CLT_EXPECT_MSG(F.Log.find(Fn) != std::string::npos, F.Log);
+        }
+      }
+    E.build(Call.c_str(), "-cl-std=CL3.0");
   }
 }
 
@@ -598,8 +693,7 @@ CLT_TEST(featureMacrosAreTheDeviceFeatures) {
 
 /// Builtins the kernel library provides beyond OpenCL C 1.2 (ctz, the linear
 /// ids, C11 atomics) are callable without -cl-std, as on pocl 3.1, and
-/// under OpenCL C 2.0 (C11 atomics there with generic pointers, which
-/// Debian's pocl does not take).
+/// under -cl-std=CL3.0.
 CLT_TEST(builtinsAtDefaultVersion) {
   const char *Src = R"CLC(
 kernel void k(global const uint *in, global uint *ctzs, global uint *ids,
@@ -620,10 +714,8 @@ kernel void k(global const uint *in, global uint *ctzs, global uint *ids,
   std::vector<cl_uint> In(N);
   for (size_t I = 0; I < N; ++I)
     In[I] = I == 0 ? 0u : cl_uint(1u << (I % 32)) | (I >= 32 ? 0x80000000u : 0);
-  std::vector<const char *> Builds = {
-      "-DWITH_ATOMICS", "-cl-std=CL3.0 -DWITH_ATOMICS", "-cl-std=CL2.0"};
-  if (E.IsPoclIss)
-    Builds.push_back("-cl-std=CL2.0 -DWITH_ATOMICS");
+  const char *Builds[] = {"-DWITH_ATOMICS", "-cl-std=CL3.0 -DWITH_ATOMICS",
+                          "-cl-std=CL3.0"};
   for (const char *Options : Builds) {
     Program P = E.build(Src, Options);
     Kernel K = E.kernel(P, "k");
@@ -645,45 +737,6 @@ kernel void k(global const uint *in, global uint *ctzs, global uint *ids,
                 std::string("linear ids ") + Options);
     CLT_EXPECT_MSG(E.read<cl_uint>(DCount, 1)[0] == N, Options);
   }
-}
-
-/// OpenCL C 2.0 as clang compiles it: the generic address space, and
-/// builtins given generic pointers.
-CLT_TEST(openclC20GenericPointers) {
-  const char *Src = R"CLC(
-void twice(float *p) { *p *= 2.0f; }
-kernel void k(global float *out, local float *tmp) {
-  size_t g = get_global_id(0), l = get_local_id(0);
-  float mine = (float)g + 0.25f;
-  twice(&mine);              // private
-  tmp[l] = mine;
-  twice(&tmp[l]);            // local
-  barrier(CLK_LOCAL_MEM_FENCE);
-  float whole;
-  out[g] = fract(tmp[(l + 1) % get_local_size(0)], &whole) + whole;
-  twice(&out[g]);            // global
-}
-)CLC";
-  const size_t N = 32, L = 8;
-  Program P;
-  try {
-    P = E.build(Src, "-cl-std=CL2.0");
-  } catch (const BuildFailure &) {
-    if (E.IsPoclIss)
-      throw;
-    CLT_SKIP("Debian's pocl compiles OpenCL C 2.0 without its generic "
-             "address space");
-  }
-  Kernel K = E.kernel(P, "k");
-  Mem Out = E.output<float>(N);
-  setArgs(K, Out, LocalMem{L * sizeof(float)});
-  E.run1(K, N, L);
-  std::vector<float> Want(N);
-  for (size_t G = 0; G < N; ++G) {
-    size_t Next = G / L * L + (G % L + 1) % L;
-    Want[G] = 2.0f * (4.0f * (float(Next) + 0.25f));
-  }
-  expectEqual(E.read<float>(Out, N), Want, "out");
 }
 
 /// A device listed twice would have two binaries: refused, as on pocl.
@@ -726,7 +779,7 @@ CLT_TEST(deprecatedOptionWarns) {
 }
 
 /// -cl-denorms-are-zero and -cl-opt-disable are accepted, alone, together
-/// and with -cl-std=CL2.0, and the kernels (a helper function, a barrier,
+/// and with -cl-std=CL3.0, and the kernels (a helper function, a barrier,
 /// local memory) still compute the right thing. Denormals may be kept: the
 /// option is a hint.
 CLT_TEST(denormsAndOptDisable) {
@@ -746,7 +799,7 @@ kernel void k(global float *out, local float *tmp, float s) {
   std::vector<const char *> Builds = {
       "-cl-denorms-are-zero", "-cl-opt-disable",
       "-cl-opt-disable -cl-denorms-are-zero",
-      "-cl-std=CL2.0 -cl-denorms-are-zero -cl-opt-disable"};
+      "-cl-std=CL3.0 -cl-denorms-are-zero -cl-opt-disable"};
   // A 2.1 option for sub-groups, which the device does not have (Debian's
   // pocl refuses it).
   if (E.IsPoclIss)

@@ -73,6 +73,24 @@ void CommandScheduler::drain(unsigned Id) {
   IdleCV.wait(L, [&] { return S->Tasks.empty(); });
 }
 
+void CommandScheduler::lockForFork() { M.lock(); }
+
+void CommandScheduler::unlockForFork() { M.unlock(); }
+
+CommandScheduler *CommandScheduler::afterFork(CommandScheduler &Old) {
+  auto *New = new CommandScheduler(Old.SpinNs);
+  New->NextStream = Old.NextStream;
+  for (auto &[Id, S] : Old.Streams) {
+    auto Str = std::make_shared<Stream>();
+    Str->OutOfOrder = S->OutOfOrder;
+    for (std::unique_ptr<Task> &T : S->Tasks)
+      if (T)
+        T.release()->abandon();
+    New->Streams.emplace(Id, std::move(Str));
+  }
+  return New;
+}
+
 CommandScheduler::Task *CommandScheduler::pick(Stream &S) {
   // Only the scheduler thread runs and destroys tasks, so when it picks,
   // no entry is running or null.

@@ -19,6 +19,12 @@
 // The scheduler knows nothing about OpenCL objects: a Task says whether it
 // may start and runs; the runtime's commands implement it.
 //
+// After fork, the child has none of the parent's threads: lockForFork()
+// before fork keeps the streams consistent, and in the child afterFork()
+// makes a scheduler (its thread not started) that takes over the streams,
+// so queues made before fork keep their streams; the commands pending at
+// fork stay the parent's and are abandoned in the child.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef POCL_ISS_DEVICE_PTHREAD_COMMANDSCHEDULER_H
@@ -48,6 +54,10 @@ public:
     /// In an out-of-order stream: no task submitted after it starts before
     /// it has run (barriers).
     bool BlocksFollowing = false;
+    /// In the child after fork: the task will never run (it may have been
+    /// running on a thread that is gone). Ends what waits for it without
+    /// taking locks that thread may have held.
+    virtual void abandon() {}
   };
 
   /// \p SpinNs: how long the thread and drain() busy-wait before sleeping.
@@ -63,6 +73,16 @@ public:
   void notify();
   /// Blocks until every command submitted to \p Stream has run (clFinish).
   void drain(unsigned Stream);
+
+  /// Before fork: holds the lock, so that the streams are consistent in
+  /// the child. unlockForFork() in the parent after fork.
+  void lockForFork();
+  void unlockForFork();
+  /// In the child after fork, with \p Old locked by lockForFork(): a new
+  /// scheduler, not started, with \p Old's streams emptied (each pending
+  /// task abandoned and leaked: destroying it could take locks of the
+  /// parent's threads). \p Old is left as it is, never to be used again.
+  static CommandScheduler *afterFork(CommandScheduler &Old);
 
 private:
   struct Stream {
