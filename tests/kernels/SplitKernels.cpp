@@ -9,7 +9,8 @@
 // clamped windows, whose loops run as often on every work-item of the
 // interior (there the split runs the work-item loop inside them,
 // horizontally), tail guards on padded sizes, triangular loops that never
-// become uniform, and induction variables read after their loop. Each runs
+// become uniform, induction variables read after their loop, and a private
+// array that the scalar range of a split region zeroes. Each runs
 // with local sizes that are and are not multiples of the vector width,
 // with global offsets, in 1, 2 and 3 dimensions and across a barrier, and
 // is checked against a host reference in every POCL_ISS_MODE.
