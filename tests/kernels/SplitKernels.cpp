@@ -9,7 +9,8 @@
 // clamped windows, whose loops run as often on every work-item of the
 // interior (there the split runs the work-item loop inside them,
 // horizontally), tail guards on padded sizes, triangular loops that never
-// become uniform, and induction variables read after their loop. Each runs
+// become uniform, induction variables read after their loop, and a private
+// array that the scalar range of a split region zeroes. Each runs
 // with local sizes that are and are not multiples of the vector width,
 // with global offsets, in 1, 2 and 3 dimensions and across a barrier, and
 // is checked against a host reference in every POCL_ISS_MODE.
@@ -270,6 +271,34 @@ __kernel void uintSizes(__global const float *In, __global float *Out,
   if (x - 1 < Lo)
     v += 100.0f;
   Out[i] = v;
+}
+// Window sums of six channels, as a Harris corner response takes them:
+// each work-item puts its column of the channels in local memory, and
+// after the barrier all but the last two of the group (the groups
+// overlap by two columns) sum three columns per channel into a private
+// array of six floats. That array is 24 bytes, which clang aligns to 16:
+// each work-item's copy must be too, in the interior's tiles and in the
+// scalar range of the work-items the guard leaves out alike.
+__kernel void windowMoments(__global const float *In, __global float *Out,
+                            int N, __local float *Cols) {
+  int L = get_local_id(0), LS = get_local_size(0);
+  int Start = get_group_id(0) * (LS - 2);
+  int X = min(Start + L, N - 1);
+  for (int C = 0; C < 6; ++C)
+    Cols[C * LS + L] = In[C * N + X];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (L < LS - 2) {
+    float Sums[6] = {0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
+    for (int C = 0; C < 6; ++C) {
+      float S = 0.0f;
+      for (int I = 0; I < 3; ++I)
+        S += Cols[C * LS + L + I];
+      Sums[C] = S;
+    }
+    if (Start + L < N)
+      Out[Start + L] = Sums[0] * Sums[4] - Sums[2] * Sums[2] +
+                       Sums[1] * Sums[5] - Sums[3];
+  }
 }
 )CLC";
 
@@ -805,5 +834,33 @@ CLT_TEST(partialEdgesOfAClampedWindow) {
           return S;
         },
         "clampedBox2D r=" + std::to_string(R));
+  }
+}
+
+CLT_TEST(privateArraysPaddedToTheirAlignment) {
+  Program P = E.build(SplitSource);
+  Kernel K = E.kernel(P, "windowMoments");
+  const int N = 1000;
+  // Small integers: every sum and product is exact.
+  auto Ints = randomVector<int>(6 * N, -8, 8, 67);
+  std::vector<float> In(Ints.begin(), Ints.end());
+  std::vector<float> Want(N);
+  for (int X = 0; X < N; ++X) {
+    float S[6] = {};
+    for (int C = 0; C < 6; ++C)
+      for (int I = 0; I < 3; ++I)
+        S[C] += In[size_t(C) * N + std::min(X + I, N - 1)];
+    Want[X] = S[0] * S[4] - S[2] * S[2] + S[1] * S[5] - S[3];
+  }
+  Mem DIn = E.input(In);
+  // 256 as the corner response runs; a group of tiles and a partial one;
+  // one partial tile.
+  for (size_t Local : {256, 64, 33, 7}) {
+    Mem DOut = E.output<float>(N);
+    setArgs(K, DIn, DOut, N, LocalMem{6 * Local * sizeof(float)});
+    size_t Global = (N + Local - 3) / (Local - 2) * Local;
+    E.run(K, 1, &Global, &Local);
+    expectEqual(E.read<float>(DOut, N), Want,
+                "windowMoments local " + std::to_string(Local));
   }
 }

@@ -19,7 +19,8 @@
 //
 // Private arrays that SROA could not split get one copy per work-item,
 // addressed by the linear local id at each use, so that no private address
-// lives across a barrier.
+// lives across a barrier; each copy is aligned as the array was, the copies
+// padded to a multiple of its alignment where its size is not one.
 //
 // All of this lives on the worker's stack while it fits in a budget; past
 // it, the largest slots move to the work group's scratch memory, which the
@@ -224,6 +225,18 @@ void ContextBuilder::privatizeAllocas() {
     if (A->isArrayAllocation())
       T = ArrayType::get(
           T, cast<ConstantInt>(A->getArraySize())->getZExtValue());
+    // The kernel's accesses keep the alignment they state for A (clang
+    // aligns a 24-byte float[6] to 16, and a memset or a vector store of
+    // it says so): each copy must have it too, so the copies are padded
+    // to a multiple of it. Unpadded, the copy of work-item 1 would start
+    // at byte 24, and an aligned 16-byte store there faults.
+    uint64_t Size = DL.getTypeAllocSize(T);
+    uint64_t Stride = alignTo(Size, A->getAlign());
+    if (Stride != Size)
+      T = StructType::get(
+          K.getContext(),
+          {T, ArrayType::get(Type::getInt8Ty(K.getContext()), Stride - Size)});
+    assert(DL.getTypeAllocSize(T) == Stride && "copies not padded");
     AllocaInst *Copies = createSlot(ArrayType::get(T, N), A->getName() + ".wi");
     Copies->setAlignment(std::max(Copies->getAlign(), A->getAlign()));
     for (Use &U : make_early_inc_range(A->uses())) {
