@@ -31,7 +31,9 @@
 // The compiler process runs at a lower priority than the application
 // (nice +10). When the application is gone it ends at once without the
 // kernel cache; with it, it finishes the compiles it was asked for, at the
-// idle priority, so that the application's next run finds them cached.
+// idle priority and for ten minutes at most, so that the application's
+// next run finds them cached: one compiler process per cache folder, the
+// others ending at once (a lock in the folder).
 //
 //===----------------------------------------------------------------------===//
 
@@ -40,6 +42,7 @@
 #include "pocl-iss/Env.h"
 
 #include <cerrno>
+#include <chrono>
 #include <climits>
 #include <condition_variable>
 #include <cstdio>
@@ -53,7 +56,7 @@
 #include <sched.h>
 #include <set>
 #include <spawn.h>
-#include <sys/resource.h>
+#include <sys/file.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -386,6 +389,29 @@ struct Requests {
 };
 } // namespace
 
+/// How long a compiler process may go on after its application is gone.
+static constexpr unsigned LingerMinutes = 10;
+
+/// Whether this compiler process may go on compiling into the kernel cache
+/// after its application is gone: the cache is on and no other compiler
+/// process does so for it (a lock held until this process ends), so that
+/// runs of an application one after the other on a busy machine leave one
+/// compiler process behind, not one each.
+static bool lingerLock() {
+  const Settings &S = settings();
+  if (!S.KernelCache)
+    return false;
+  std::string Path = S.CacheDir + "/compiler.lock";
+  int Fd = open(Path.c_str(), O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+  if (Fd < 0)
+    return false;
+  if (flock(Fd, LOCK_EX | LOCK_NB) != 0) {
+    close(Fd);
+    return false;
+  }
+  return true; // Fd stays open: the lock is this process's until it ends
+}
+
 /// Reads requests from \p Fd until the application closes it.
 static void readRequests(int Fd, Requests &R) {
   std::map<std::string, std::shared_ptr<const std::vector<uint8_t>>> Binaries;
@@ -425,12 +451,17 @@ static void readRequests(int Fd, Requests &R) {
       continue;
     break;
   }
-  // Nobody will load what is left but a later run, through the cache.
-  if (!settings().KernelCache)
+  // Nobody will load what is left but a later run, through the cache: one
+  // compiler process per cache finishes its compiles, for a bounded time.
+  if (!lingerLock())
     _exit(0);
-  std::lock_guard<std::mutex> L(R.M);
-  R.ApplicationGone = true;
-  R.CV.notify_one();
+  {
+    std::lock_guard<std::mutex> L(R.M);
+    R.ApplicationGone = true;
+    R.CV.notify_one();
+  }
+  std::this_thread::sleep_for(std::chrono::minutes(LingerMinutes));
+  _exit(0);
 }
 
 int BackgroundCompile::serve(int Fd) {
