@@ -190,8 +190,8 @@ static std::vector<Case> cases() {
                  for (int Mode : {0, 2}) {
                    std::vector<int> Want(N);
                    for (size_t I = 0; I < N; ++I)
-                     Want[I] = Mode ? In[I / 32 * 32 + 31 - I % 32] * Mode
-                                    : In[I];
+                     Want[I] =
+                         Mode ? In[I / 32 * 32 + 31 - I % 32] * Mode : In[I];
                    clt::Mem A = E.input(In), B = E.output<int>(N);
                    clt::setArgs(K, A, B, Mode);
                    E.run1(K, N, 32);
@@ -213,8 +213,8 @@ static std::vector<Case> cases() {
                  std::vector<int> In = inputs(N), Want(N, 0);
                  for (int X = 0; X < int(N); ++X)
                    for (int D = -2; D <= 2; ++D)
-                     Want[X] += In[std::min(std::max(X + D, 0), int(N) - 1)] *
-                                (D + 3);
+                     Want[X] +=
+                         In[std::min(std::max(X + D, 0), int(N) - 1)] * (D + 3);
                  clt::Kernel K = E.kernel(P[2], "clamp1");
                  clt::Mem A = E.input(In), B = E.output<int>(N);
                  clt::setArgs(K, A, B, int(N));
