@@ -315,8 +315,8 @@ int main(int Argc, char **Argv) {
   int Rounds = 3;
   if (const char *R = std::getenv("ISS_STRESS_ROUNDS"))
     Rounds = std::max(1, std::atoi(R));
-  char Dir[] = "/tmp/pocl-iss-tiered-stress-XXXXXX";
-  if (!mkdtemp(Dir)) {
+  clt::TempDir Dir("pocl-iss-tiered-stress");
+  if (!Dir.Made) {
     std::printf("FAIL: no temporary folder\n");
     return 1;
   }
@@ -328,7 +328,7 @@ int main(int Argc, char **Argv) {
       clt::EnvChanges Env = {{"POCL_ISS_MODE", Mode},
                              {"POCL_ISS_TIERED", nullptr},
                              {"POCL_KERNEL_CACHE", "1"},
-                             {"POCL_CACHE_DIR", Dir}};
+                             {"POCL_CACHE_DIR", Dir.Path.c_str()}};
       std::string Log;
       int Exit = clt::runChild(Self.c_str(), "--child", Env, 300, Log);
       if (Exit == 77) {
@@ -343,9 +343,6 @@ int main(int Argc, char **Argv) {
           FirstFailure = Log;
       }
     }
-  std::string Rm = std::string("rm -rf '") + Dir + "'";
-  if (std::system(Rm.c_str()) != 0)
-    std::printf("warning: could not remove %s\n", Dir);
   std::printf("%d of %d runs failed\n", Failures, Runs);
   if (Failures) {
     std::printf("FAIL: the first failure's output:\n%s\n",

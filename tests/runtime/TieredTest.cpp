@@ -243,16 +243,6 @@ static int checkExit(const char *Self, const char *What,
   return 0;
 }
 
-/// A fresh folder for a kernel cache, removed with the object.
-struct TempDir {
-  char Path[64] = "/tmp/pocl-iss-tiered-XXXXXX";
-  bool Made = mkdtemp(Path) != nullptr;
-  ~TempDir() {
-    if (Made && std::system(("rm -rf '" + std::string(Path) + "'").c_str()))
-      std::printf("warning: could not remove %s\n", Path);
-  }
-};
-
 int main(int Argc, char **Argv) {
   if (Argc > 1 &&
       (!std::strcmp(Argv[1], "--child") || !std::strcmp(Argv[1], "--big"))) {
@@ -269,7 +259,7 @@ int main(int Argc, char **Argv) {
   if (SelfPath.empty())
     return 1;
   const char *Self = SelfPath.c_str();
-  TempDir A, B;
+  clt::TempDir A("pocl-iss-tiered"), B("pocl-iss-tiered");
   if (!A.Made || !B.Made) {
     std::printf("FAIL: no temporary folder\n");
     return 1;
@@ -292,7 +282,7 @@ int main(int Argc, char **Argv) {
     return Env;
   };
   clt::EnvChanges Cached =
-      Split({{"POCL_KERNEL_CACHE", "1"}, {"POCL_CACHE_DIR", A.Path}});
+      Split({{"POCL_KERNEL_CACHE", "1"}, {"POCL_CACHE_DIR", A.Path.c_str()}});
   if (int R = check(Self, "tiered", Cached, {1, 1, 0, 1, 2}))
     return R;
   if (int R = check(Self, "tiered, second process", Cached, {0, 0, 1, 0, -1}))
@@ -307,14 +297,14 @@ int main(int Argc, char **Argv) {
   clt::EnvChanges NoCache = Split({{"POCL_DEBUG", nullptr}});
   clt::EnvChanges WithCache = Split({{"POCL_DEBUG", nullptr},
                                      {"POCL_KERNEL_CACHE", "1"},
-                                     {"POCL_CACHE_DIR", B.Path}});
+                                     {"POCL_CACHE_DIR", B.Path.c_str()}});
   if (int R = checkExit(Self, "exit without a cache", NoCache))
     return R;
   if (int R = checkExit(Self, "exit with a cache", WithCache))
     return R;
   // The compile finishes behind the exit and lands in the cache: vec's
   // entry and the split's.
-  setenv("POCL_CACHE_DIR", B.Path, 1);
+  setenv("POCL_CACHE_DIR", B.Path.c_str(), 1);
   for (int Waited = 0; cacheEntries() < 2; Waited += 50) {
     if (Waited > 300000 * clt::timeScale()) {
       std::printf("FAIL: the split's code never reached the cache\n");
@@ -324,7 +314,7 @@ int main(int Argc, char **Argv) {
   }
   std::string Log;
   clt::EnvChanges Next =
-      Split({{"POCL_KERNEL_CACHE", "1"}, {"POCL_CACHE_DIR", B.Path}});
+      Split({{"POCL_KERNEL_CACHE", "1"}, {"POCL_CACHE_DIR", B.Path.c_str()}});
   if (int R = runChecked(Self, "--big", "the next run", Next, Log))
     return R;
   if (count(Log, "kernel bigStencil, local size 16,4,1, mode split: loaded "
