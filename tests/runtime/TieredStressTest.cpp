@@ -6,7 +6,9 @@
 // in turn and all with the same kernel cache, build eight kernels (barrier
 // reductions, a prefix sum, barriers in loops and under a uniform
 // condition, clamped stencils, a tail guard) in three programs, launch
-// them from two application threads at once while two busy threads of
+// them from two application threads at once (the second one all of them,
+// its stencils from a second program of the same source: the same kernels
+// compiled and cached by both threads at once) while two busy threads of
 // their own keep the cores loaded, check every result against a host
 // reference, and return from main right after their last launch, with the
 // mode's compiles under way. POCL_ISS_TIERED is as users get it. Every
@@ -276,20 +278,24 @@ static int child() {
     clt::Env E;
     E.open("pocl-iss");
     clt::Program P0 = E.build(ReduceSource), P1 = E.build(GuardSource),
-                 P2 = E.build(StencilSource);
-    const cl_program P[3] = {P0, P1, P2};
+                 P2 = E.build(StencilSource), P2Again = E.build(StencilSource);
+    // The second thread's stencils come from a program of their own, the
+    // same binary: both threads compile (and cache) the same kernels at once.
+    const cl_program Mine[3] = {P0, P1, P2}, Others[3] = {P0, P1, P2Again};
     std::vector<Case> C = cases();
     std::string Failed[2];
-    auto Launch = [&](unsigned First, std::string &Failure) {
+    auto Launch = [&](unsigned First, const cl_program *P,
+                      std::string &Failure) {
       try {
-        for (size_t I = First; I < C.size(); I += 2)
-          C[I].Run(E, P);
+        for (size_t I = 0; I < C.size(); ++I)
+          if (I % 2 == First || P[2] == P2Again)
+            C[I].Run(E, P);
       } catch (const clt::Failure &F) {
         Failure = F.what();
       }
     };
-    std::thread Other(Launch, 1, std::ref(Failed[1]));
-    Launch(0, Failed[0]);
+    std::thread Other(Launch, 1, Others, std::ref(Failed[1]));
+    Launch(0, Mine, Failed[0]);
     Other.join();
     for (const std::string &F : Failed)
       if (!F.empty()) {
