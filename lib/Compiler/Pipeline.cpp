@@ -690,6 +690,17 @@ static void logCompiled(const KernelJob &Job, const char *How, double Ms) {
            modeName(C.IssMode), How, Ms);
 }
 
+/// Compiles \p Job and stores it in the on-disk cache.
+static bool compileAndCache(const std::vector<uint8_t> &Binary,
+                            const KernelJob &Job, CachedKernel &CK,
+                            std::string &Error) {
+  if (!compileKernelGuarded(Binary, Job.Config, CK, Error))
+    return false;
+  if (settings().KernelCache)
+    writeCachedKernel(settings().CacheDir, Job.Key, CK);
+  return true;
+}
+
 /// \p Job's code from the on-disk cache, compiled and cached where it is
 /// not there (or, with \p CachedOnly, false and no error then).
 static bool cachedOrCompiled(const std::vector<uint8_t> &Binary,
@@ -700,11 +711,7 @@ static bool cachedOrCompiled(const std::vector<uint8_t> &Binary,
   FromCache = S.KernelCache && readCachedKernel(S.CacheDir, Job.Key, CK);
   if (FromCache || CachedOnly)
     return FromCache;
-  if (!compileKernelGuarded(Binary, Job.Config, CK, Error))
-    return false;
-  if (S.KernelCache)
-    writeCachedKernel(S.CacheDir, Job.Key, CK);
-  return true;
+  return compileAndCache(Binary, Job, CK, Error);
 }
 
 std::shared_ptr<CompiledKernel>
@@ -732,10 +739,8 @@ getCompiledKernel(const std::vector<uint8_t> &Binary, const std::string &Kernel,
     if (CachedOnly)
       return nullptr;
     CK = CachedKernel();
-    if (!compileKernelGuarded(Binary, Job.Config, CK, Error))
+    if (!compileAndCache(Binary, Job, CK, Error))
       return nullptr;
-    if (settings().KernelCache)
-      writeCachedKernel(settings().CacheDir, Job.Key, CK);
     FromCache = false;
     Result = loadKernel(Job, CK, Why);
   }
