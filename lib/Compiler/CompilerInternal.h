@@ -15,6 +15,7 @@
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -61,11 +62,12 @@ std::vector<llvm::GlobalVariable *> autoLocalsOf(llvm::Function &Kernel);
 bool usesBarriers(llvm::Function &Kernel);
 
 /// The compiler process's half of a tiered launch: POCL_ISS_MODE's code
-/// for \p Kernel and \p Local, from the on-disk cache or compiled (and
-/// cached), as an encoded cache entry (encodeCachedKernel).
+/// for \p Kernel and \p Local, from the on-disk cache or compiled, given
+/// to \p Send as an encoded cache entry (encodeCachedKernel), then cached.
 bool compileModeEntry(const std::vector<uint8_t> &Binary,
                       const std::string &Kernel, const size_t Local[3],
-                      std::string &Entry, std::string &Error);
+                      const std::function<void(const std::string &)> &Send,
+                      std::string &Error);
 /// The application's half: loads an entry compileModeEntry made into the
 /// JIT (or the kernel already loaded under its key).
 std::shared_ptr<CompiledKernel>

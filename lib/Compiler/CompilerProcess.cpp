@@ -488,13 +488,16 @@ int BackgroundCompile::serve(int Fd) {
         Idle = true;
       }
     }
-    std::string Reply, Error;
-    bool Ok = C.Binary &&
-              compileModeEntry(*C.Binary, C.Kernel, C.Local, Reply, Error);
-    if (!Ok)
-      Reply = C.Binary ? Error : "no program binary for the compile";
-    sendAll(Fd, "R " + C.Id + (Ok ? " ok " : " fail ") +
-                    std::to_string(Reply.size()) + "\n" + Reply);
+    auto Reply = [&](const char *How, const std::string &Body) {
+      sendAll(Fd, "R " + C.Id + " " + How + " " + std::to_string(Body.size()) +
+                      "\n" + Body);
+    };
+    std::string Error = "no program binary for the compile";
+    if (!C.Binary ||
+        !compileModeEntry(
+            *C.Binary, C.Kernel, C.Local,
+            [&](const std::string &Entry) { Reply("ok", Entry); }, Error))
+      Reply("fail", Error);
   }
   // LLVM's statics are not torn down: nothing is left to flush.
   fflush(stderr);

@@ -755,16 +755,22 @@ getCompiledKernel(const std::vector<uint8_t> &Binary, const std::string &Kernel,
 
 bool compileModeEntry(const std::vector<uint8_t> &Binary,
                       const std::string &Kernel, const size_t Local[3],
-                      std::string &Entry, std::string &Error) {
-  KernelJob Job = kernelJob(Binary, Kernel, Local, settings().IssMode);
+                      const std::function<void(const std::string &)> &Send,
+                      std::string &Error) {
+  const Settings &S = settings();
+  KernelJob Job = kernelJob(Binary, Kernel, Local, S.IssMode);
   auto Start = std::chrono::steady_clock::now();
   CachedKernel CK;
-  bool FromCache = false;
-  if (!cachedOrCompiled(Binary, Job, false, CK, FromCache, Error))
+  bool FromCache = S.KernelCache && readCachedKernel(S.CacheDir, Job.Key, CK);
+  if (!FromCache && !compileKernelGuarded(Binary, Job.Config, CK, Error))
     return false;
   logCompiled(Job, FromCache ? "found in the cache" : "compiled",
               msSince(Start));
-  Entry = encodeCachedKernel(Job.Key, CK);
+  // Sent before it is stored: whoever finds the entry in the cache knows
+  // that the application has it whole, read or in its socket.
+  Send(encodeCachedKernel(Job.Key, CK));
+  if (!FromCache && S.KernelCache)
+    writeCachedKernel(S.CacheDir, Job.Key, CK);
   return true;
 }
 

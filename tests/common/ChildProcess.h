@@ -140,17 +140,17 @@ inline int runChild(const char *Path, const char *Arg, const EnvChanges &Env,
 /// A fresh folder under /tmp named after \p Prefix (a kernel cache for
 /// children, say), removed with everything in it when it goes; Made is
 /// false when it could not be made.
-struct TempDir {
+struct TempFolder {
   std::string Path;
   bool Made = false;
-  explicit TempDir(const std::string &Prefix) {
+  explicit TempFolder(const std::string &Prefix) {
     std::string Templ = "/tmp/" + Prefix + "-XXXXXX";
     Made = mkdtemp(&Templ[0]) != nullptr;
     Path = Templ;
   }
-  TempDir(const TempDir &) = delete;
-  TempDir &operator=(const TempDir &) = delete;
-  ~TempDir() {
+  TempFolder(const TempFolder &) = delete;
+  TempFolder &operator=(const TempFolder &) = delete;
+  ~TempFolder() {
     if (Made && std::system(("rm -rf '" + Path + "'").c_str()) != 0)
       std::fprintf(stderr, "warning: could not remove %s\n", Path.c_str());
   }

@@ -321,7 +321,7 @@ int main(int Argc, char **Argv) {
   int Rounds = 3;
   if (const char *R = std::getenv("ISS_STRESS_ROUNDS"))
     Rounds = std::max(1, std::atoi(R));
-  clt::TempDir Dir("pocl-iss-tiered-stress");
+  clt::TempFolder Dir("pocl-iss-tiered-stress");
   if (!Dir.Made) {
     std::printf("FAIL: no temporary folder\n");
     return 1;

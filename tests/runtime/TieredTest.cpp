@@ -259,7 +259,7 @@ int main(int Argc, char **Argv) {
   if (SelfPath.empty())
     return 1;
   const char *Self = SelfPath.c_str();
-  clt::TempDir A("pocl-iss-tiered"), B("pocl-iss-tiered");
+  clt::TempFolder A("pocl-iss-tiered"), B("pocl-iss-tiered");
   if (!A.Made || !B.Made) {
     std::printf("FAIL: no temporary folder\n");
     return 1;
