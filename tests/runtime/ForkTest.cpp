@@ -114,6 +114,19 @@ CLT_TEST(forkAfterLaunch) {
   runAxpb(E, 1000, -4, 1);
 }
 
+/// axpb launched \p Count times in groups of 64 over \p Out's 4096
+/// elements, with a = I at launch I and b = \p B, then waited for.
+static void launchMany(const Env &E, cl_kernel K, cl_mem In, cl_mem Out,
+                       int Count, int B) {
+  for (int I = 0; I < Count; ++I) {
+    setArgs(K, In, Out, I, B);
+    size_t Global = 4096, Local = 64;
+    CL_CHECK(clEnqueueNDRangeKernel(E.Q, K, 1, nullptr, &Global, &Local, 0,
+                                    nullptr, nullptr));
+  }
+  CL_CHECK(clFinish(E.Q));
+}
+
 // The parent's queue idle after many launches: workers and the scheduler
 // are still spinning, or have just gone to sleep, when the parent forks.
 CLT_TEST(forkWhileIdleAfterManyLaunches) {
@@ -123,13 +136,7 @@ CLT_TEST(forkWhileIdleAfterManyLaunches) {
   std::vector<int> In(N, 1);
   Mem InBuf = E.input(In);
   Mem OutBuf = E.output<int>(N);
-  for (int I = 0; I < 500; ++I) {
-    setArgs(K, InBuf, OutBuf, I, 0);
-    size_t Global = N, Local = 64;
-    CL_CHECK(clEnqueueNDRangeKernel(E.Q, K, 1, nullptr, &Global, &Local, 0,
-                                    nullptr, nullptr));
-  }
-  CL_CHECK(clFinish(E.Q));
+  launchMany(E, K, InBuf, OutBuf, 500, 0);
   CLT_EXPECT(E.read<int>(OutBuf, N) == std::vector<int>(N, 499));
   forkAndCheck(E, [](const Env &C) {
     // Many launches in the child too, on its own worker threads.
@@ -137,13 +144,7 @@ CLT_TEST(forkWhileIdleAfterManyLaunches) {
     Kernel CK = C.kernel(CP, "axpb");
     Mem CIn = C.input(std::vector<int>(N, 2));
     Mem COut = C.output<int>(N);
-    for (int I = 0; I < 300; ++I) {
-      setArgs(CK, CIn, COut, I, 1);
-      size_t Global = N, Local = 64;
-      CL_CHECK(clEnqueueNDRangeKernel(C.Q, CK, 1, nullptr, &Global, &Local, 0,
-                                      nullptr, nullptr));
-    }
-    CL_CHECK(clFinish(C.Q));
+    launchMany(C, CK, CIn, COut, 300, 1);
     CLT_EXPECT(C.read<int>(COut, N) == std::vector<int>(N, 2 * 299 + 1));
   });
   runAxpb(E, 4096, 9, 9);
