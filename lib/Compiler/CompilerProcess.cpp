@@ -214,6 +214,16 @@ private:
   void lost(const char *Why) {
     debugLog(DbgLLVM, "%s; %zu compiles unanswered keep vec's code", Why,
              Waiting.size());
+    disconnect(Why);
+    waitpid(Pid, nullptr, WNOHANG);
+  }
+
+  /// Closes this process's end of the connection; what was not answered
+  /// failed with \p Why.
+  void disconnect(const char *Why) {
+    if (Fd >= 0)
+      close(Fd);
+    Fd = -1;
     for (auto &[Id, W] : Waiting)
       if (auto C = W.lock()) {
         C->St = BackgroundCompile::Status::Failed;
@@ -222,25 +232,12 @@ private:
     Waiting.clear();
     Sent.clear();
     In.clear();
-    close(Fd);
-    Fd = -1;
-    waitpid(Pid, nullptr, WNOHANG);
   }
 
   /// In a forked child, with M held by the fork: the connection is the
   /// parent's. Closing this process's copy leaves the parent's working.
   void forked() {
-    if (Fd >= 0)
-      close(Fd);
-    Fd = -1;
-    for (auto &[Id, W] : Waiting)
-      if (auto C = W.lock()) {
-        C->St = BackgroundCompile::Status::Failed;
-        C->Reply = "the process was forked";
-      }
-    Waiting.clear();
-    Sent.clear();
-    In.clear();
+    disconnect("the process was forked");
     M.unlock();
   }
 
