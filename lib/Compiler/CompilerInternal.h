@@ -11,6 +11,7 @@
 
 #include "pocl-iss/KernelCompiler.h"
 
+#include "llvm/ADT/IntrusiveRefCntPtr.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
@@ -23,18 +24,31 @@
 namespace llvm {
 class GlobalVariable;
 class Function;
+namespace vfs {
+class FileSystem;
+} // namespace vfs
 } // namespace llvm
 
 namespace iss {
 
+struct BuildDependencies;
+
 /// Clang in process: OpenCL C to a one-work-item LLVM module. Diagnostics go
 /// to \p Log. Returns null on failure; \p InvalidOptions tells whether the
-/// options themselves were the problem.
+/// options themselves were the problem. What Clang looks at on disk is
+/// noted in \p Deps (ProgramCache.h).
 std::unique_ptr<llvm::Module>
 compileOpenCL(llvm::LLVMContext &Ctx, const std::string &Source,
               const std::string &Options,
               const std::vector<HeaderSource> &Headers, std::string &Log,
-              bool &InvalidOptions);
+              bool &InvalidOptions, BuildDependencies &Deps);
+/// The real file system, with every status, open and read noted in \p Deps.
+llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem>
+recordingFileSystem(BuildDependencies &Deps);
+
+/// What every cache key begins with: pocl-iss's version and build, LLVM's
+/// version, the kernel library and the target.
+std::string compilerIdentity();
 
 /// Links the definitions \p M needs from pocl's kernel library (lazily, only
 /// what is referenced) and relaxes spir_func calls to the C convention.

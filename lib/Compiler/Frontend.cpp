@@ -160,11 +160,12 @@ static bool translateOptions(const std::vector<std::string> &In,
   return true;
 }
 
-std::unique_ptr<Module>
-compileOpenCL(LLVMContext &Ctx, const std::string &Source,
-              const std::string &Options,
-              const std::vector<HeaderSource> &Headers, std::string &Log,
-              bool &InvalidOptions) {
+std::unique_ptr<Module> compileOpenCL(LLVMContext &Ctx,
+                                      const std::string &Source,
+                                      const std::string &Options,
+                                      const std::vector<HeaderSource> &Headers,
+                                      std::string &Log, bool &InvalidOptions,
+                                      BuildDependencies &Deps) {
   InvalidOptions = false;
   const TargetInfo &T = getTargetInfo();
   std::string LibInclude = std::string(POCL_KERNEL_LIB_DIR) + "/include";
@@ -254,6 +255,7 @@ compileOpenCL(LLVMContext &Ctx, const std::string &Source,
   }
   clang::CompilerInstance CI;
   CI.setInvocation(Invocation);
+  CI.createFileManager(recordingFileSystem(Deps));
   CI.getDiagnosticOpts().ShowColors = false;
   CI.createDiagnostics(
       new clang::TextDiagnosticPrinter(LogStream, &CI.getDiagnosticOpts()),

@@ -566,6 +566,13 @@ static const std::string &compilerBuildId() {
   return Id;
 }
 
+std::string compilerIdentity() {
+  const TargetInfo &T = getTargetInfo();
+  return std::string("pocl-iss ") + POCL_ISS_VERSION + " " + compilerBuildId() +
+         "; llvm " + POCL_ISS_LLVM_VERSION + "; lib " + T.LibraryVariant + " " +
+         kernelLibraryHash() + "; target " + T.Triple + " " + T.CPU;
+}
+
 namespace {
 /// What decides one kernel's code: how it is compiled and the cache key
 /// made of all of it.
@@ -601,13 +608,9 @@ static KernelJob kernelJob(const std::vector<uint8_t> &Binary,
   Config.WeightConsecutive = S.WeightConsecutive;
   Config.WeightUniform = S.WeightUniform;
   Config.WeightDivergent = S.WeightDivergent;
-  const TargetInfo &T = getTargetInfo();
   raw_string_ostream KS(Job.Key);
-  KS << "pocl-iss " << POCL_ISS_VERSION << ' ' << compilerBuildId() << "; llvm "
-     << POCL_ISS_LLVM_VERSION << "; lib " << T.LibraryVariant << ' '
-     << kernelLibraryHash() << "; target " << T.Triple << ' ' << T.CPU
-     << "; mode " << modeName(Config.IssMode) << "; width "
-     << Config.VectorWidth << (Config.ForceWidth ? " forced" : "")
+  KS << compilerIdentity() << "; mode " << modeName(Config.IssMode)
+     << "; width " << Config.VectorWidth << (Config.ForceWidth ? " forced" : "")
      << (Config.Horizontal ? "; horizontal" : "")
      << (Config.PartialEdges ? "" : "; no partial edges")
      << (Config.CheapMasks ? "; cheap masks" : "")

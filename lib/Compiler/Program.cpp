@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "CompilerInternal.h"
+#include "ProgramCache.h"
 #include "Recursion.h"
 
 #include "pocl-iss/Env.h"
@@ -325,9 +326,10 @@ static void addSingleChannelHalf(Module &M) {
   }
 }
 
-/// Links the library, describes the kernels and refuses what cannot run.
-static BuildResult finishExecutable(std::unique_ptr<Module> M,
-                                    BuildResult R) {
+/// Links the library, describes the kernels and refuses what cannot run;
+/// notes in \p Deps the functions the process is to provide.
+static BuildResult finishExecutable(std::unique_ptr<Module> M, BuildResult R,
+                                    BuildDependencies &Deps) {
   rewritePrintf(*M);
   rewriteSamplerInitializers(*M);
   unnormalizeArrayLayers(*M);
@@ -340,13 +342,17 @@ static BuildResult finishExecutable(std::unique_ptr<Module> M,
   // the JIT finds it in the process (the library formats floats for printf
   // with the C library's snprintf).
   bool Undefined = false;
-  for (Function &F : *M)
-    if (F.isDeclaration() && !F.isIntrinsic() && !F.use_empty() &&
-        F.getName() != "pocl.barrier" &&
-        !dlsym(RTLD_DEFAULT, F.getName().str().c_str())) {
-      R.Log += "error: undefined function '" + F.getName().str() + "'\n";
+  for (Function &F : *M) {
+    if (!F.isDeclaration() || F.isIntrinsic() || F.use_empty() ||
+        F.getName() == "pocl.barrier")
+      continue;
+    std::string Name = F.getName().str();
+    Deps.ProcessSymbols.push_back(Name);
+    if (!dlsym(RTLD_DEFAULT, Name.c_str())) {
+      R.Log += "error: undefined function '" + Name + "'\n";
       Undefined = true;
     }
+  }
   if (Undefined)
     return R;
   if (!checkRecursion(*M, R.Log))
@@ -397,59 +403,64 @@ static BuildResult runClangGuarded(const std::function<BuildResult()> &Build) {
   return Failed;
 }
 
+/// \p Build's result, from the program cache when an entry for \p Key is
+/// there and what it depended on is unchanged; a successful build is
+/// stored. \p Build notes what it depends on in its argument.
+static BuildResult
+cachedBuild(const std::string &Key,
+            const std::function<BuildResult(BuildDependencies &)> &Build) {
+  const Settings &S = settings();
+  BuildResult R;
+  if (S.KernelCache && readCachedProgram(S.CacheDir, Key, R))
+    return R;
+  BuildDependencies Deps;
+  R = Build(Deps);
+  if (R.Success && S.KernelCache && Deps.Cacheable)
+    writeCachedProgram(S.CacheDir, Key, Deps, R);
+  return R;
+}
+
 BuildResult buildProgram(const std::string &Source,
                          const std::string &Options) {
-  return runClangGuarded([&] {
-    BuildResult R;
-    LLVMContext Ctx;
-    auto M = compileOpenCL(Ctx, Source, Options, {}, R.Log, R.InvalidOptions);
-    if (!M)
-      return R;
-    return finishExecutable(std::move(M), std::move(R));
+  std::string Key = programKey(BinaryKind::Executable, Options, Source, {}, {});
+  return cachedBuild(Key, [&](BuildDependencies &Deps) {
+    return runClangGuarded([&] {
+      BuildResult R;
+      LLVMContext Ctx;
+      auto M = compileOpenCL(Ctx, Source, Options, {}, R.Log, R.InvalidOptions,
+                             Deps);
+      if (!M)
+        return R;
+      return finishExecutable(std::move(M), std::move(R), Deps);
+    });
   });
 }
 
 BuildResult compileProgram(const std::string &Source,
                            const std::string &Options,
                            const std::vector<HeaderSource> &Headers) {
-  return runClangGuarded([&] {
-    BuildResult R;
-    LLVMContext Ctx;
-    auto M =
-        compileOpenCL(Ctx, Source, Options, Headers, R.Log, R.InvalidOptions);
-    if (!M)
+  std::string Key =
+      programKey(BinaryKind::Compiled, Options, Source, Headers, {});
+  return cachedBuild(Key, [&](BuildDependencies &Deps) {
+    return runClangGuarded([&] {
+      BuildResult R;
+      LLVMContext Ctx;
+      auto M = compileOpenCL(Ctx, Source, Options, Headers, R.Log,
+                             R.InvalidOptions, Deps);
+      if (!M)
+        return R;
+      R.Binary = writeBinary(*M, BinaryKind::Compiled);
+      R.Kind = BinaryKind::Compiled;
+      R.Success = true;
       return R;
-    R.Binary = writeBinary(*M, BinaryKind::Compiled);
-    R.Kind = BinaryKind::Compiled;
-    R.Success = true;
-    return R;
+    });
   });
 }
 
-BuildResult linkPrograms(const std::vector<std::vector<uint8_t>> &Inputs,
-                         const std::string &Options, bool CreateLibrary) {
+/// clLinkProgram's work, on options already checked.
+static BuildResult linkChecked(const std::vector<std::vector<uint8_t>> &Inputs,
+                               bool CreateLibrary, BuildDependencies &Deps) {
   BuildResult R;
-  std::istringstream SS(Options);
-  std::string Opt;
-  while (SS >> Opt) {
-    static const char *const Allowed[] = {
-        "-create-library", "-enable-link-options", "-cl-denorms-are-zero",
-        "-cl-no-signed-zeros", "-cl-unsafe-math-optimizations",
-        "-cl-finite-math-only", "-cl-fast-relaxed-math",
-        "-cl-no-subgroup-ifp"};
-    bool Ok = false;
-    for (const char *A : Allowed)
-      Ok |= Opt == A;
-    if (!Ok) {
-      R.Log += "error: unknown link option '" + Opt + "'\n";
-      R.InvalidOptions = true;
-      return R;
-    }
-  }
-  if (Inputs.empty()) {
-    R.Log += "error: nothing to link\n";
-    return R;
-  }
   LLVMContext Ctx;
   std::unique_ptr<Module> Dest;
   for (size_t I = 0; I < Inputs.size(); ++I) {
@@ -481,7 +492,42 @@ BuildResult linkPrograms(const std::vector<std::vector<uint8_t>> &Inputs,
     R.Success = true;
     return R;
   }
-  return finishExecutable(std::move(Dest), std::move(R));
+  return finishExecutable(std::move(Dest), std::move(R), Deps);
+}
+
+BuildResult linkPrograms(const std::vector<std::vector<uint8_t>> &Inputs,
+                         const std::string &Options, bool CreateLibrary) {
+  BuildResult R;
+  std::istringstream SS(Options);
+  std::string Opt;
+  while (SS >> Opt) {
+    static const char *const Allowed[] = {"-create-library",
+                                          "-enable-link-options",
+                                          "-cl-denorms-are-zero",
+                                          "-cl-no-signed-zeros",
+                                          "-cl-unsafe-math-optimizations",
+                                          "-cl-finite-math-only",
+                                          "-cl-fast-relaxed-math",
+                                          "-cl-no-subgroup-ifp"};
+    bool Ok = false;
+    for (const char *A : Allowed)
+      Ok |= Opt == A;
+    if (!Ok) {
+      R.Log += "error: unknown link option '" + Opt + "'\n";
+      R.InvalidOptions = true;
+      return R;
+    }
+  }
+  if (Inputs.empty()) {
+    R.Log += "error: nothing to link\n";
+    return R;
+  }
+  std::string Key =
+      programKey(CreateLibrary ? BinaryKind::Library : BinaryKind::Executable,
+                 Options, "", {}, Inputs);
+  return cachedBuild(Key, [&](BuildDependencies &Deps) {
+    return linkChecked(Inputs, CreateLibrary, Deps);
+  });
 }
 
 BuildResult loadBinary(const std::vector<uint8_t> &Binary) {
