@@ -4,12 +4,12 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// iss-bench and compile-bench take options with a value (whole numbers within
-// bounds, lists as a,b,c: --platforms and the like), pick platforms by a
-// case-insensitive part of their name, and name them in their reports by a
-// short label: pocl-iss, pocl for Debian's pocl (the baseline), the name for
-// any other. A bad option ends the program with one line naming the tool
-// (vendors::fail).
+// iss-bench, compile-bench and startup-bench take options with a value (whole
+// numbers within bounds, lists as a,b,c: --platforms and the like), pick
+// platforms by a case-insensitive part of their name, and name them in their
+// reports by a short label: pocl-iss, pocl for Debian's pocl (the baseline),
+// the name for any other. A bad option ends the program with one line naming
+// the tool (vendors::fail).
 //
 //===----------------------------------------------------------------------===//
 

@@ -4,11 +4,12 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// iss-bench and compile-bench run each measurement in a child process, the
-// driver itself again with --child: the runtimes read their settings from the
-// environment once per process, and a crash or a hang ends the child and not
-// the run. The child's stdout comes back whole (its RESULT lines); its stderr
-// is the driver's. Errors end the program with one line naming the tool
+// iss-bench, compile-bench and startup-bench run each measurement in a child
+// process, the driver itself again with --child: the runtimes read their
+// settings from the environment once per process, a crash or a hang ends the
+// child and not the run, and a start-up is only measured in a fresh process.
+// The child's stdout comes back whole (its RESULT lines); its stderr is the
+// driver's. Errors end the program with one line naming the tool
 // (vendors::fail).
 //
 //===----------------------------------------------------------------------===//
