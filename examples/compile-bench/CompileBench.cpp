@@ -17,6 +17,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "ClTest.h"
+#include "DriverOptions.h"
+#include "Spawn.h"
 #include "Vendors.h"
 
 #include <algorithm>
@@ -434,16 +436,6 @@ kernels on every OpenCL platform, with ratios to pocl-iss.
 )";
 }
 
-std::vector<std::string> splitList(const std::string &S) {
-  std::vector<std::string> V;
-  std::stringstream SS(S);
-  std::string Item;
-  while (std::getline(SS, Item, ','))
-    if (!Item.empty())
-      V.push_back(Item);
-  return V;
-}
-
 struct Run {
   std::string Status; ///< ok, wrong, build-failed, error, or how it died
   double Build = 0, Launch = 0; ///< seconds on the clock
@@ -453,52 +445,26 @@ struct Run {
 };
 
 /// Runs the child for (platform, kernel) with the caches off.
-Run spawn(const std::string &Platform, const std::string &Spec,
-          unsigned Timeout) {
-  int Pipe[2];
-  if (pipe(Pipe) != 0)
-    die(std::string("pipe: ") + std::strerror(errno));
-  std::fflush(stdout);
-  std::fflush(stderr);
-  pid_t Pid = fork();
-  if (Pid < 0)
-    die(std::string("fork: ") + std::strerror(errno));
-  if (Pid == 0) {
-    close(Pipe[0]);
-    dup2(Pipe[1], STDOUT_FILENO);
-    close(Pipe[1]);
-    setenv("POCL_KERNEL_CACHE", "0", 1);
-    alarm(Timeout);
-    std::string Self = vendors::selfPath("compile-bench");
-    execl(Self.c_str(), Self.c_str(), "--child", Platform.c_str(), Spec.c_str(),
-          static_cast<char *>(nullptr));
-    _exit(127);
-  }
-  close(Pipe[1]);
-  std::string Out;
-  char Buf[4096];
-  ssize_t N;
-  while ((N = read(Pipe[0], Buf, sizeof(Buf))) > 0)
-    Out.append(Buf, size_t(N));
-  close(Pipe[0]);
-  int Status = 0;
-  waitpid(Pid, &Status, 0);
+Run measure(const std::string &Platform, const std::string &Spec,
+            unsigned Timeout) {
+  std::string Self = vendors::selfPath("compile-bench");
+  spawn::Outcome Ch =
+      spawn::run("compile-bench", {Self, "--child", Platform, Spec},
+                 {{"POCL_KERNEL_CACHE", "0"}}, {}, Timeout);
+  int Status = Ch.Status;
   Run R;
-  std::stringstream SS(Out);
-  std::string Line;
-  while (std::getline(SS, Line))
-    if (Line.rfind("RESULT\t", 0) == 0) {
-      std::stringstream LS(Line.substr(7));
-      std::string B, L, C;
-      std::getline(LS, R.Status, '\t');
-      std::getline(LS, B, '\t');
-      std::getline(LS, L, '\t');
-      std::getline(LS, C, '\t');
-      std::getline(LS, R.Message);
-      R.Build = std::atof(B.c_str());
-      R.Launch = std::atof(L.c_str());
-      R.Cpu = std::atof(C.c_str());
-    }
+  for (const std::string &Line : spawn::taggedLines(Ch, "RESULT\t")) {
+    std::stringstream LS(Line.substr(7));
+    std::string B, L, C;
+    std::getline(LS, R.Status, '\t');
+    std::getline(LS, B, '\t');
+    std::getline(LS, L, '\t');
+    std::getline(LS, C, '\t');
+    std::getline(LS, R.Message);
+    R.Build = std::atof(B.c_str());
+    R.Launch = std::atof(L.c_str());
+    R.Cpu = std::atof(C.c_str());
+  }
   if (R.Status.empty()) {
     if (WIFSIGNALED(Status))
       R.Status =
@@ -509,14 +475,6 @@ Run spawn(const std::string &Platform, const std::string &Spec,
       R.Status = "no result";
   }
   return R;
-}
-
-std::string label(const std::string &Platform) {
-  if (isPoclIss(Platform))
-    return "pocl-iss";
-  if (Platform == "Portable Computing Language")
-    return "pocl";
-  return Platform;
 }
 
 std::string fmt(double X) {
@@ -533,10 +491,7 @@ int runParent(const Options &O) {
   std::vector<std::string> Platforms;
   for (cl_platform_id P : platforms()) {
     std::string Name = platformName(P);
-    bool Wanted = O.PlatformFilter.empty();
-    for (const std::string &F : O.PlatformFilter)
-      Wanted |= lower(Name).find(lower(F)) != std::string::npos;
-    if (Wanted)
+    if (driver::wantedPlatform(Name, O.PlatformFilter))
       Platforms.push_back(Name);
   }
   // pocl-iss first: the ratios are the others' time over ours.
@@ -557,9 +512,9 @@ int runParent(const Options &O) {
     for (const std::string &P : Platforms) {
       std::vector<Run> Runs;
       for (unsigned Rep = 0; Rep < O.Reps; ++Rep) {
-        std::cerr << "compile-bench: " << label(P) << " " << Spec << " run "
-                  << Rep + 1 << "/" << O.Reps << " ... ";
-        Run R = spawn(P, Spec, O.Timeout);
+        std::cerr << "compile-bench: " << driver::platformLabel(P) << " "
+                  << Spec << " run " << Rep + 1 << "/" << O.Reps << " ... ";
+        Run R = measure(P, Spec, O.Timeout);
         std::cerr << R.Status;
         if (R.Status == "ok")
           std::cerr << ": build " << fmt(R.Build) << " s, first launch "
@@ -568,9 +523,9 @@ int runParent(const Options &O) {
           std::cerr << ": " << R.Message;
         std::cerr << "\n";
         if (Csv)
-          std::fprintf(Csv, "%s,%s,%u,%s,%.3f,%.3f,%.3f\n", label(P).c_str(),
-                       Spec.c_str(), Rep, R.Status.c_str(), R.Build, R.Launch,
-                       R.Cpu);
+          std::fprintf(Csv, "%s,%s,%u,%s,%.3f,%.3f,%.3f\n",
+                       driver::platformLabel(P).c_str(), Spec.c_str(), Rep,
+                       R.Status.c_str(), R.Build, R.Launch, R.Cpu);
         Runs.push_back(R);
         if (R.Status != "ok")
           break; // a crash or a failure does not get better
@@ -599,11 +554,11 @@ int runParent(const Options &O) {
   // the clock and in CPU time (the steadier on a loaded machine).
   std::cout << "| kernel |";
   for (const std::string &P : Platforms)
-    std::cout << " " << label(P)
+    std::cout << " " << driver::platformLabel(P)
               << " build s | first launch s | total s | CPU s |";
   for (size_t I = 1; I < Platforms.size(); ++I)
-    std::cout << " " << label(Platforms[I]) << " / " << label(Platforms[0])
-              << " | in CPU time |";
+    std::cout << " " << driver::platformLabel(Platforms[I]) << " / "
+              << driver::platformLabel(Platforms[0]) << " | in CPU time |";
   std::cout << "\n|---|";
   for (size_t I = 0; I < Platforms.size(); ++I)
     std::cout << "---:|---:|---:|---:|";
@@ -643,16 +598,16 @@ int runParent(const Options &O) {
   }
   for (size_t I = 1; I < Platforms.size(); ++I)
     if (Counted[I])
-      std::cout << "\nGeometric mean of " << label(Platforms[I]) << " / "
-                << label(Platforms[0]) << " over the " << Counted[I]
-                << " kernels both ran: "
+      std::cout << "\nGeometric mean of " << driver::platformLabel(Platforms[I])
+                << " / " << driver::platformLabel(Platforms[0]) << " over the "
+                << Counted[I] << " kernels both ran: "
                 << fmt(std::exp(LogWall[I] / Counted[I])) << "x on the clock, "
                 << fmt(std::exp(LogCpu[I] / Counted[I])) << "x in CPU time\n";
   bool Bad = false;
   for (const auto &[Key, R] : Median)
     if (R.Status == "wrong") {
-      std::cout << "WRONG RESULT: " << label(Key.second) << " " << Key.first
-                << ": " << R.Message << "\n";
+      std::cout << "WRONG RESULT: " << driver::platformLabel(Key.second) << " "
+                << Key.first << ": " << R.Message << "\n";
       Bad = true;
     }
   if (Temporary)
@@ -675,14 +630,14 @@ int main(int Argc, char **Argv) {
       return Args[++I];
     };
     if (A == "--kernels")
-      O.Kernels = splitList(Value());
+      O.Kernels = driver::splitList(Value());
     else if (A == "--reps")
       O.Reps = std::max(1, std::atoi(Value().c_str()));
     else if (A == "--timeout")
       O.Timeout =
           static_cast<unsigned>(std::max(1, std::atoi(Value().c_str())));
     else if (A == "--platforms")
-      O.PlatformFilter = splitList(Value());
+      O.PlatformFilter = driver::splitList(Value());
     else if (A == "--vendors")
       O.Vendors = Value();
     else if (A == "--iss-icd")

@@ -24,7 +24,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "Benchmark.h"
+#include "DriverOptions.h"
 #include "Report.h"
+#include "Spawn.h"
 #include "Vendors.h"
 
 #include <algorithm>
@@ -71,16 +73,6 @@ const std::vector<std::string> PaperOrder = {"Convolution2D",
                                              "DCT",
                                              "FastWalshTransform",
                                              "BitonicSort"};
-
-std::vector<std::string> split(const std::string &S, char Sep) {
-  std::vector<std::string> Out;
-  std::stringstream SS(S);
-  std::string Item;
-  while (std::getline(SS, Item, Sep))
-    if (!Item.empty())
-      Out.push_back(Item);
-  return Out;
-}
 
 std::string join(const std::vector<std::string> &V, const char *Sep) {
   std::string Out;
@@ -292,27 +284,15 @@ first launch over vec's, split/vec and so on).
   std::exit(0);
 }
 
-int parseInt(const std::string &S, const char *What, int Lo, int Hi) {
-  char *End;
-  long V = std::strtol(S.c_str(), &End, 10);
-  if (S.empty() || *End || V < Lo || V > Hi)
-    die(std::string("bad value for ") + What + ": '" + S + "'");
-  return int(V);
-}
-
 Options parseOptions(int Argc, char **Argv) {
   Options O;
   bool Quick = false, HaveSize = false, HaveReps = false, HaveThreads = false;
   for (int I = 1; I < Argc; ++I) {
     std::string A = Argv[I];
-    auto Next = [&]() -> std::string {
-      if (I + 1 >= Argc)
-        die("missing value after " + A);
-      return Argv[++I];
-    };
+    auto Next = [&] { return driver::optionValue("iss-bench", Argc, Argv, I); };
     if (A == "--benchmarks") {
       O.Benchmarks.clear();
-      for (const std::string &B : split(Next(), ',')) {
+      for (const std::string &B : driver::splitList(Next())) {
         const BenchmarkInfo *Info = findBenchmark(B);
         if (!Info) {
           std::vector<std::string> Known;
@@ -324,15 +304,15 @@ Options parseOptions(int Argc, char **Argv) {
         O.Benchmarks.push_back(Info->Name);
       }
     } else if (A == "--modes") {
-      O.Modes = split(Next(), ',');
+      O.Modes = driver::splitList(Next());
       for (const std::string &M : O.Modes)
         if (std::find(AllModes.begin(), AllModes.end(), M) == AllModes.end())
           die("unknown mode '" + M + "' (known: " + join(AllModes, ", ") + ")");
     } else if (A == "--reps") {
-      O.Reps = parseInt(Next(), "--reps", 1, 1000);
+      O.Reps = driver::parseInt("iss-bench", Next(), "--reps", 1, 1000);
       HaveReps = true;
     } else if (A == "--threads") {
-      O.Threads = split(Next(), ',');
+      O.Threads = driver::splitList(Next());
       for (const std::string &T : O.Threads)
         if (T != "1" && T != "all")
           die("unknown thread setting '" + T + "' (known: 1, all)");
@@ -352,9 +332,9 @@ Options parseOptions(int Argc, char **Argv) {
     } else if (A == "--iss-icd") {
       O.IssIcd = Next();
     } else if (A == "--platforms") {
-      O.PlatformFilter = split(Next(), ',');
+      O.PlatformFilter = driver::splitList(Next());
     } else if (A == "--timeout") {
-      O.Timeout = parseInt(Next(), "--timeout", 1, 86400);
+      O.Timeout = driver::parseInt("iss-bench", Next(), "--timeout", 1, 86400);
     } else if (A == "--cpu-time") {
       O.CpuTime = true;
     } else if (A == "--list") {
@@ -390,19 +370,6 @@ Options parseOptions(int Argc, char **Argv) {
   return O;
 }
 
-/// Short column name of a platform: "pocl" for Debian's, else a sanitised
-/// name.
-std::string platformLabel(const std::string &Name) {
-  if (isPoclIss(Name))
-    return "pocl-iss";
-  if (Name == "Portable Computing Language")
-    return "pocl";
-  std::string L;
-  for (char C : Name)
-    L += std::isalnum(static_cast<unsigned char>(C)) ? C : '-';
-  return L;
-}
-
 struct ChildOutcome {
   std::string Line; ///< the RESULT line, if any
   int Status = 0;   ///< waitpid status
@@ -412,61 +379,14 @@ ChildOutcome
 spawnChild(const std::vector<std::string> &Argv,
            const std::vector<std::pair<std::string, std::string>> &Set,
            const std::vector<std::string> &Unset, int Timeout) {
-  int Pipe[2];
-  if (pipe(Pipe) != 0)
-    die(std::string("pipe: ") + std::strerror(errno));
-  std::fflush(stdout);
-  std::fflush(stderr);
-  pid_t Pid = fork();
-  if (Pid < 0)
-    die(std::string("fork: ") + std::strerror(errno));
-  if (Pid == 0) {
-    close(Pipe[0]);
-    dup2(Pipe[1], STDOUT_FILENO);
-    close(Pipe[1]);
-    for (const auto &[K, V] : Set)
-      setenv(K.c_str(), V.c_str(), 1);
-    for (const auto &K : Unset)
-      unsetenv(K.c_str());
-    // A hung runtime must not hang the whole ablation: SIGALRM ends us.
-    alarm(unsigned(Timeout));
-    std::vector<char *> Args;
-    for (const auto &A : Argv)
-      Args.push_back(const_cast<char *>(A.c_str()));
-    Args.push_back(nullptr);
-    execv(Args[0], Args.data());
-    _exit(127);
-  }
-  close(Pipe[1]);
+  spawn::Outcome Ch =
+      spawn::run("iss-bench", Argv, Set, Unset, unsigned(Timeout));
   ChildOutcome R;
-  std::string Out;
-  char Buf[4096];
-  ssize_t N;
-  while ((N = read(Pipe[0], Buf, sizeof(Buf))) > 0)
-    Out.append(Buf, size_t(N));
-  close(Pipe[0]);
-  waitpid(Pid, &R.Status, 0);
-  std::stringstream SS(Out);
-  std::string Line;
-  while (std::getline(SS, Line))
-    if (Line.rfind("RESULT\t", 0) == 0)
-      R.Line = Line;
-    else if (!Line.empty()) // a kernel's printf or a runtime message
-      std::cerr << "  child stdout: " << Line << "\n";
+  R.Status = Ch.Status;
+  std::vector<std::string> Results = spawn::taggedLines(Ch, "RESULT\t");
+  if (!Results.empty())
+    R.Line = Results.back();
   return R;
-}
-
-std::string describeStatus(int Status) {
-  if (WIFSIGNALED(Status)) {
-    int Sig = WTERMSIG(Status);
-    if (Sig == SIGALRM)
-      return "timed out";
-    return std::string("killed by signal ") + std::to_string(Sig) + " (" +
-           strsignal(Sig) + ")";
-  }
-  if (WIFEXITED(Status))
-    return "exit code " + std::to_string(WEXITSTATUS(Status));
-  return "unknown status";
 }
 
 int runParent(const Options &O) {
@@ -479,11 +399,7 @@ int runParent(const Options &O) {
   std::vector<std::string> PlatformNames;
   for (cl_platform_id P : platforms()) {
     std::string Name = platformName(P);
-    if (!O.PlatformFilter.empty() &&
-        std::none_of(O.PlatformFilter.begin(), O.PlatformFilter.end(),
-                     [&](const std::string &F) {
-                       return lower(Name).find(lower(F)) != std::string::npos;
-                     }))
+    if (!driver::wantedPlatform(Name, O.PlatformFilter))
       continue;
     PlatformNames.push_back(Name);
   }
@@ -493,9 +409,9 @@ int runParent(const Options &O) {
     for (const std::string &Name : PlatformNames) {
       if (isPoclIss(Name)) {
         for (const std::string &M : O.Modes)
-          Configs.push_back({Name, platformLabel(Name), M, T});
+          Configs.push_back({Name, driver::platformLabel(Name), M, T});
       } else {
-        Configs.push_back({Name, platformLabel(Name), "", T});
+        Configs.push_back({Name, driver::platformLabel(Name), "", T});
       }
     }
 
@@ -569,11 +485,11 @@ int runParent(const Options &O) {
       if (Ch.Line.empty()) {
         R.Status = "ERROR";
         R.Message =
-            "child process " + describeStatus(Ch.Status) + " without a result";
+            "child process " + spawn::describe(Ch.Status) + " without a result";
       } else if (!(WIFEXITED(Ch.Status) && (WEXITSTATUS(Ch.Status) == 0 ||
                                             WEXITSTATUS(Ch.Status) == 1))) {
         R.Status = "ERROR";
-        R.Message += " (child " + describeStatus(Ch.Status) + ")";
+        R.Message += " (child " + spawn::describe(Ch.Status) + ")";
       }
       if (R.Status == "ok") {
         Stats S = stats(R.TimesMs);
