@@ -467,6 +467,31 @@ struct Env {
   }
 };
 
+//===-- Programs ----------------------------------------------------------===//
+
+/// A text-valued clGetProgramInfo, without its terminating zero.
+inline std::string programString(cl_program P, cl_program_info I) {
+  size_t N = 0;
+  CL_CHECK(clGetProgramInfo(P, I, 0, nullptr, &N));
+  std::string S(N, '\0');
+  CL_CHECK(clGetProgramInfo(P, I, N, &S[0], nullptr));
+  if (!S.empty() && S.back() == '\0')
+    S.pop_back();
+  return S;
+}
+
+/// The binary of a program built for one device.
+inline std::vector<unsigned char> programBinary(cl_program P) {
+  size_t Size = 0;
+  CL_CHECK(clGetProgramInfo(P, CL_PROGRAM_BINARY_SIZES, sizeof(Size), &Size,
+                            nullptr));
+  std::vector<unsigned char> Bin(Size);
+  unsigned char *Ptrs[] = {Bin.data()};
+  CL_CHECK(
+      clGetProgramInfo(P, CL_PROGRAM_BINARIES, sizeof(Ptrs), Ptrs, nullptr));
+  return Bin;
+}
+
 //===-- Kernel arguments --------------------------------------------------===//
 
 template <typename T> void setArg(cl_kernel K, cl_uint I, const T &V) {

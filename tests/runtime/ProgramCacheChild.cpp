@@ -33,16 +33,6 @@ static std::string env(const char *Name) {
   return V ? V : "";
 }
 
-static std::string programString(cl_program P, cl_program_info Param) {
-  size_t N = 0;
-  CL_CHECK(clGetProgramInfo(P, Param, 0, nullptr, &N));
-  std::string S(N, '\0');
-  CL_CHECK(clGetProgramInfo(P, Param, N, &S[0], nullptr));
-  if (!S.empty() && S.back() == '\0')
-    S.pop_back();
-  return S;
-}
-
 static std::string argString(cl_kernel K, cl_kernel_arg_info Param) {
   size_t N = 0;
   CL_CHECK(clGetKernelArgInfo(K, 0, Param, 0, nullptr, &N));
@@ -55,15 +45,8 @@ static std::string argString(cl_kernel K, cl_kernel_arg_info Param) {
 
 /// FNV-1a of CL_PROGRAM_BINARIES, in hex.
 static std::string binaryHash(cl_program P) {
-  size_t Size = 0;
-  CL_CHECK(clGetProgramInfo(P, CL_PROGRAM_BINARY_SIZES, sizeof(Size), &Size,
-                            nullptr));
-  std::vector<unsigned char> Bin(Size);
-  unsigned char *Ptr = Bin.data();
-  CL_CHECK(
-      clGetProgramInfo(P, CL_PROGRAM_BINARIES, sizeof(Ptr), &Ptr, nullptr));
   unsigned long long H = 1469598103934665603ull;
-  for (unsigned char C : Bin) {
+  for (unsigned char C : clt::programBinary(P)) {
     H ^= C;
     H *= 1099511628211ull;
   }
@@ -111,7 +94,7 @@ int main() {
     clt::Program P = makeProgram(E);
     std::printf("log[%s]\n", E.buildLog(P).c_str());
     std::printf("kernels %s\n",
-                programString(P, CL_PROGRAM_KERNEL_NAMES).c_str());
+                clt::programString(P, CL_PROGRAM_KERNEL_NAMES).c_str());
     std::printf("binary %s\n", binaryHash(P).c_str());
     clt::Kernel K = E.kernel(P, "k");
     std::printf("arg %s %s\n", argString(K, CL_KERNEL_ARG_NAME).c_str(),

@@ -35,28 +35,6 @@ __kernel void scale(__global float *x, float f) {
 __kernel void fill(__global int *x, int v) { x[get_global_id(0)] = v; }
 )CLC";
 
-static std::string programString(cl_program P, cl_program_info I) {
-  size_t N = 0;
-  CL_CHECK(clGetProgramInfo(P, I, 0, nullptr, &N));
-  std::string S(N, '\0');
-  CL_CHECK(clGetProgramInfo(P, I, N, &S[0], nullptr));
-  if (!S.empty() && S.back() == '\0')
-    S.pop_back();
-  return S;
-}
-
-/// The binary of a program built for one device.
-static std::vector<unsigned char> programBinary(cl_program P) {
-  size_t Size = 0;
-  CL_CHECK(clGetProgramInfo(P, CL_PROGRAM_BINARY_SIZES, sizeof(Size), &Size,
-                            nullptr));
-  std::vector<unsigned char> Bin(Size);
-  unsigned char *Ptrs[] = {Bin.data()};
-  CL_CHECK(
-      clGetProgramInfo(P, CL_PROGRAM_BINARIES, sizeof(Ptrs), Ptrs, nullptr));
-  return Bin;
-}
-
 template <typename T>
 static T buildInfo(Env &E, cl_program P, cl_program_build_info I) {
   T V{};
