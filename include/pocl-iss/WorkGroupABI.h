@@ -31,11 +31,17 @@ typedef struct iss_wg_context {
   uint32_t printf_buffer_capacity;
   char *printf_buffer;
   uint32_t *printf_buffer_position;
-  /// The calling thread's scratch memory, 64-byte aligned, of at least
-  /// CompiledKernel::ScratchBytes: private and context arrays too big for
-  /// its stack. Each thread runs one work group at a time in it.
+  /// The calling thread's scratch memory, ISS_SCRATCH_ALIGN-aligned, of at
+  /// least CompiledKernel::ScratchBytes: private and context arrays too big
+  /// for its stack. Each thread runs one work group at a time in it.
   char *scratch;
 } iss_wg_context;
+
+/// The alignment of iss_wg_context::scratch: a page. A slot is placed in
+/// scratch memory at an offset aligned to its own alignment, so any slot
+/// aligned to at most this much is aligned in memory; one aligned more
+/// stays on the stack.
+#define ISS_SCRATCH_ALIGN 4096
 
 /// An image as pocl 3.1's kernel library reads and writes it (the layout of
 /// its dev_image_t, pocl_image_types.h): an image argument is a pointer to

@@ -864,3 +864,31 @@ CLT_TEST(privateArraysPaddedToTheirAlignment) {
                 "windowMoments local " + std::to_string(Local));
   }
 }
+
+// A private array past the stack budget lives in the worker's scratch
+// memory, and keeps the alignment it asks for there: the base is aligned
+// to a page (ISS_SCRATCH_ALIGN) and the array's offset to its alignment.
+// 4 MiB per work-item, aligned to 128, two work-items a group.
+static const char *ScratchAlignedSource = R"CLC(
+__kernel void scratchAligned(__global uint *out, int n) {
+  __attribute__((aligned(128))) int p[1048576];
+  int l = (int)get_local_id(0);
+  p[n + l] = l + 1;
+  p[n + l + 2] = 2 * l;
+  out[get_global_id(0)] =
+      (uint)((size_t)&p[0] % 128) + 1000u * (uint)(p[n + l] + p[n + l + 2]);
+}
+)CLC";
+
+CLT_TEST(privateArrayInScratchKeepsItsAlignment) {
+  Program P = E.build(ScratchAlignedSource);
+  Kernel K = E.kernel(P, "scratchAligned");
+  const size_t Global = 8, Local = 2;
+  Mem DOut = E.output<cl_uint>(Global);
+  setArgs(K, DOut, 5);
+  E.run(K, 1, &Global, &Local);
+  std::vector<cl_uint> Want(Global);
+  for (size_t I = 0; I < Global; ++I)
+    Want[I] = 1000u * cl_uint(3 * (I % Local) + 1);
+  expectEqual(E.read<cl_uint>(DOut, Global), Want, "scratchAligned");
+}

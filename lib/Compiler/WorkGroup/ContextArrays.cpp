@@ -34,6 +34,8 @@
 #include "Passes.h"
 #include "Uniformity.h"
 
+#include "pocl-iss/WorkGroupABI.h"
+
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/PostDominators.h"
 #include "llvm/Analysis/ValueTracking.h"
@@ -413,6 +415,10 @@ void ContextBuilder::moveSlotsToScratch() {
   for (AllocaInst *A : Slots) {
     if (StackBytes <= StackSlotBudget)
       break;
+    // Scratch memory is aligned to a page: a slot that asks for more keeps
+    // the stack, which LLVM realigns for it.
+    if (A->getAlign() > Align(ISS_SCRATCH_ALIGN))
+      continue;
     uint64_t Size = A->getAllocationSize(DL)->getFixedValue();
     uint64_t Offset = alignTo(ScratchBytes, std::max(ContextAlign, A->getAlign()));
     ScratchBytes = Offset + Size;

@@ -162,10 +162,14 @@ uint64_t WorkerPool::work(unsigned Index) {
 }
 
 bool WorkerPool::reserveScratch(size_t Bytes) {
-  Bytes = (Bytes + 63) / 64 * 64;
+  if (Bytes > SIZE_MAX - ISS_SCRATCH_ALIGN)
+    return false;
+  Bytes =
+      (Bytes + ISS_SCRATCH_ALIGN - 1) / ISS_SCRATCH_ALIGN * ISS_SCRATCH_ALIGN;
   for (Participant &P : Parts)
     if (P.ScratchBytes < Bytes) {
-      P.Scratch.reset(static_cast<char *>(std::aligned_alloc(64, Bytes)));
+      P.Scratch.reset(
+          static_cast<char *>(std::aligned_alloc(ISS_SCRATCH_ALIGN, Bytes)));
       P.ScratchBytes = P.Scratch ? Bytes : 0;
       if (!P.Scratch)
         return false;
