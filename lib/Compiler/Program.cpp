@@ -420,27 +420,14 @@ cachedBuild(const std::string &Key,
   return R;
 }
 
-BuildResult buildProgram(const std::string &Source,
-                         const std::string &Options) {
-  std::string Key = programKey(BinaryKind::Executable, Options, Source, {}, {});
-  return cachedBuild(Key, [&](BuildDependencies &Deps) {
-    return runClangGuarded([&] {
-      BuildResult R;
-      LLVMContext Ctx;
-      auto M = compileOpenCL(Ctx, Source, Options, {}, R.Log, R.InvalidOptions,
-                             Deps);
-      if (!M)
-        return R;
-      return finishExecutable(std::move(M), std::move(R), Deps);
-    });
-  });
-}
-
-BuildResult compileProgram(const std::string &Source,
-                           const std::string &Options,
-                           const std::vector<HeaderSource> &Headers) {
-  std::string Key =
-      programKey(BinaryKind::Compiled, Options, Source, Headers, {});
+/// A build from source of \p Kind through the cache: Clang, then \p Finish
+/// on the module it made.
+static BuildResult buildFromSource(
+    BinaryKind Kind, const std::string &Source, const std::string &Options,
+    const std::vector<HeaderSource> &Headers,
+    const std::function<BuildResult(std::unique_ptr<Module>, BuildResult,
+                                    BuildDependencies &)> &Finish) {
+  std::string Key = programKey(Kind, Options, Source, Headers, {});
   return cachedBuild(Key, [&](BuildDependencies &Deps) {
     return runClangGuarded([&] {
       BuildResult R;
@@ -449,12 +436,28 @@ BuildResult compileProgram(const std::string &Source,
                              R.InvalidOptions, Deps);
       if (!M)
         return R;
-      R.Binary = writeBinary(*M, BinaryKind::Compiled);
-      R.Kind = BinaryKind::Compiled;
-      R.Success = true;
-      return R;
+      return Finish(std::move(M), std::move(R), Deps);
     });
   });
+}
+
+BuildResult buildProgram(const std::string &Source,
+                         const std::string &Options) {
+  return buildFromSource(BinaryKind::Executable, Source, Options, {},
+                         finishExecutable);
+}
+
+BuildResult compileProgram(const std::string &Source,
+                           const std::string &Options,
+                           const std::vector<HeaderSource> &Headers) {
+  return buildFromSource(
+      BinaryKind::Compiled, Source, Options, Headers,
+      [](std::unique_ptr<Module> M, BuildResult R, BuildDependencies &) {
+        R.Binary = writeBinary(*M, BinaryKind::Compiled);
+        R.Kind = BinaryKind::Compiled;
+        R.Success = true;
+        return R;
+      });
 }
 
 /// clLinkProgram's work, on options already checked.

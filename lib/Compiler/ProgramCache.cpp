@@ -71,18 +71,7 @@ class FieldReader {
 public:
   FieldReader(const std::string &Data, size_t Pos) : Data(Data), Pos(Pos) {}
 
-  bool num(uint64_t &N) {
-    if (!Ok)
-      return false;
-    N = 0;
-    size_t Start = Pos;
-    while (Pos < Data.size() && Data[Pos] >= '0' && Data[Pos] <= '9' &&
-           Pos - Start < 20)
-      N = N * 10 + uint64_t(Data[Pos++] - '0');
-    Ok = Pos > Start && Pos < Data.size() && Data[Pos] == ' ';
-    ++Pos;
-    return Ok;
-  }
+  bool num(uint64_t &N) { return decimal(N, ' '); }
   template <typename T> bool num(T &Out) {
     uint64_t N;
     if (!num(N))
@@ -100,27 +89,36 @@ public:
     return Ok;
   }
   bool text(std::string &S) {
-    if (!Ok)
-      return false;
-    size_t Colon = Data.find(':', Pos);
-    Ok = Colon != std::string::npos && Colon > Pos && Colon - Pos <= 20;
-    if (!Ok)
-      return false;
     uint64_t Len = 0;
-    for (size_t I = Pos; I < Colon && Ok; ++I) {
-      Ok = Data[I] >= '0' && Data[I] <= '9';
-      Len = Len * 10 + uint64_t(Data[I] - '0');
-    }
-    Ok = Ok && Len <= Data.size() - Colon - 1;
+    if (!decimal(Len, ':'))
+      return false;
+    Ok = Len <= Data.size() - Pos;
     if (!Ok)
       return false;
-    S.assign(Data, Colon + 1, Len);
-    Pos = Colon + 1 + Len;
+    S.assign(Data, Pos, Len);
+    Pos += Len;
     return true;
   }
   bool atEnd() const { return Ok && Pos == Data.size(); }
 
 private:
+  /// Digits, then \p End; what they say must fit in 64 bits.
+  bool decimal(uint64_t &N, char End) {
+    if (!Ok)
+      return false;
+    N = 0;
+    size_t Start = Pos;
+    for (; Ok && Pos < Data.size() && Data[Pos] >= '0' && Data[Pos] <= '9';
+         ++Pos) {
+      uint64_t Digit = uint64_t(Data[Pos] - '0');
+      Ok = N <= (UINT64_MAX - Digit) / 10;
+      N = N * 10 + Digit;
+    }
+    Ok = Ok && Pos > Start && Pos < Data.size() && Data[Pos] == End;
+    ++Pos;
+    return Ok;
+  }
+
   const std::string &Data;
   size_t Pos;
   bool Ok = true;

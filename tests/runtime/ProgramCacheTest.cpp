@@ -83,15 +83,14 @@ Run run(const Case &C, EnvChanges Env = {}) {
   std::istringstream Lines(R.Out);
   std::string L;
   while (std::getline(Lines, L)) {
-    if (L.size() < 3 || L.compare(L.size() - 3, 3, ".pc") != 0 ||
-        L.find(C.Cache) == std::string::npos)
+    if (L.find(C.Cache) == std::string::npos)
       continue;
-    R.Hits += L.find("hit ") != std::string::npos;
-    R.Stored += L.find("stored ") != std::string::npos;
+    // "hit <entry>", "stored <entry>", "<entry>: <why>, rebuilding".
+    bool Named = L.size() > 3 && L.compare(L.size() - 3, 3, ".pc") == 0;
+    R.Hits += Named && L.find("hit ") != std::string::npos;
+    R.Stored += Named && L.find("stored ") != std::string::npos;
+    R.Rebuilt += L.find(".pc: ") != std::string::npos;
   }
-  for (size_t P = R.Out.find(".pc: "); P != std::string::npos;
-       P = R.Out.find(".pc: ", P + 1))
-    ++R.Rebuilt;
   return R;
 }
 
