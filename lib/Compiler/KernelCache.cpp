@@ -5,7 +5,9 @@
 // hash collision reads as a miss), the subkernel symbols and the object,
 // under one checksum that covers all of it: a damaged symbol name is as
 // much a miss as a damaged object. A damaged entry is a miss and gets
-// rebuilt. How entries are sealed, trusted and written: CacheFile.h.
+// rebuilt. An entry whose code is another's (a mode's that is `vec`'s)
+// holds that entry's key instead. How entries are sealed, trusted and
+// written: CacheFile.h.
 //
 //===----------------------------------------------------------------------===//
 
@@ -54,6 +56,13 @@ bool decodeCachedKernel(const std::string &Data, const std::string &Key,
   while (true) {
     if (!Line(L))
       return Miss("truncated");
+    if (L.rfind("same ", 0) == 0) {
+      if (Pos != Data.size() || L.size() == 5)
+        return Miss("bad same line");
+      Out = CachedKernel();
+      Out.SameAs = L.substr(5);
+      return true;
+    }
     if (L.rfind("sub ", 0) == 0) {
       size_t Tab = L.find('\t');
       if (Tab == std::string::npos)
@@ -96,7 +105,8 @@ bool decodeCachedKernel(const std::string &Data, const std::string &Key,
   return true;
 }
 
-bool readCachedKernel(const std::string &Dir, const std::string &Key,
+/// One entry, as it is in the file.
+static bool readEntry(const std::string &Dir, const std::string &Key,
                       CachedKernel &Out) {
   std::string Path = cachedKernelPath(Dir, Key);
   std::string Data, Why;
@@ -110,7 +120,24 @@ bool readCachedKernel(const std::string &Dir, const std::string &Key,
   return true;
 }
 
+bool readCachedKernel(const std::string &Dir, const std::string &Key,
+                      CachedKernel &Out) {
+  CachedKernel K;
+  if (!readEntry(Dir, Key, K))
+    return false;
+  if (!K.SameAs.empty()) {
+    std::string Code = K.SameAs;
+    if (!readEntry(Dir, Code, K) || !K.SameAs.empty())
+      return false;
+    K.SameAs = Code;
+  }
+  Out = std::move(K);
+  return true;
+}
+
 std::string encodeCachedKernel(const std::string &Key, const CachedKernel &K) {
+  if (!K.SameAs.empty())
+    return sealEntry(Magic, kernelSum, Key, "same " + K.SameAs + "\n");
   std::string Body;
   for (const auto &[Sym, Desc] : K.Subkernels)
     Body += "sub " + Sym + "\t" + Desc + "\n";

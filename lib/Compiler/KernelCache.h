@@ -29,13 +29,19 @@ struct CachedKernel {
   std::string PiecesSymbol;
   std::vector<PieceInfo> Pieces;
   std::vector<char> Object; ///< ELF relocatable object
+  /// The key of the entry whose code this kernel's is, where it is
+  /// another's (a mode's code that is `vec`'s); such an entry holds that
+  /// key alone. Read from the cache, the other entry's content with this
+  /// set.
+  std::string SameAs;
 };
 
 /// Reads the entry for \p Key. False when there is none, it is damaged
 /// (wrong magic, another key, truncated, bad checksum over the whole entry)
 /// or not to be trusted (not a regular file, owned by another user or
 /// writable by others, in a folder that is not the user's own): then the
-/// caller rebuilds and overwrites it.
+/// caller rebuilds and overwrites it. An entry naming another's code reads
+/// as that entry (not one naming a third), or is a miss.
 bool readCachedKernel(const std::string &Dir, const std::string &Key,
                       CachedKernel &Out);
 /// Writes the entry atomically (a temporary file, mode 0600, renamed into

@@ -34,6 +34,7 @@
 #include "llvm/Transforms/InstCombine/InstCombine.h"
 #include "llvm/Transforms/Scalar/Scalarizer.h"
 #include "llvm/Transforms/Scalar/SimplifyCFG.h"
+#include "llvm/Transforms/Utils/Cloning.h"
 
 #include <algorithm>
 #include <chrono>
@@ -186,35 +187,44 @@ static double msSince(std::chrono::steady_clock::time_point Start) {
       .count();
 }
 
-/// Runs the work-group passes and O3 on \p M for \p Config; \p FrontMs gets
-/// the time of the work-group passes (and the scalarization after them),
-/// \p O3Ms that of O3.
-static bool optimize(Module &M, const WorkGroupConfig &Config,
-                     TargetMachine &TM, double &FrontMs, double &O3Ms,
-                     std::string &Error) {
-  auto Start = std::chrono::steady_clock::now();
+/// The pass builder's options for \p Config: the vectorizers are off in
+/// `scalar` mode only, so that every other mode's code after the work-group
+/// passes decides the rest of its compile alone.
+static PipelineTuningOptions tuningFor(const WorkGroupConfig &Config) {
   bool Scalar = Config.IssMode == Mode::Scalar;
   PipelineTuningOptions PTO;
   PTO.LoopVectorization = !Scalar;
   PTO.SLPVectorization = !Scalar;
   PTO.LoopUnrolling = true;
-  PassBuilder PB(&TM, PTO);
+  return PTO;
+}
+
+/// Writes \p M to POCL_ISS_DUMP_IR as \p Config's \p Stage.
+static void dumpIR(const Module &M, const WorkGroupConfig &Config,
+                   const char *Stage) {
+  const std::string &Dir = settings().DumpDir;
+  if (Dir.empty())
+    return;
+  std::string Path = Dir + "/" + Config.Kernel + "-" +
+                     modeName(Config.IssMode) + "-" + Stage + ".ll";
+  std::error_code EC;
+  raw_fd_ostream OS(Path, EC);
+  if (!EC)
+    M.print(OS, nullptr);
+}
+
+/// Runs the work-group passes on \p M for \p Config, and what prepares
+/// their subkernels for O3 (tuning attributes, scalarization, switches
+/// made tables); \p Dump writes the IR before and after.
+static bool workGroupStage(Module &M, const WorkGroupConfig &Config,
+                           TargetMachine &TM, bool Dump, std::string &Error) {
+  bool Scalar = Config.IssMode == Mode::Scalar;
+  PassBuilder PB(&TM, tuningFor(Config));
   AnalysisManagers AM(PB);
   FunctionAnalysisManager &FAM = AM.FAM;
   ModuleAnalysisManager &MAM = AM.MAM;
-
-  auto Dump = [&](const char *Stage) {
-    const std::string &Dir = settings().DumpDir;
-    if (Dir.empty())
-      return;
-    std::string Path = Dir + "/" + Config.Kernel + "-" +
-                       modeName(Config.IssMode) + "-" + Stage + ".ll";
-    std::error_code EC;
-    raw_fd_ostream OS(Path, EC);
-    if (!EC)
-      M.print(OS, nullptr);
-  };
-  Dump("linked");
+  if (Dump)
+    dumpIR(M, Config, "linked");
   ModulePassManager Front;
   addWorkGroupPasses(Front, Config);
   Front.run(M, MAM);
@@ -267,8 +277,8 @@ static bool optimize(Module &M, const WorkGroupConfig &Config,
         FPM.run(F, FAM);
   }
   tableHugeSwitches(M, FAM);
-  FrontMs = msSince(Start);
-  Dump("workgroup");
+  if (Dump)
+    dumpIR(M, Config, "workgroup");
 
   // Every read of a work-item global must have been replaced in the
   // work-group function; one left over would read garbage at run time.
@@ -284,12 +294,96 @@ static bool optimize(Module &M, const WorkGroupConfig &Config,
                     " is still read after work-group generation";
             return false;
           }
+  return true;
+}
+
+/// The text of \p M's code: the module as printed, less the subkernels'
+/// descriptions (iss.subkernels), which name the mode.
+static std::string codeText(Module &M) {
+  NamedMDNode *Subkernels = M.getNamedMetadata("iss.subkernels");
+  SmallVector<MDNode *, 8> Nodes;
+  if (Subkernels) {
+    for (MDNode *N : Subkernels->operands())
+      Nodes.push_back(N);
+    Subkernels->clearOperands();
+  }
+  std::string Text;
+  raw_string_ostream OS(Text);
+  M.print(OS, nullptr);
+  OS.flush();
+  for (MDNode *N : Nodes)
+    Subkernels->addOperand(N);
+  return Text;
+}
+
+/// Whether \p A and \p B, after their work-group stages, are the same code.
+/// The rest of the compile (O3 and code generation) then makes the same
+/// object of both, unless one of them is `scalar` (tuningFor).
+static bool sameCode(Module &A, Module &B) {
+  auto Size = [](const Module &M) {
+    size_t N = 0;
+    for (const Function &F : M)
+      N += F.getInstructionCount();
+    return std::make_pair(M.size(), N);
+  };
+  return Size(A) == Size(B) && codeText(A) == codeText(B);
+}
+
+namespace {
+/// Where a kernel's compile spends its time, in ms, for the log.
+struct StageTimes {
+  double WorkGroup = 0; ///< the work-group stage
+  double VecCheck = -1; ///< vec's work-group stage and the comparison
+  double O3 = 0;
+
+  /// "work-group passes 12.3 ms[, compared with vec's in 1.2 ms]".
+  std::string front() const {
+    char Buf[96];
+    int N =
+        std::snprintf(Buf, sizeof(Buf), "work-group passes %.1f ms", WorkGroup);
+    if (VecCheck >= 0)
+      std::snprintf(Buf + N, sizeof(Buf) - N,
+                    ", compared with vec's in %.1f ms", VecCheck);
+    return Buf;
+  }
+};
+} // namespace
+
+/// Runs the work-group passes and O3 on \p M for \p Config, timed in \p Ms.
+/// With \p Vec, \p M's code after the work-group passes is compared with
+/// what they make of it for \p Vec (`vec`): where the two are the same,
+/// \p SameAsVec is set and O3 is not run, for `vec`'s object is that
+/// code's already. The comparison costs `vec`'s work-group stage, a small
+/// part of `vec`'s compile (Convolution2D: 4.6 of 49 ms), which a mode's
+/// compile that it spares saves the rest of.
+static bool optimize(Module &M, const WorkGroupConfig &Config,
+                     const WorkGroupConfig *Vec, TargetMachine &TM,
+                     bool &SameAsVec, StageTimes &Ms, std::string &Error) {
+  auto Start = std::chrono::steady_clock::now();
+  std::unique_ptr<Module> VecM = Vec ? CloneModule(M) : nullptr;
+  if (!workGroupStage(M, Config, TM, true, Error))
+    return false;
+  Ms.WorkGroup = msSince(Start);
+  SameAsVec = false;
+  if (VecM) {
+    assert(Config.IssMode != Mode::Scalar && "tuningFor differs");
+    Start = std::chrono::steady_clock::now();
+    std::string VecError;
+    SameAsVec =
+        workGroupStage(*VecM, *Vec, TM, false, VecError) && sameCode(M, *VecM);
+    Ms.VecCheck = msSince(Start);
+    if (SameAsVec)
+      return true;
+    VecM.reset();
+  }
 
   Start = std::chrono::steady_clock::now();
+  PassBuilder PB(&TM, tuningFor(Config));
+  AnalysisManagers AM(PB);
   ModulePassManager O3 = PB.buildPerModuleDefaultPipeline(OptimizationLevel::O3);
-  O3.run(M, MAM);
-  O3Ms = msSince(Start);
-  Dump("optimized");
+  O3.run(M, AM.MAM);
+  Ms.O3 = msSince(Start);
+  dumpIR(M, Config, "optimized");
 
   std::string VerifyErrors;
   raw_string_ostream VS(VerifyErrors);
@@ -442,10 +536,12 @@ static bool loadObject(const CachedKernel &CK, CompiledKernel &Out,
   return true;
 }
 
-/// Compiles \p Kernel to an object: the cache miss path.
+/// Compiles \p Kernel to an object: the cache miss path. With \p Vec, no
+/// object where the code would be `vec`'s (optimize): \p SameAsVec then.
 static bool compileKernel(const std::vector<uint8_t> &Binary,
-                          const WorkGroupConfig &Config, CachedKernel &Out,
-                          std::string &Error) {
+                          const WorkGroupConfig &Config,
+                          const WorkGroupConfig *Vec, CachedKernel &Out,
+                          bool &SameAsVec, std::string &Error) {
   LLVMContext Ctx;
   Ctx.setDiagnosticHandler(std::make_unique<RemarkPrinter>());
   BinaryKind Kind;
@@ -464,9 +560,14 @@ static bool compileKernel(const std::vector<uint8_t> &Binary,
   auto TM = makeTargetMachine(Error);
   if (!TM)
     return false;
-  double FrontMs = 0, O3Ms = 0;
-  if (!optimize(*M, Config, *TM, FrontMs, O3Ms, Error))
+  StageTimes Ms;
+  if (!optimize(*M, Config, Vec, *TM, SameAsVec, Ms, Error))
     return false;
+  if (SameAsVec) {
+    debugLog(DbgLLVM, "kernel %s: %s: the same code", Config.Kernel.c_str(),
+             Ms.front().c_str());
+    return true;
+  }
   if (NamedMDNode *NMD = M->getNamedMetadata("iss.subkernels"))
     for (MDNode *N : NMD->operands())
       if (isNodeOf(N, Config.Kernel))
@@ -516,10 +617,8 @@ static bool compileKernel(const std::vector<uint8_t> &Binary,
   auto Start = std::chrono::steady_clock::now();
   if (!emitObject(*M, *TM, Obj, Error))
     return false;
-  debugLog(DbgLLVM,
-           "kernel %s: work-group passes %.1f ms, O3 %.1f ms, code "
-           "generation %.1f ms",
-           Config.Kernel.c_str(), FrontMs, O3Ms, msSince(Start));
+  debugLog(DbgLLVM, "kernel %s: %s, O3 %.1f ms, code generation %.1f ms",
+           Config.Kernel.c_str(), Ms.front().c_str(), Ms.O3, msSince(Start));
   Out.Object.assign(Obj.begin(), Obj.end());
   return true;
 }
@@ -529,22 +628,26 @@ static bool compileKernel(const std::vector<uint8_t> &Binary,
 /// is a very deep chain of instructions, and an overflow becomes an error.
 static bool compileKernelGuarded(const std::vector<uint8_t> &Binary,
                                  const WorkGroupConfig &Config,
-                                 CachedKernel &Out, std::string &Error) {
-  // Out and Error are written by the guarded function's last step only.
+                                 const WorkGroupConfig *Vec, CachedKernel &Out,
+                                 bool &SameAsVec, std::string &Error) {
+  // Out, SameAsVec and Error are written by the guarded function's last
+  // step only.
   unsigned MB = settings().CompilerStackMB;
   bool Ok = false;
   StackRun Run = runOnLargeStack(
       [&] {
         CachedKernel CK;
+        bool Same = false;
         std::string E;
-        bool R = compileKernel(Binary, Config, CK, E);
+        bool R = compileKernel(Binary, Config, Vec, CK, Same, E);
         Out = std::move(CK);
+        SameAsVec = Same;
         Error = std::move(E);
         Ok = R;
       },
       static_cast<size_t>(MB) << 20);
   if (Run == StackRun::NoThread)
-    return compileKernel(Binary, Config, Out, Error);
+    return compileKernel(Binary, Config, Vec, Out, SameAsVec, Error);
   if (Run == StackRun::Exhausted)
     Error = "the kernel compiler ran out of stack (" + std::to_string(MB) +
             " MiB, POCL_ISS_COMPILER_STACK_MB)";
@@ -579,6 +682,8 @@ namespace {
 struct KernelJob {
   WorkGroupConfig Config;
   std::string Key;
+  /// The key of the same job in `vec` mode.
+  std::string VecKey;
 };
 } // namespace
 
@@ -608,9 +713,9 @@ static KernelJob kernelJob(const std::vector<uint8_t> &Binary,
   Config.WeightConsecutive = S.WeightConsecutive;
   Config.WeightUniform = S.WeightUniform;
   Config.WeightDivergent = S.WeightDivergent;
-  raw_string_ostream KS(Job.Key);
-  KS << compilerIdentity() << "; mode " << modeName(Config.IssMode)
-     << "; width " << Config.VectorWidth << (Config.ForceWidth ? " forced" : "")
+  std::string Rest;
+  raw_string_ostream KS(Rest);
+  KS << "; width " << Config.VectorWidth << (Config.ForceWidth ? " forced" : "")
      << (Config.Horizontal ? "; horizontal" : "")
      << (Config.PartialEdges ? "" : "; no partial edges")
      << (Config.CheapMasks ? "; cheap masks" : "")
@@ -624,6 +729,9 @@ static KernelJob kernelJob(const std::vector<uint8_t> &Binary,
      << identityHex(StringRef(reinterpret_cast<const char *>(Binary.data()),
                               Binary.size()));
   KS.flush();
+  std::string Head = compilerIdentity() + "; mode ";
+  Job.Key = Head + modeName(Config.IssMode) + Rest;
+  Job.VecKey = Head + modeName(Mode::Vec) + Rest;
   return Job;
 }
 
@@ -693,11 +801,23 @@ static void logCompiled(const KernelJob &Job, const char *How, double Ms) {
            modeName(C.IssMode), How, Ms);
 }
 
+/// \p Job's entry in the on-disk cache. An entry that names another's code
+/// must name `vec`'s (compileModeEntry), or it is a miss.
+static bool readCached(const KernelJob &Job, CachedKernel &CK) {
+  const Settings &S = settings();
+  if (S.KernelCache && readCachedKernel(S.CacheDir, Job.Key, CK) &&
+      (CK.SameAs.empty() || CK.SameAs == Job.VecKey))
+    return true;
+  CK = CachedKernel();
+  return false;
+}
+
 /// Compiles \p Job and stores it in the on-disk cache.
 static bool compileAndCache(const std::vector<uint8_t> &Binary,
                             const KernelJob &Job, CachedKernel &CK,
                             std::string &Error) {
-  if (!compileKernelGuarded(Binary, Job.Config, CK, Error))
+  bool SameAsVec = false;
+  if (!compileKernelGuarded(Binary, Job.Config, nullptr, CK, SameAsVec, Error))
     return false;
   if (settings().KernelCache)
     writeCachedKernel(settings().CacheDir, Job.Key, CK);
@@ -710,8 +830,7 @@ static bool cachedOrCompiled(const std::vector<uint8_t> &Binary,
                              const KernelJob &Job, bool CachedOnly,
                              CachedKernel &CK, bool &FromCache,
                              std::string &Error) {
-  const Settings &S = settings();
-  FromCache = S.KernelCache && readCachedKernel(S.CacheDir, Job.Key, CK);
+  FromCache = readCached(Job, CK);
   if (FromCache || CachedOnly)
     return FromCache;
   return compileAndCache(Binary, Job, CK, Error);
@@ -731,6 +850,12 @@ getCompiledKernel(const std::vector<uint8_t> &Binary, const std::string &Kernel,
   bool CachedOnly = Tier == CompileTier::CachedOnly;
   if (!cachedOrCompiled(Binary, Job, CachedOnly, CK, FromCache, Error))
     return nullptr;
+  // The mode's entry that is vec's code: vec's kernel where it is loaded.
+  if (!CK.SameAs.empty())
+    if (auto P = loadedKernels().find(CK.SameAs)) {
+      logCompiled(Job, "vec's, loaded", msSince(Start));
+      return loadedKernels().add(Job.Key, P);
+    }
   std::string Why;
   std::shared_ptr<CompiledKernel> Result = loadKernel(Job, CK, Why);
   if (!Result && FromCache) {
@@ -762,13 +887,25 @@ bool compileModeEntry(const std::vector<uint8_t> &Binary,
                       std::string &Error) {
   const Settings &S = settings();
   KernelJob Job = kernelJob(Binary, Kernel, Local, S.IssMode);
+  WorkGroupConfig Vec = Job.Config;
+  Vec.IssMode = Mode::Vec;
   auto Start = std::chrono::steady_clock::now();
   CachedKernel CK;
-  bool FromCache = S.KernelCache && readCachedKernel(S.CacheDir, Job.Key, CK);
-  if (!FromCache && !compileKernelGuarded(Binary, Job.Config, CK, Error))
+  bool FromCache = readCached(Job, CK);
+  bool SameAsVec = FromCache && !CK.SameAs.empty();
+  if (!FromCache &&
+      !compileKernelGuarded(Binary, Job.Config, &Vec, CK, SameAsVec, Error))
     return false;
-  logCompiled(Job, FromCache ? "found in the cache" : "compiled",
+  logCompiled(Job,
+              SameAsVec   ? "the same code as vec's, not compiled again"
+              : FromCache ? "found in the cache"
+                          : "compiled",
               msSince(Start));
+  // The application has vec's code: the entry names it.
+  if (SameAsVec) {
+    CK = CachedKernel();
+    CK.SameAs = Job.VecKey;
+  }
   // Sent before it is stored: whoever finds the entry in the cache knows
   // that the application has it whole, read or in its socket.
   Send(encodeCachedKernel(Job.Key, CK));
@@ -789,6 +926,16 @@ loadModeEntry(const std::vector<uint8_t> &Binary, const std::string &Kernel,
   if (!decodeCachedKernel(Entry, Job.Key, CK, Why)) {
     Error = "the compiler process sent a damaged kernel: " + Why;
     return nullptr;
+  }
+  if (!CK.SameAs.empty()) {
+    // The mode's code is vec's, which the first launch compiled.
+    if (CK.SameAs != Job.VecKey) {
+      Error = "the compiler process named another kernel's code";
+      return nullptr;
+    }
+    std::shared_ptr<CompiledKernel> R =
+        getCompiledKernel(Binary, Kernel, Local, Error, CompileTier::Vec);
+    return R ? loadedKernels().add(Job.Key, R) : nullptr;
   }
   std::shared_ptr<CompiledKernel> R = loadKernel(Job, CK, Why);
   if (!R)

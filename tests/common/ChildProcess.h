@@ -117,6 +117,14 @@ inline int waitChild(pid_t Pid, int Seconds) {
   return -1;
 }
 
+/// The content of the file at \p Path; empty when it cannot be read.
+inline std::string readFile(const std::string &Path) {
+  std::ifstream In(Path, std::ios::binary);
+  std::stringstream Out;
+  Out << In.rdbuf();
+  return Out.str();
+}
+
 /// Runs \p Path with \p Arg and this process's environment changed by
 /// \p Env, for up to \p Seconds (waitChild), its stdout and stderr
 /// collected in \p Text through a temporary file: its exit code, or -1
@@ -129,10 +137,7 @@ inline int runChild(const char *Path, const char *Arg, const EnvChanges &Env,
     return -1;
   close(Fd);
   int Status = waitChild(startChild(Path, Arg, Env, Name), Seconds);
-  std::ifstream In(Name, std::ios::binary);
-  std::stringstream Out;
-  Out << In.rdbuf();
-  Text = Out.str();
+  Text = readFile(Name);
   unlink(Name);
   return Status >= 0 && WIFEXITED(Status) ? WEXITSTATUS(Status) : -1;
 }

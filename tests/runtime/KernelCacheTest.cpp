@@ -12,7 +12,8 @@
 // per-user default folder; and the faults: truncated, zero-filled and
 // corrupted entries, a folder that cannot be written, four processes
 // filling an empty cache at once. And POCL_ISS_STATS's pieces, carried
-// through the cache, and entries without them.
+// through the cache, and entries without them; a mode's entry that names
+// vec's code, and one that names another kernel's.
 //
 //===----------------------------------------------------------------------===//
 
@@ -20,15 +21,17 @@
 #include "ClTest.h"
 
 #include <cerrno>
+#include <chrono>
 #include <cstdlib>
 #include <dirent.h>
 #include <fcntl.h>
-#include <fstream>
 #include <ftw.h>
 #include <sstream>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <thread>
 #include <unistd.h>
+#include <utility>
 
 using namespace clt;
 
@@ -79,13 +82,6 @@ struct Run {
          std::string("no compile or load of ") + Kernel + " in:\n" + Out);
   }
 };
-
-static std::string readFile(const std::string &Path) {
-  std::ifstream In(Path, std::ios::binary);
-  std::stringstream SS;
-  SS << In.rdbuf();
-  return SS.str();
-}
 
 /// A started child: its pid and output file.
 struct Child {
@@ -303,6 +299,93 @@ CACHE_TEST(statsPieces) {
   CLT_EXPECT(OldEntry.loaded("scale"));
   CLT_EXPECT_MSG(pieceWorkItems(OldEntry.Out, "scale") == -1, OldEntry.Out);
   CLT_EXPECT_MSG(pieceWorkItems(OldEntry.Out, "shift") == 64, OldEntry.Out);
+}
+
+/// The key \p Data is sealed under: its body begins "key <bytes>\n<key>\n".
+static std::string entryKey(const std::string &Data) {
+  std::string Body = entryBody(Data);
+  size_t End = Body.find('\n');
+  CLT_EXPECT(Body.compare(0, 4, "key ") == 0 && End != std::string::npos);
+  return Body.substr(End + 1, std::stoul(Body.substr(4, End - 4)));
+}
+
+/// \p Kernel's entries in \p Cache in `split` mode where its code is
+/// `vec`'s: the one with the object, and the one naming it.
+static std::pair<std::string, std::string> entriesOf(const std::string &Cache,
+                                                     const char *Kernel) {
+  std::pair<std::string, std::string> E;
+  std::string Want = std::string("; kernel ") + Kernel + "; ";
+  for (const std::string &Name : filesIn(Cache)) {
+    std::string Data = readFile(Cache + "/" + Name);
+    if (Name.size() > 3 && Name.compare(Name.size() - 3, 3, ".kc") == 0 &&
+        entryKey(Data).find(Want) != std::string::npos)
+      (Data.find("\x7f"
+                 "ELF") != std::string::npos
+           ? E.first
+           : E.second) = Cache + "/" + Name;
+  }
+  CLT_EXPECT_MSG(!E.first.empty() && !E.second.empty(),
+                 std::string("no entry naming vec's for ") + Kernel);
+  return E;
+}
+
+/// The kernel entries in \p Cache.
+static size_t kernelEntries(const std::string &Cache) {
+  size_t N = 0;
+  for (const std::string &Name : filesIn(Cache))
+    N += Name.size() > 3 && Name.compare(Name.size() - 3, 3, ".kc") == 0;
+  return N;
+}
+
+// In `split`, a kernel with nothing to split has `vec`'s code: the split's
+// entry, which the compiler process of a tiered launch writes, names vec's
+// instead of holding a second object, and reads as it. Where it names
+// another kernel's entry, or vec's is gone, it is a miss: the split's code
+// is compiled (without tiering: no compiler process to race) and cached.
+CACHE_TEST(entryNamingVecs) {
+  TempDir T;
+  std::string Cache = T.Path + "/cache";
+  EnvChanges Tiered = {{"POCL_CACHE_DIR", Cache.c_str()},
+                       {"POCL_ISS_MODE", "split"},
+                       {"POCL_ISS_TIERED", "1"}};
+  EnvChanges Split = {{"POCL_CACHE_DIR", Cache.c_str()},
+                      {"POCL_ISS_MODE", "split"}};
+  Run Fill = runChild(T, Tiered, "naming-fill");
+  EXPECT_RUN_OK(Fill);
+  CLT_EXPECT(!Fill.loaded("scale"));
+  // vec's entries by the application, the split's by its compiler process,
+  // last.
+  for (int Waited = 0; kernelEntries(Cache) < 4; Waited += 20) {
+    CLT_EXPECT_MSG(Waited < 100000, "the split's entries were not written");
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  auto [Vec, Naming] = entriesOf(Cache, "scale");
+  auto [ShiftVec, ShiftNaming] = entriesOf(Cache, "shift");
+  std::string Key = entryKey(readFile(Naming));
+  CLT_EXPECT(entryBody(readFile(Naming)) ==
+             "key " + std::to_string(Key.size()) + "\n" + Key + "\nsame " +
+                 entryKey(readFile(Vec)) + "\n");
+
+  for (const EnvChanges *Env : {&Tiered, &Split}) {
+    Run Hit = runChild(T, *Env, "naming-hit");
+    EXPECT_RUN_OK(Hit);
+    CLT_EXPECT(Hit.loaded("scale") && Hit.loaded("shift"));
+    CLT_EXPECT_MSG(Hit.Out.find("compiling behind it") == std::string::npos,
+                   Hit.Out);
+  }
+
+  resealEntry(Naming, "key " + std::to_string(Key.size()) + "\n" + Key +
+                          "\nsame " + entryKey(readFile(ShiftVec)) + "\n");
+  Run Other = runChild(T, Split, "naming-other");
+  EXPECT_RUN_OK(Other); // scale's results, not shift's
+  CLT_EXPECT(!Other.loaded("scale") && Other.loaded("shift"));
+  CLT_EXPECT(unlink(ShiftVec.c_str()) == 0);
+  Run Gone = runChild(T, Split, "naming-gone");
+  EXPECT_RUN_OK(Gone);
+  CLT_EXPECT(Gone.loaded("scale") && !Gone.loaded("shift"));
+  Run Again = runChild(T, Split, "naming-again");
+  EXPECT_RUN_OK(Again);
+  CLT_EXPECT(Again.loaded("scale") && Again.loaded("shift"));
 }
 
 // Any other damaged byte, in the header or in the object.

@@ -14,6 +14,10 @@
 //   process exiting with that compile under way. A second process loads
 //   the split's code from the cache and compiles nothing for 32x8.
 // - POCL_ISS_TIERED=0 and POCL_ISS_STATS=1 compile the mode's code first.
+// - A kernel with nothing to split: the compiler process finds the split's
+//   code to be vec's after the work-group passes and compiles no more; the
+//   launches run vec's code as the split's, the cache holds one object, and
+//   a second process loads it as the split's at once.
 // - A kernel whose split compile takes long, launched once: the process
 //   exits at once (under 0.2 s from the end of main), with and without the
 //   kernel cache; with it, the compiler process finishes the compile
@@ -44,9 +48,8 @@ static long long monotonicNs() {
   return T.tv_sec * 1000000000LL + T.tv_nsec;
 }
 
-/// Kernel cache entries in POCL_CACHE_DIR.
-static int cacheEntries() {
-  const char *Dir = std::getenv("POCL_CACHE_DIR");
+/// Kernel cache entries in \p Dir.
+static int cacheEntries(const char *Dir = std::getenv("POCL_CACHE_DIR")) {
   DIR *D = Dir ? opendir(Dir) : nullptr;
   if (!D)
     return 0;
@@ -57,6 +60,31 @@ static int cacheEntries() {
   }
   closedir(D);
   return N;
+}
+
+/// Whether the kernel cache is on in this process.
+static bool cacheOn() {
+  const char *C = std::getenv("POCL_KERNEL_CACHE");
+  return C && std::strcmp(C, "1") == 0;
+}
+
+/// Runs \p Launch (false: a wrong result) once without a cache; with one,
+/// until the mode's entry is there beside `vec`'s, and once more to run it.
+template <typename F> static bool untilCached(F Launch) {
+  auto Deadline = std::chrono::steady_clock::now() +
+                  std::chrono::seconds(120 * clt::timeScale());
+  int N = 1;
+  for (bool Last = !cacheOn();; Last = cacheEntries() >= 2) {
+    if (!Launch(N++))
+      return false;
+    if (Last)
+      return true;
+    if (std::chrono::steady_clock::now() > Deadline) {
+      std::fprintf(stderr, "the mode's code never reached the cache\n");
+      return false;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
 }
 
 /// Convolution2D in 32x8 groups until its split code is cached, then in
@@ -87,26 +115,68 @@ static int convolutionChild() {
     }
     return true;
   };
-  // Without a cache the first launch alone; with one, until the split's
-  // entry is there beside vec's, and once more to run it.
-  bool Cached = std::getenv("POCL_KERNEL_CACHE") &&
-                std::strcmp(std::getenv("POCL_KERNEL_CACHE"), "1") == 0;
-  auto Deadline = std::chrono::steady_clock::now() +
-                  std::chrono::seconds(120 * clt::timeScale());
-  int Launch = 1;
-  for (bool Last = !Cached;; Last = cacheEntries() >= 2) {
-    if (!Run(32, 8, Launch++))
-      return 1;
-    if (Last)
-      break;
-    if (std::chrono::steady_clock::now() > Deadline) {
-      std::fprintf(stderr, "the split's code never reached the cache\n");
-      return 1;
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  }
+  if (!untilCached([&](int Launch) { return Run(32, 8, Launch); }))
+    return 1;
   // The last thing the process does: its split compile runs at exit.
   return Run(16, 16, 1) ? 0 : 1;
+}
+
+/// A kernel with no condition to split on: its split code is `vec`'s.
+static const char *const PlainSource =
+    "__kernel void plain(__global const float *X, __global float *Y,\n"
+    "                    float A) {\n"
+    "  size_t I = get_global_id(0);\n"
+    "  Y[I] = A * X[I] + Y[I];\n"
+    "}\n";
+
+/// plain in 64-wide groups until its split entry is cached, each result
+/// checked.
+static int plainChild() {
+  clt::Env E;
+  E.open("pocl-iss");
+  const size_t N = 4096;
+  std::vector<float> X(N), Y(N);
+  for (size_t I = 0; I < N; ++I) {
+    X[I] = float(I % 13);
+    Y[I] = float(I % 7);
+  }
+  clt::Program P = E.build(PlainSource);
+  clt::Kernel K = E.kernel(P, "plain");
+  clt::Mem XB = E.input(X);
+  bool Ok = untilCached([&](int Launch) {
+    clt::Mem YB = E.input(Y);
+    clt::setArgs(K, XB, YB, 3.0f);
+    size_t G = N, L = 64;
+    E.run(K, 1, &G, &L);
+    std::vector<float> Got = E.read<float>(YB, N);
+    for (size_t I = 0; I < N; ++I)
+      if (Got[I] != 3.0f * X[I] + Y[I]) {
+        std::fprintf(stderr, "launch %d: work-item %zu: %g, expected %g\n",
+                     Launch, I, Got[I], 3.0f * X[I] + Y[I]);
+        return false;
+      }
+    return true;
+  });
+  return Ok ? 0 : 1;
+}
+
+/// Whether an entry in \p Dir holds no object: the split's entry that
+/// names vec's code, beside vec's entry.
+static bool cacheHasEntryWithoutObject(const char *Dir) {
+  DIR *D = Dir ? opendir(Dir) : nullptr;
+  if (!D)
+    return false;
+  bool Found = false;
+  while (dirent *E = readdir(D)) {
+    size_t L = std::strlen(E->d_name);
+    if (L <= 3 || std::strcmp(E->d_name + L - 3, ".kc") != 0)
+      continue;
+    std::string Data = clt::readFile(std::string(Dir) + "/" + E->d_name);
+    Found |= !Data.empty() && Data.find("\x7f"
+                                        "ELF") == std::string::npos;
+  }
+  closedir(D);
+  return Found;
 }
 
 /// A stencil of 20x20 clamped taps: a long split compile.
@@ -220,6 +290,49 @@ static int check(const char *Self, const char *What, const clt::EnvChanges &Env,
   return 0;
 }
 
+/// plainChild twice on one cache: the compiler process finds that the
+/// split's code would be vec's and compiles nothing after its work-group
+/// passes; the launches then run vec's code as the split's, and the cache
+/// holds one object. The second process loads it as the split's at once.
+static int checkPlain(const char *Self, const clt::EnvChanges &Env,
+                      const char *Dir) {
+  const std::string Plain = "kernel plain, local size 64,1,1, mode ";
+  struct Run {
+    const char *What;
+    int VecCompiles, Same, Arrived, Behind, Loads;
+  } Runs[] = {{"vec's code as the split's", 1, 1, 1, 1, 0},
+              {"vec's code as the split's, second process", 0, 0, 0, 0, 1}};
+  for (const Run &X : Runs) {
+    std::string Log;
+    if (int R = runChecked(Self, "--plain", X.What, Env, Log))
+      return R;
+    int Got[] = {
+        count(Log, Plain + "vec: compiled"),
+        count(Log, Plain + "split: the same code as vec's, not compiled"),
+        count(Log, Plain + "split: from the compiler process"),
+        count(Log, "compiling behind it"),
+        count(Log, Plain + "split: loaded from the cache")};
+    int Want[] = {X.VecCompiles, X.Same, X.Arrived, X.Behind, X.Loads};
+    if (count(Log, Plain + "split: compiled") ||
+        !std::equal(std::begin(Got), std::end(Got), std::begin(Want))) {
+      std::printf("FAIL: %s: vec compiled %d times, the split found to be "
+                  "vec's %d, arrived %d, tiered first launches %d, loaded "
+                  "from the cache %d; expected %d, %d, %d, %d, %d, and no "
+                  "split compile:\n%s\n",
+                  X.What, Got[0], Got[1], Got[2], Got[3], Got[4], Want[0],
+                  Want[1], Want[2], Want[3], Want[4], Log.c_str());
+      return 1;
+    }
+  }
+  if (cacheEntries(Dir) != 2 || !cacheHasEntryWithoutObject(Dir)) {
+    std::printf("FAIL: the cache holds %d entries, expected vec's and one "
+                "without an object that names it\n",
+                cacheEntries(Dir));
+    return 1;
+  }
+  return 0;
+}
+
 /// bigChild, timed from the end of its main to the end of the process.
 static int checkExit(const char *Self, const char *What,
                      const clt::EnvChanges &Env) {
@@ -245,10 +358,13 @@ static int checkExit(const char *Self, const char *What,
 
 int main(int Argc, char **Argv) {
   if (Argc > 1 &&
-      (!std::strcmp(Argv[1], "--child") || !std::strcmp(Argv[1], "--big"))) {
+      (!std::strcmp(Argv[1], "--child") || !std::strcmp(Argv[1], "--big") ||
+       !std::strcmp(Argv[1], "--plain"))) {
     if (!clt::findPlatform("pocl-iss"))
       return 77;
     try {
+      if (!std::strcmp(Argv[1], "--plain"))
+        return plainChild();
       return !std::strcmp(Argv[1], "--child") ? convolutionChild() : bigChild();
     } catch (const clt::Failure &F) {
       std::fprintf(stderr, "%s\n", F.what());
@@ -259,8 +375,9 @@ int main(int Argc, char **Argv) {
   if (SelfPath.empty())
     return 1;
   const char *Self = SelfPath.c_str();
-  clt::TempFolder A("pocl-iss-tiered"), B("pocl-iss-tiered");
-  if (!A.Made || !B.Made) {
+  clt::TempFolder A("pocl-iss-tiered"), B("pocl-iss-tiered"),
+      C("pocl-iss-tiered");
+  if (!A.Made || !B.Made || !C.Made) {
     std::printf("FAIL: no temporary folder\n");
     return 1;
   }
@@ -292,6 +409,11 @@ int main(int Argc, char **Argv) {
     return R;
   if (int R = check(Self, "with stats", Split({{"POCL_ISS_STATS", "1"}}),
                     {0, 1, 0, 0, 0}))
+    return R;
+  if (int R = checkPlain(Self,
+                         Split({{"POCL_KERNEL_CACHE", "1"},
+                                {"POCL_CACHE_DIR", C.Path.c_str()}}),
+                         C.Path.c_str()))
     return R;
   // Exit: nothing logged, so that no compiler process holds the log open.
   clt::EnvChanges NoCache = Split({{"POCL_DEBUG", nullptr}});
