@@ -298,8 +298,29 @@ static bool workGroupStage(Module &M, const WorkGroupConfig &Config,
 }
 
 /// The text of \p M's code: the module as printed, less the subkernels'
-/// descriptions (iss.subkernels), which name the mode.
+/// descriptions (iss.subkernels), which name the mode, and what differs
+/// between modes without being code: the order of functions (the mode's
+/// selection function comes before or after its subkernel), and which
+/// unused internal functions are left (the kernel as written, say), which
+/// O3 deletes. Both are made so in \p M: functions in name order, the
+/// unused internal ones erased.
 static std::string codeText(Module &M) {
+  for (bool Erased = true; Erased;) {
+    Erased = false;
+    for (Function &F : make_early_inc_range(M))
+      if (F.hasLocalLinkage() && F.use_empty()) {
+        F.eraseFromParent();
+        Erased = true;
+      }
+  }
+  SmallVector<Function *, 32> Functions;
+  for (Function &F : M)
+    Functions.push_back(&F);
+  llvm::sort(Functions, [](const Function *A, const Function *B) {
+    return A->getName() < B->getName();
+  });
+  for (Function *F : Functions)
+    M.getFunctionList().splice(M.end(), M.getFunctionList(), F->getIterator());
   NamedMDNode *Subkernels = M.getNamedMetadata("iss.subkernels");
   SmallVector<MDNode *, 8> Nodes;
   if (Subkernels) {
@@ -314,6 +335,15 @@ static std::string codeText(Module &M) {
   for (MDNode *N : Nodes)
     Subkernels->addOperand(N);
   return Text;
+}
+
+/// The subkernels iss-subkernels made of \p Kernel in \p M.
+static unsigned subkernelsOf(Module &M, StringRef Kernel) {
+  unsigned N = 0;
+  if (NamedMDNode *NMD = M.getNamedMetadata("iss.subkernels"))
+    for (MDNode *Node : NMD->operands())
+      N += isNodeOf(Node, Kernel);
+  return N;
 }
 
 /// Whether \p A and \p B, after their work-group stages, are the same code.
@@ -355,7 +385,8 @@ struct StageTimes {
 /// \p SameAsVec is set and O3 is not run, for `vec`'s object is that
 /// code's already. The comparison costs `vec`'s work-group stage, a small
 /// part of `vec`'s compile (Convolution2D: 4.6 of 49 ms), which a mode's
-/// compile that it spares saves the rest of.
+/// compile that it spares saves the rest of; it is not made where the
+/// mode's code has several subkernels (scores), for `vec` makes one.
 static bool optimize(Module &M, const WorkGroupConfig &Config,
                      const WorkGroupConfig *Vec, TargetMachine &TM,
                      bool &SameAsVec, StageTimes &Ms, std::string &Error) {
@@ -365,7 +396,7 @@ static bool optimize(Module &M, const WorkGroupConfig &Config,
     return false;
   Ms.WorkGroup = msSince(Start);
   SameAsVec = false;
-  if (VecM) {
+  if (VecM && subkernelsOf(M, Config.Kernel) == 1) {
     assert(Config.IssMode != Mode::Scalar && "tuningFor differs");
     Start = std::chrono::steady_clock::now();
     std::string VecError;
