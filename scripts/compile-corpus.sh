@@ -8,8 +8,8 @@
 #       POCL_ISS_DUMP_IR=CORPUS/<binary> and POCL_KERNEL_CACHE=0, and lists
 #       every (kernel, local size) compiled in CORPUS/list.txt;
 #   scripts/compile-corpus.sh run CORPUS OUT MODE [pocl-iss-opt flags...]
-#       runs pocl-iss-opt's work-group passes (as the pipeline orders them,
-#       16 lanes, cheap masks) on each listed kernel's linked IR in MODE,
+#       runs pocl-iss-opt's work-group pipeline (-passes=iss-workgroup,
+#       the compile's; 16 lanes, cheap masks) on each listed kernel's linked IR in MODE,
 #       two at a time, with the extra flags (-iss-model-max-ops=N, say),
 #       writing OUT/<binary>_<kernel>-<local size>.ll and the seconds of each
 #       in OUT/times.txt, and prints the sum and the slowest.
@@ -53,7 +53,7 @@ run)
   xargs -P 2 -L 1 bash -c '
     K=$0 L=$1 N=$(echo "$0" | tr / _)-$1
     /usr/bin/time -o "$OUT/$N.t" -f %e timeout 300 "$OPT" \
-      -passes=iss-prepare,iss-safe-division,iss-barriers,iss-loop-barriers,iss-cond-barriers,iss-subkernels,iss-hoist-uniform \
+      -passes=iss-workgroup \
       -iss-mode="$MODE" -iss-vector-width=16 -iss-cheap-masks \
       -iss-kernel="$(basename "$K")" -iss-local-size="$L" $EXTRA \
       "$CORPUS/$K-split-linked.ll" -S -o "$OUT/$N.ll" 2>/dev/null || true

@@ -2,7 +2,9 @@
 // SPDX-License-Identifier: MIT
 //
 // Registers every pass of PassRegistry.def with a PassBuilder, so that
-// pocl-iss-opt -passes=iss-... runs them as opt runs LLVM's.
+// pocl-iss-opt -passes=iss-... runs them as opt runs LLVM's, and builds the
+// compile's work-group pipeline from the same list (-passes=iss-workgroup
+// in pocl-iss-opt).
 //
 //===----------------------------------------------------------------------===//
 
@@ -25,11 +27,38 @@ AnalysisManagers::AnalysisManagers(PassBuilder &PB) {
   PB.crossRegisterProxies(LAM, FAM, CGAM, MAM);
 }
 
+std::string workGroupPipeline(const WorkGroupConfig &Config) {
+  std::string Pipeline;
+#define ISS_MODULE_PASS(NAME, CREATE, IN_PIPELINE)                             \
+  if (IN_PIPELINE)                                                             \
+    Pipeline += Pipeline.empty() ? NAME : "," NAME;
+#include "PassRegistry.def"
+  return Pipeline;
+}
+
+Error addWorkGroupPasses(ModulePassManager &MPM,
+                         const WorkGroupConfig &Config) {
+  PassBuilder PB;
+  registerIssPasses(PB, Config);
+  return PB.parsePassPipeline(MPM, workGroupPipeline(Config));
+}
+
 void registerIssPasses(PassBuilder &PB) {
+  registerIssPasses(PB, WorkGroupConfig::fromCommandLine());
+}
+
+void registerIssPasses(PassBuilder &PB, const WorkGroupConfig &Config) {
   PB.registerPipelineParsingCallback(
-      [](StringRef Name, ModulePassManager &MPM,
-         ArrayRef<PassBuilder::PipelineElement>) {
-#define ISS_MODULE_PASS(NAME, CREATE)                                          \
+      [Config, &PB](StringRef Name, ModulePassManager &MPM,
+                    ArrayRef<PassBuilder::PipelineElement>) {
+        if (Name == "iss-workgroup") {
+          if (Error E = PB.parsePassPipeline(MPM, workGroupPipeline(Config))) {
+            errs() << "iss-workgroup: " << toString(std::move(E)) << "\n";
+            return false;
+          }
+          return true;
+        }
+#define ISS_MODULE_PASS(NAME, CREATE, IN_PIPELINE)                             \
   if (Name == NAME) {                                                          \
     MPM.addPass(CREATE);                                                       \
     return true;                                                               \

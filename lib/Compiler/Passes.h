@@ -287,12 +287,22 @@ struct AnalysisManagers {
 };
 
 /// The work-group passes (the front half, then input space splitting and
-/// the subkernels) in the order the compile pipeline runs them for
-/// \p Config; FrontHalfTest runs the same list.
-void addWorkGroupPasses(llvm::ModulePassManager &MPM,
-                        const WorkGroupConfig &Config);
+/// the subkernels) for \p Config as a textual pipeline: the module passes
+/// of PassRegistry.def in its order, those its third column selects.
+/// `-passes=iss-workgroup` names it in pocl-iss-opt, with \p Config from
+/// the iss-* options.
+std::string workGroupPipeline(const WorkGroupConfig &Config);
+/// Adds workGroupPipeline(\p Config) to \p MPM, as the compile runs it;
+/// FrontHalfTest runs the same. An error only where the registry's names
+/// do not parse.
+llvm::Error addWorkGroupPasses(llvm::ModulePassManager &MPM,
+                               const WorkGroupConfig &Config);
 
-/// Lets \p PB parse the names in PassRegistry.def in pipelines.
+/// Lets \p PB parse the names in PassRegistry.def in pipelines, their
+/// passes made for \p Config (and `iss-workgroup`, the whole work-group
+/// pipeline); \p PB must outlive its parses.
+void registerIssPasses(llvm::PassBuilder &PB, const WorkGroupConfig &Config);
+/// The same, \p Config from the iss-* command-line options (pocl-iss-opt).
 void registerIssPasses(llvm::PassBuilder &PB);
 
 /// The names of the 19 work-item globals of pocl's kernel library.

@@ -128,22 +128,6 @@ struct RemarkPrinter : DiagnosticHandler {
 };
 } // namespace
 
-void addWorkGroupPasses(ModulePassManager &MPM, const WorkGroupConfig &Config) {
-  // pocl-iss-opt and the lit tests run the same chain as
-  // -passes=iss-prepare,iss-safe-division,iss-barriers,...,iss-hoist-uniform.
-  // The division guard comes before any pass that could exploit a
-  // division's undefined behaviour in LLVM's sense.
-  MPM.addPass(KernelPreparePass(Config));
-  if (Config.SafeDivision)
-    MPM.addPass(SafeDivisionPass());
-  MPM.addPass(CanonicalizeBarriersPass(Config));
-  MPM.addPass(ImplicitLoopBarriersPass(Config));
-  MPM.addPass(ImplicitConditionalBarriersPass(Config));
-  // iss-context and iss-wi-loops, once per subkernel.
-  MPM.addPass(SubkernelsPass(Config));
-  MPM.addPass(HoistUniformCallsPass(Config));
-}
-
 /// Switches with at least this many cases are turned into lookup tables
 /// before O3 (tableHugeSwitches).
 static const unsigned HugeSwitchCases = 1024;
@@ -226,7 +210,14 @@ static bool workGroupStage(Module &M, const WorkGroupConfig &Config,
   if (Dump)
     dumpIR(M, Config, "linked");
   ModulePassManager Front;
-  addWorkGroupPasses(Front, Config);
+  if (llvm::Error E = addWorkGroupPasses(Front, Config)) {
+    Error = "internal: the work-group pipeline does not parse: " +
+            toString(std::move(E));
+    return false;
+  }
+  if (Dump)
+    debugLog(DbgLLVM, "kernel %s, mode %s: -passes=%s", Config.Kernel.c_str(),
+             modeName(Config.IssMode), workGroupPipeline(Config).c_str());
   Front.run(M, MAM);
   // The kernel library fixes the target CPU (its features); the cost models
   // are tuned for the CPU we run on: on AMD Zen, say, gathers are slow and

@@ -90,7 +90,10 @@ double frontHalfSeconds(const std::vector<uint8_t> &Binary) {
   llvm::PassBuilder PB;
   AnalysisManagers AM(PB);
   llvm::ModulePassManager Front;
-  addWorkGroupPasses(Front, Config);
+  if (llvm::Error E = addWorkGroupPasses(Front, Config)) {
+    ADD_FAILURE() << llvm::toString(std::move(E));
+    return 0;
+  }
   double Start = cpuSeconds();
   Front.run(*M, AM.MAM);
   double Seconds = cpuSeconds() - Start;

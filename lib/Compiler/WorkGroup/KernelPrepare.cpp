@@ -85,6 +85,11 @@ static cl::opt<std::string>
                cl::desc("POCL_ISS_WEIGHTS: consecutive,uniform[,divergent]"),
                cl::init("2,1,0.5"));
 
+static cl::opt<bool> SafeDivisionOpt(
+    "iss-safe-division",
+    cl::desc("POCL_ISS_SAFE_DIVISION: iss-workgroup guards divisions"),
+    cl::init(true));
+
 WorkGroupConfig WorkGroupConfig::fromCommandLine() {
   WorkGroupConfig C;
   C.Kernel = KernelName;
@@ -101,6 +106,7 @@ WorkGroupConfig WorkGroupConfig::fromCommandLine() {
   C.CheapMasks = CheapMasksOpt;
   C.MaxPieces = MaxPiecesOpt;
   C.Stats = StatsOpt;
+  C.SafeDivision = SafeDivisionOpt;
   // Bad values keep the defaults, as a bad -iss-mode does.
   parseDims(DimsOpt, C.DimsMask);
   parseWeights(WeightsOpt, C.WeightConsecutive, C.WeightUniform,
