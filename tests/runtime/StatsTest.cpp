@@ -18,7 +18,7 @@
 #include "ChildProcess.h"
 #include "ClTest.h"
 
-#include "../../examples/common/Convolution2DKernel.h"
+#include "Convolution2DKernel.h"
 
 #include <cstdio>
 #include <cstdlib>

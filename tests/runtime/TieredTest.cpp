@@ -28,7 +28,7 @@
 #include "ChildProcess.h"
 #include "ClTest.h"
 
-#include "../../examples/common/Convolution2DKernel.h"
+#include "Convolution2DKernel.h"
 
 #include <algorithm>
 #include <chrono>

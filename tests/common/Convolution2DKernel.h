@@ -5,7 +5,8 @@
 //===----------------------------------------------------------------------===//
 //
 // The Convolution2D kernel of the paper (Figure 2, from the AMD APP SDK) and
-// its host reference, shared by the convolution2d demo and iss-bench. Its
+// its host reference, shared by the convolution2d demo, the benchmarks and
+// the runtime tests (tests/common holds what tests and examples share). Its
 // clamped borders (MAX/MIN) make the i and j loops divergent only near the
 // image edges; input space splitting separates the regular centre, where the
 // loops are uniform and the accesses consecutive (sections 1 and 6.5, Table 3:
@@ -13,8 +14,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef POCL_ISS_EXAMPLES_COMMON_CONVOLUTION2DKERNEL_H
-#define POCL_ISS_EXAMPLES_COMMON_CONVOLUTION2DKERNEL_H
+#ifndef POCL_ISS_TESTS_COMMON_CONVOLUTION2DKERNEL_H
+#define POCL_ISS_TESTS_COMMON_CONVOLUTION2DKERNEL_H
 
 #include <algorithm>
 #include <cmath>
@@ -112,4 +113,4 @@ inline size_t countMismatches(const std::vector<int> &Got,
 
 } // namespace conv2d
 
-#endif // POCL_ISS_EXAMPLES_COMMON_CONVOLUTION2DKERNEL_H
+#endif // POCL_ISS_TESTS_COMMON_CONVOLUTION2DKERNEL_H
