@@ -17,12 +17,14 @@
 #ifndef POCL_ISS_EXAMPLES_COMMON_SPAWN_H
 #define POCL_ISS_EXAMPLES_COMMON_SPAWN_H
 
+#include "ChildProcess.h"
 #include "Vendors.h"
 
 #include <chrono>
 #include <csignal>
 #include <cstdio>
 #include <cstring>
+#include <fcntl.h>
 #include <iostream>
 #include <sstream>
 #include <string>
@@ -54,36 +56,24 @@ inline double cpuMillis(const rusage &Ru) {
 }
 
 /// Runs \p Argv (Argv[0] is the program's path) with \p Set set and \p Unset
-/// unset in its environment, and waits for it. SIGALRM ends it after
-/// \p Timeout seconds: a hung runtime does not hang the driver.
+/// unset in its environment (clt::spawnChild), and waits for it. SIGALRM
+/// ends it after \p Timeout seconds: a hung runtime does not hang the
+/// driver.
 inline Outcome run(const char *Tool, const std::vector<std::string> &Argv,
                    const EnvSet &Set, const std::vector<std::string> &Unset,
                    unsigned Timeout) {
   int Pipe[2];
-  if (pipe(Pipe) != 0)
+  if (pipe2(Pipe, O_CLOEXEC) != 0)
     vendors::fail(Tool, std::string("pipe: ") + std::strerror(errno));
-  std::fflush(stdout);
-  std::fflush(stderr);
+  clt::EnvChanges Env;
+  for (const auto &[K, V] : Set)
+    Env.push_back({K, V.c_str()});
+  for (const std::string &K : Unset)
+    Env.push_back({K, nullptr});
   auto Start = std::chrono::steady_clock::now();
-  pid_t Pid = fork();
+  pid_t Pid = clt::spawnChild(Argv, Env, Pipe[1], false, Timeout);
   if (Pid < 0)
     vendors::fail(Tool, std::string("fork: ") + std::strerror(errno));
-  if (Pid == 0) {
-    close(Pipe[0]);
-    dup2(Pipe[1], STDOUT_FILENO);
-    close(Pipe[1]);
-    for (const auto &[K, V] : Set)
-      setenv(K.c_str(), V.c_str(), 1);
-    for (const std::string &K : Unset)
-      unsetenv(K.c_str());
-    alarm(Timeout);
-    std::vector<char *> Args;
-    for (const std::string &A : Argv)
-      Args.push_back(const_cast<char *>(A.c_str()));
-    Args.push_back(nullptr);
-    execv(Args[0], Args.data());
-    _exit(127);
-  }
   close(Pipe[1]);
   Outcome R;
   char Buf[4096];

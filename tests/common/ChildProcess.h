@@ -41,14 +41,16 @@ inline cl_platform_id childPlatform() {
 /// Environment changes for a child: a null value unsets the variable.
 using EnvChanges = std::vector<std::pair<std::string, const char *>>;
 
-/// Starts \p Path with the one argument \p Arg (if not null) and this
-/// process's environment changed by \p Env; with \p OutPath, its stdout and
-/// stderr go to that file. Everything is prepared before fork: the test
-/// process may have threads (the device's), so the child calls only
-/// async-signal-safe functions before exec. Returns the pid, or -1.
-inline pid_t startChild(const char *Path, const char *Arg,
-                        const EnvChanges &Env = {},
-                        const std::string &OutPath = "") {
+/// Starts \p Argv (Argv[0] is the program's path) with this process's
+/// environment changed by \p Env, its stdout on \p OutFd (and its stderr
+/// too with \p BothStreams) where that is not -1; with \p Alarm, SIGALRM
+/// ends it after that many seconds, so a hung child ends. Everything is
+/// prepared before fork: the parent may have threads (the device's), so the
+/// child calls only async-signal-safe functions before exec. Returns the
+/// pid, or -1.
+inline pid_t spawnChild(const std::vector<std::string> &Argv,
+                        const EnvChanges &Env, int OutFd, bool BothStreams,
+                        unsigned Alarm = 0) {
   std::vector<std::string> Vars;
   for (char **P = environ; *P; ++P) {
     std::string V = *P;
@@ -66,23 +68,43 @@ inline pid_t startChild(const char *Path, const char *Arg,
   for (std::string &V : Vars)
     Envp.push_back(&V[0]);
   Envp.push_back(nullptr);
-  char *const Argv[] = {const_cast<char *>(Path), const_cast<char *>(Arg),
-                        nullptr};
+  std::vector<char *> Args;
+  for (const std::string &A : Argv)
+    Args.push_back(const_cast<char *>(A.c_str()));
+  Args.push_back(nullptr);
+  std::fflush(stdout);
+  std::fflush(stderr);
+  pid_t Pid = fork();
+  if (Pid == 0) {
+    if (OutFd >= 0) {
+      dup2(OutFd, 1);
+      if (BothStreams)
+        dup2(OutFd, 2);
+    }
+    if (Alarm)
+      alarm(Alarm);
+    execve(Args[0], Args.data(), Envp.data());
+    _exit(127);
+  }
+  return Pid;
+}
+
+/// Starts \p Path with the one argument \p Arg (if not null) and this
+/// process's environment changed by \p Env; with \p OutPath, its stdout and
+/// stderr go to that file (spawnChild). Returns the pid, or -1.
+inline pid_t startChild(const char *Path, const char *Arg,
+                        const EnvChanges &Env = {},
+                        const std::string &OutPath = "") {
   int Fd = -1;
   if (!OutPath.empty()) {
     Fd = open(OutPath.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
     if (Fd < 0)
       return -1;
   }
-  pid_t Pid = fork();
-  if (Pid == 0) {
-    if (Fd >= 0) {
-      dup2(Fd, 1);
-      dup2(Fd, 2);
-    }
-    execve(Path, Argv, Envp.data());
-    _exit(127);
-  }
+  std::vector<std::string> Argv = {Path};
+  if (Arg)
+    Argv.push_back(Arg);
+  pid_t Pid = spawnChild(Argv, Env, Fd, true);
   if (Fd >= 0)
     close(Fd);
   return Pid;
