@@ -28,8 +28,10 @@
 #include <iostream>
 #include <sstream>
 #include <string>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
+#include <thread>
 #include <unistd.h>
 #include <utility>
 #include <vector>
@@ -90,6 +92,56 @@ inline Outcome run(const char *Tool, const std::vector<std::string> &Argv,
                  .count();
   R.CpuMs = cpuMillis(Ru);
   return R;
+}
+
+/// Makes this process the subreaper of what its children leave running
+/// (PR_SET_CHILD_SUBREAPER), so that waitLeftBehind can wait for it and
+/// count its CPU time: pocl-iss's compiler process, which goes on
+/// compiling after its application has ended.
+inline void adoptOrphans(const char *Tool) {
+  if (prctl(PR_SET_CHILD_SUBREAPER, 1) != 0)
+    vendors::fail(Tool, std::string("prctl(PR_SET_CHILD_SUBREAPER): ") +
+                            std::strerror(errno));
+}
+
+/// What a child left running when it ended, waited for by this process
+/// (its subreaper, adoptOrphans).
+struct LeftBehind {
+  unsigned Processes = 0;
+  double WallMs = 0; ///< from the child's end to the last one's
+  double CpuMs = 0;  ///< their whole CPU time, while the child ran too
+  bool TimedOut = false;
+};
+
+/// Waits up to \p Seconds for every process this one has adopted.
+inline LeftBehind waitLeftBehind(unsigned Seconds) {
+  LeftBehind L;
+  auto Start = std::chrono::steady_clock::now();
+  auto Ms = [&] {
+    return std::chrono::duration<double, std::milli>(
+               std::chrono::steady_clock::now() - Start)
+        .count();
+  };
+  for (;;) {
+    int Status;
+    rusage Ru{};
+    pid_t P = wait4(-1, &Status, WNOHANG, &Ru);
+    if (P > 0) {
+      ++L.Processes;
+      L.CpuMs += cpuMillis(Ru);
+      L.WallMs = Ms();
+      continue;
+    }
+    if (P < 0 && errno == EINTR)
+      continue;
+    if (P < 0) // ECHILD: nothing left
+      return L;
+    if (Ms() > Seconds * 1e3) {
+      L.TimedOut = true;
+      return L;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
 }
 
 /// The lines of \p Out's stdout that begin with \p Tag ("RESULT\t"), whole;

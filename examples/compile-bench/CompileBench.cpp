@@ -8,11 +8,15 @@
 // work-group function, DESIGN.md section 2) of generated big kernels, on
 // every OpenCL platform the ICD loader sees, in one run, and reports the
 // ratios: compile time on kernels with thousands of calls and on a
-// 10,000-case switch, and huge expressions that need a deep stack. Each
-// (platform, kernel) runs in a child process with the kernel caches off, so
-// that a platform that crashes on a kernel (pocl 3.1 on the 100,000-level
-// expressions) is reported as such and the run goes on. Every first launch is
-// checked against a host reference.
+// 10,000-case switch, huge expressions that need a deep stack, a stencil of
+// many clamped taps and a bitonic sort in one 4096-wide work group. Each
+// (platform, kernel) runs in a child process on an empty kernel cache of its
+// own, as a first run does, so that a platform that crashes on a kernel
+// (pocl 3.1 on the 100,000-level expressions) is reported as such and the run
+// goes on. The CPU time counts what the child leaves running too (this
+// process adopts it): pocl-iss's compiler process, compiling the mode's code
+// behind a tiered first launch. Every first launch is checked against a host
+// reference.
 //
 //===----------------------------------------------------------------------===//
 
@@ -34,6 +38,7 @@
 #include <iostream>
 #include <limits.h>
 #include <map>
+#include <memory>
 #include <signal.h>
 #include <sstream>
 #include <string>
@@ -46,13 +51,13 @@ using namespace clt;
 
 namespace {
 
-constexpr size_t Global = 64, Local = 16, Inputs = 64;
-
-/// A generated kernel `k(__global int *out, __global const int *in)` and
-/// what it computes for work-item i.
+/// A generated kernel `k(__global int *out, __global const int *in)`, what
+/// it computes for work-item i, and the launch: Global work-items (and
+/// inputs) in groups of Local.
 struct Generated {
   std::string Source;
   std::function<int(const std::vector<int> &In, size_t I)> Reference;
+  size_t Global = 64, Local = 16;
 };
 
 struct KernelKind {
@@ -61,6 +66,8 @@ struct KernelKind {
   const char *What;
   std::function<Generated(unsigned)> Make;
 };
+
+constexpr size_t Inputs = 64;
 
 const char *const Header =
     "__kernel void k(__global int *out, __global const int *in) {\n"
@@ -279,6 +286,70 @@ Generated makeMacro(unsigned N) {
   return G;
 }
 
+/// Weight of tap \p T of makeStencil.
+int tapWeight(unsigned T) { return static_cast<int>(T % 3 + 1); }
+
+/// N clamped taps around each work-item, a statement each, with weights
+/// that depend on the tap: the shape of a generated image filter.
+Generated makeStencil(unsigned N) {
+  Generated G;
+  std::string &S = G.Source;
+  S = Header;
+  S += "  int s = 0;\n";
+  for (unsigned T = 0; T < N; ++T)
+    S += "  s += in[clamp((int)i + " + std::to_string(int(T) - int(N / 2)) +
+         ", 0, 63)] * " + std::to_string(tapWeight(T)) + ";\n";
+  S += "  out[i] = s;\n}\n";
+  G.Reference = [N](const std::vector<int> &In, size_t I) {
+    uint32_t Sum = 0;
+    for (unsigned T = 0; T < N; ++T) {
+      long J = std::min(std::max(long(I) + long(T) - long(N / 2), 0L), 63L);
+      Sum += uint32_t(In[size_t(J)]) * uint32_t(tapWeight(T));
+    }
+    return static_cast<int>(Sum);
+  };
+  return G;
+}
+
+/// A bitonic sort of N (a power of two) inputs in local memory, one work
+/// group of N work-items with a barrier per step: a big local size.
+Generated makeBitonic(unsigned N) {
+  Generated G;
+  G.Global = G.Local = N;
+  G.Source = "__kernel void k(__global int *out, __global const int *in) {\n"
+             "  __local int s[" +
+             std::to_string(N) +
+             "];\n"
+             "  uint l = get_local_id(0);\n"
+             "  s[l] = in[get_global_id(0)];\n"
+             "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+             "  for (uint size = 2; size <= " +
+             std::to_string(N) +
+             "; size <<= 1)\n"
+             "    for (uint stride = size / 2; stride > 0; stride >>= 1) {\n"
+             "      uint j = l ^ stride;\n"
+             "      if (j > l) {\n"
+             "        int a = s[l], b = s[j];\n"
+             "        if ((a > b) == ((l & size) == 0)) {\n"
+             "          s[l] = b;\n"
+             "          s[j] = a;\n"
+             "        }\n"
+             "      }\n"
+             "      barrier(CLK_LOCAL_MEM_FENCE);\n"
+             "    }\n"
+             "  out[get_global_id(0)] = s[l];\n"
+             "}\n";
+  auto Sorted = std::make_shared<std::vector<int>>();
+  G.Reference = [Sorted](const std::vector<int> &In, size_t I) {
+    if (Sorted->empty()) {
+      *Sorted = In;
+      std::sort(Sorted->begin(), Sorted->end());
+    }
+    return (*Sorted)[I];
+  };
+  return G;
+}
+
 const std::vector<KernelKind> &kinds() {
   static const std::vector<KernelKind> K = {
       {"switch", 10000, "an N-case switch computing a value per case",
@@ -295,14 +366,19 @@ const std::vector<KernelKind> &kinds() {
        makeFunctions},
       {"sum", 100000, "one expression of N terms", makeSum},
       {"nested", 100000, "N nested unary operators", makeNested},
+      {"stencil", 1600, "N clamped taps with their own weights", makeStencil},
+      {"bitonic", 4096,
+       "a bitonic sort in local memory, one group of N work-items",
+       makeBitonic},
       {"macro", 24, "a macro expanding to 2^N terms (not run by default)",
        makeMacro},
   };
   return K;
 }
 
-const char *const DefaultKernels[] = {
-    "switch", "switch-calls", "calls", "helpers", "functions", "sum", "nested"};
+const char *const DefaultKernels[] = {"switch",  "switch-calls", "calls",
+                                      "helpers", "functions",    "sum",
+                                      "nested",  "stencil",      "bitonic"};
 
 [[noreturn]] void die(const std::string &Msg) {
   std::cerr << "compile-bench: " << Msg << "\n";
@@ -318,7 +394,7 @@ std::pair<const KernelKind *, unsigned> parseSpec(const std::string &Spec) {
       if (Spec.find(':') != std::string::npos)
         N = static_cast<unsigned>(
             std::strtoul(Spec.c_str() + Spec.find(':') + 1, nullptr, 10));
-      if (N == 0)
+      if (N == 0 || (std::string(K.Name) == "bitonic" && (N & (N - 1))))
         die("bad size in '" + Spec + "'");
       return {&K, N};
     }
@@ -358,8 +434,9 @@ int runChild(const std::string &Platform, const std::string &Spec) {
   try {
     Env E;
     E.open(Platform);
-    std::vector<int> In(Inputs);
-    for (size_t I = 0; I < Inputs; ++I)
+    const size_t Global = G.Global, Local = G.Local;
+    std::vector<int> In(std::max(Inputs, Global));
+    for (size_t I = 0; I < In.size(); ++I)
       In[I] = static_cast<int>((I * 2731) % (std::max(N, 64u) + 8)) - 3;
     Mem InB = E.buffer(CL_MEM_READ_ONLY, In.size() * sizeof(int));
     Mem OutB = E.buffer(CL_MEM_READ_WRITE, Global * sizeof(int));
@@ -439,18 +516,26 @@ kernels on every OpenCL platform, with ratios to pocl-iss.
 struct Run {
   std::string Status; ///< ok, wrong, build-failed, error, or how it died
   double Build = 0, Launch = 0; ///< seconds on the clock
-  double Cpu = 0; ///< CPU seconds of the build and first launch, all threads
+  /// CPU seconds of the build and first launch, all threads, and of what
+  /// the child left running (a compiler process finishing a compile).
+  double Cpu = 0;
   std::string Message;
   double total() const { return Build + Launch; }
 };
 
-/// Runs the child for (platform, kernel) with the caches off.
+/// Runs the child for (platform, kernel) on an empty kernel cache of its
+/// own, then waits for what it left running.
 Run measure(const std::string &Platform, const std::string &Spec,
             unsigned Timeout) {
   std::string Self = vendors::selfPath("compile-bench");
+  TempFolder Cache("compile-bench-cache");
+  if (!Cache.Made)
+    die(std::string("no temporary folder: ") + std::strerror(errno));
   spawn::Outcome Ch =
       spawn::run("compile-bench", {Self, "--child", Platform, Spec},
-                 {{"POCL_KERNEL_CACHE", "0"}}, {}, Timeout);
+                 {{"POCL_KERNEL_CACHE", "1"}, {"POCL_CACHE_DIR", Cache.Path}},
+                 {}, Timeout);
+  spawn::LeftBehind Left = spawn::waitLeftBehind(Timeout);
   int Status = Ch.Status;
   Run R;
   for (const std::string &Line : spawn::taggedLines(Ch, "RESULT\t")) {
@@ -463,8 +548,10 @@ Run measure(const std::string &Platform, const std::string &Spec,
     std::getline(LS, R.Message);
     R.Build = std::atof(B.c_str());
     R.Launch = std::atof(L.c_str());
-    R.Cpu = std::atof(C.c_str());
+    R.Cpu = std::atof(C.c_str()) + Left.CpuMs / 1e3;
   }
+  if (Left.TimedOut)
+    R.Status = "timeout";
   if (R.Status.empty()) {
     if (WIFSIGNALED(Status))
       R.Status =
@@ -484,6 +571,7 @@ std::string fmt(double X) {
 }
 
 int runParent(const Options &O) {
+  spawn::adoptOrphans("compile-bench");
   auto [VendorDir, Temporary] =
       vendors::prepareVendors("compile-bench", O.Vendors, O.IssIcd, true);
   setenv("OCL_ICD_VENDORS", VendorDir.c_str(), 1);

@@ -45,7 +45,6 @@
 #include <memory>
 #include <sstream>
 #include <string>
-#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <thread>
@@ -370,48 +369,13 @@ std::vector<Platform> findPlatforms(const std::string &VendorDir,
   return Found;
 }
 
-/// What a child left running when it ended, waited for by this process
-/// (its subreaper): pocl-iss's compiler process finishing its compiles.
-struct LeftBehind {
-  unsigned Processes = 0;
-  double WallMs = 0; ///< from the child's end to the last one's
-  double CpuMs = 0;  ///< their whole CPU time, while the child ran too
-  bool TimedOut = false;
-};
-
-/// Waits up to \p Seconds for every process this one has adopted.
-LeftBehind waitLeftBehind(unsigned Seconds) {
-  LeftBehind L;
-  auto Start = std::chrono::steady_clock::now();
-  for (;;) {
-    int Status;
-    rusage Ru{};
-    pid_t P = wait4(-1, &Status, WNOHANG, &Ru);
-    if (P > 0) {
-      ++L.Processes;
-      L.CpuMs += spawn::cpuMillis(Ru);
-      L.WallMs = millisSince(Start);
-      continue;
-    }
-    if (P < 0 && errno == EINTR)
-      continue;
-    if (P < 0) // ECHILD: nothing left
-      return L;
-    if (millisSince(Start) > Seconds * 1e3) {
-      L.TimedOut = true;
-      return L;
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(2));
-  }
-}
-
 /// One start-up.
 struct Run {
   std::string Status = "error"; ///< ok, wrong, error
   std::string Message;
   double InitMs = 0, BuildMs = 0, FirstMs = 0, SecondMs = 0; ///< the child's
   double WallMs = 0, CpuMs = 0; ///< the whole process's, from wait4
-  LeftBehind Left;
+  spawn::LeftBehind Left;
   bool ok() const { return Status == "ok"; }
 };
 
@@ -427,7 +391,7 @@ Run measure(const Platform &P, const std::string &Source,
   Run R;
   R.WallMs = Ch.WallMs;
   R.CpuMs = Ch.CpuMs;
-  R.Left = waitLeftBehind(O.Timeout);
+  R.Left = spawn::waitLeftBehind(O.Timeout);
   std::vector<std::string> Results = spawn::taggedLines(Ch, "RESULT\t");
   for (const std::string &Line : Results) {
     std::stringstream LS(Line.substr(7));
@@ -609,8 +573,7 @@ Report report(const Options &O, const std::vector<Platform> &Platforms,
 
 int runParent(const Options &O) {
   // The compiler process a child leaves behind becomes ours to wait for.
-  if (prctl(PR_SET_CHILD_SUBREAPER, 1) != 0)
-    die(std::string("prctl(PR_SET_CHILD_SUBREAPER): ") + std::strerror(errno));
+  spawn::adoptOrphans(Tool);
   auto [VendorDir, TempVendors] =
       vendors::prepareVendors(Tool, O.Vendors, O.IssIcd, false);
   std::vector<Platform> Platforms = findPlatforms(VendorDir, O.PlatformFilter);
