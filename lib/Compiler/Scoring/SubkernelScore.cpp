@@ -41,6 +41,12 @@ static cl::opt<unsigned long> MaxPartOps(
              "dimension and their boxes in the scores"),
     cl::init(1000000));
 
+static cl::opt<unsigned> MaxPartBoxes(
+    "iss-score-max-parts",
+    cl::desc("distinct parts of accesses whose boxes the scores of one "
+             "kernel may compute"),
+    cl::init(128));
+
 namespace iss {
 
 std::string numGroupsParam(unsigned Dim) {
@@ -482,6 +488,15 @@ scoresOf(const WorkItemModel &M, ArrayRef<unsigned> Dims, const ScoreWeights &W,
                         Acc.I->getParent()->getName().str() + ": " + Q.error();
           return {};
         }
+      }
+      // Each part's box costs isl a maximum and a minimum per dimension;
+      // a kernel of many accesses with parts of their own (a stencil of
+      // many clamped taps: two each) would spend seconds on them.
+      if (PartBoxes.size() > MaxPartBoxes) {
+        if (Unscored)
+          *Unscored = "more than " + std::to_string(MaxPartBoxes) +
+                      " parts of accesses to size (-iss-score-max-parts)";
+        return {};
       }
     }
   }

@@ -26,6 +26,10 @@
 ; RUN: pocl-iss-opt -passes='iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,iss-subkernels' -iss-kernel=tail -iss-local-size=16,1,1 -iss-vector-width=16 -iss-mode=score -pass-remarks-missed=iss-subkernels -S %s 2>&1 | FileCheck %s --check-prefix=TAIL
 ; ...but not under a quota of a thousand operations.
 ; RUN: pocl-iss-opt -passes='iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,iss-subkernels' -iss-kernel=tail -iss-local-size=16,1,1 -iss-vector-width=16 -iss-mode=score -iss-score-part-ops=1000 -pass-remarks-missed=iss-subkernels -S %s 2>&1 | FileCheck %s --check-prefix=TINY
+; The scores size each distinct part of an access once; past
+; -iss-score-max-parts of them in a kernel (a stencil of many clamped taps
+; has two per tap) it is not scored either.
+; RUN: pocl-iss-opt -passes='iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,iss-subkernels' -iss-kernel=tail -iss-local-size=16,1,1 -iss-vector-width=16 -iss-mode=score -iss-score-max-parts=0 -pass-remarks-missed=iss-subkernels -S %s 2>&1 | FileCheck %s --check-prefix=PARTS
 ; Where the model runs out of its quota (-iss-model-max-ops) no region is
 ; modelled, and every dimension would score 0 against the scalar
 ; fallback's 1: the scalar subkernel ran every launch. Not scored instead.
@@ -117,6 +121,10 @@ end:
 ; TINY: remark: {{.*}} subkernel score:x/16 alone, not scored: the parts of an access in then: isl ran out of quota
 ; TINY: !iss.subkernels = !{![[S:[0-9]+]]}
 ; TINY: ![[S]] = !{!"tail", !"__iss_sub_tail_0", !"score:x/16"}
+
+; PARTS: remark: {{.*}} subkernel score:x/16 alone, not scored: more than 0 parts of accesses to size (-iss-score-max-parts)
+; PARTS: !iss.subkernels = !{![[S:[0-9]+]]}
+; PARTS: ![[S]] = !{!"tail", !"__iss_sub_tail_0", !"score:x/16"}
 
 ; UNMODELLED: remark: {{.*}} subkernel score:x/16 alone, not scored: no region is modelled: isl ran out of quota
 ; UNMODELLED: !iss.subkernels = !{![[S:[0-9]+]]}
