@@ -288,14 +288,11 @@ static bool workGroupStage(Module &M, const WorkGroupConfig &Config,
   return true;
 }
 
-/// The text of \p M's code: the module as printed, less the subkernels'
-/// descriptions (iss.subkernels), which name the mode, and what differs
-/// between modes without being code: the order of functions (the mode's
-/// selection function comes before or after its subkernel), and which
-/// unused internal functions are left (the kernel as written, say), which
-/// O3 deletes. Both are made so in \p M: functions in name order, the
-/// unused internal ones erased.
-static std::string codeText(Module &M) {
+/// Takes out of \p M what two modes' modules of one kernel may differ in
+/// without differing in code: the functions go in name order (a mode's
+/// selection function comes before or after its subkernel), and unused
+/// internal functions (the kernel as written, say), which O3 deletes, go.
+static void normalizeForComparison(Module &M) {
   for (bool Erased = true; Erased;) {
     Erased = false;
     for (Function &F : make_early_inc_range(M))
@@ -312,6 +309,11 @@ static std::string codeText(Module &M) {
   });
   for (Function *F : Functions)
     M.getFunctionList().splice(M.end(), M.getFunctionList(), F->getIterator());
+}
+
+/// The text of \p M's code: the module as printed, less the subkernels'
+/// descriptions (iss.subkernels), which name the mode.
+static std::string codeText(Module &M) {
   NamedMDNode *Subkernels = M.getNamedMetadata("iss.subkernels");
   SmallVector<MDNode *, 8> Nodes;
   if (Subkernels) {
@@ -337,10 +339,13 @@ static unsigned subkernelsOf(Module &M, StringRef Kernel) {
   return N;
 }
 
-/// Whether \p A and \p B, after their work-group stages, are the same code.
-/// The rest of the compile (O3 and code generation) then makes the same
-/// object of both, unless one of them is `scalar` (tuningFor).
+/// Whether \p A and \p B, after their work-group stages, are the same code;
+/// both are normalized for it (normalizeForComparison) first. The rest of the
+/// compile (O3 and code generation) then makes the same object of both, unless
+/// one of them is `scalar` (tuningFor).
 static bool sameCode(Module &A, Module &B) {
+  normalizeForComparison(A);
+  normalizeForComparison(B);
   auto Size = [](const Module &M) {
     size_t N = 0;
     for (const Function &F : M)
