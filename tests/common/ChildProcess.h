@@ -18,6 +18,7 @@
 #include <csignal>
 #include <cstdlib>
 #include <cstring>
+#include <dirent.h>
 #include <fcntl.h>
 #include <fstream>
 #include <sstream>
@@ -145,6 +146,21 @@ inline std::string readFile(const std::string &Path) {
   std::stringstream Out;
   Out << In.rdbuf();
   return Out.str();
+}
+
+/// The paths of the kernel cache entries (`*.kc`) in \p Dir; none when it
+/// cannot be read.
+inline std::vector<std::string> kernelCacheEntries(const std::string &Dir) {
+  std::vector<std::string> Paths;
+  if (DIR *D = opendir(Dir.c_str())) {
+    while (dirent *E = readdir(D)) {
+      std::string Name = E->d_name;
+      if (Name.size() > 3 && Name.compare(Name.size() - 3, 3, ".kc") == 0)
+        Paths.push_back(Dir + "/" + Name);
+    }
+    closedir(D);
+  }
+  return Paths;
 }
 
 /// Runs \p Path with \p Arg and this process's environment changed by

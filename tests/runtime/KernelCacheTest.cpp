@@ -146,10 +146,9 @@ static void rewriteFile(const std::string &Path, const std::string &Data) {
 /// The entry of \p Kernel in \p Cache (the key, in every entry, names it).
 static std::string entryOf(const std::string &Cache, const char *Kernel) {
   std::string Want = std::string("; kernel ") + Kernel + "; ";
-  for (const std::string &Name : filesIn(Cache))
-    if (Name.size() > 3 && Name.compare(Name.size() - 3, 3, ".kc") == 0 &&
-        readFile(Cache + "/" + Name).find(Want) != std::string::npos)
-      return Cache + "/" + Name;
+  for (const std::string &Path : kernelCacheEntries(Cache))
+    if (readFile(Path).find(Want) != std::string::npos)
+      return Path;
   fail(__FILE__, __LINE__, std::string("no entry for ") + Kernel);
 }
 
@@ -315,26 +314,17 @@ static std::pair<std::string, std::string> entriesOf(const std::string &Cache,
                                                      const char *Kernel) {
   std::pair<std::string, std::string> E;
   std::string Want = std::string("; kernel ") + Kernel + "; ";
-  for (const std::string &Name : filesIn(Cache)) {
-    std::string Data = readFile(Cache + "/" + Name);
-    if (Name.size() > 3 && Name.compare(Name.size() - 3, 3, ".kc") == 0 &&
-        entryKey(Data).find(Want) != std::string::npos)
+  for (const std::string &Path : kernelCacheEntries(Cache)) {
+    std::string Data = readFile(Path);
+    if (entryKey(Data).find(Want) != std::string::npos)
       (Data.find("\x7f"
                  "ELF") != std::string::npos
            ? E.first
-           : E.second) = Cache + "/" + Name;
+           : E.second) = Path;
   }
   CLT_EXPECT_MSG(!E.first.empty() && !E.second.empty(),
                  std::string("no entry naming vec's for ") + Kernel);
   return E;
-}
-
-/// The kernel entries in \p Cache.
-static size_t kernelEntries(const std::string &Cache) {
-  size_t N = 0;
-  for (const std::string &Name : filesIn(Cache))
-    N += Name.size() > 3 && Name.compare(Name.size() - 3, 3, ".kc") == 0;
-  return N;
 }
 
 // In `split`, a kernel with nothing to split has `vec`'s code: the split's
@@ -355,7 +345,7 @@ CACHE_TEST(entryNamingVecs) {
   CLT_EXPECT(!Fill.loaded("scale"));
   // vec's entries by the application, the split's by its compiler process,
   // last.
-  for (int Waited = 0; kernelEntries(Cache) < 4; Waited += 20) {
+  for (int Waited = 0; kernelCacheEntries(Cache).size() < 4; Waited += 20) {
     CLT_EXPECT_MSG(Waited < 100000, "the split's entries were not written");
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }

@@ -35,7 +35,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <dirent.h>
 #include <string>
 #include <thread>
 #include <time.h>
@@ -50,16 +49,7 @@ static long long monotonicNs() {
 
 /// Kernel cache entries in \p Dir.
 static int cacheEntries(const char *Dir = std::getenv("POCL_CACHE_DIR")) {
-  DIR *D = Dir ? opendir(Dir) : nullptr;
-  if (!D)
-    return 0;
-  int N = 0;
-  while (dirent *E = readdir(D)) {
-    size_t L = std::strlen(E->d_name);
-    N += L > 3 && std::strcmp(E->d_name + L - 3, ".kc") == 0;
-  }
-  closedir(D);
-  return N;
+  return Dir ? int(clt::kernelCacheEntries(Dir).size()) : 0;
 }
 
 /// Whether the kernel cache is on in this process.
@@ -163,20 +153,13 @@ static int plainChild() {
 /// Whether an entry in \p Dir holds no object: the split's entry that
 /// names vec's code, beside vec's entry.
 static bool cacheHasEntryWithoutObject(const char *Dir) {
-  DIR *D = Dir ? opendir(Dir) : nullptr;
-  if (!D)
-    return false;
-  bool Found = false;
-  while (dirent *E = readdir(D)) {
-    size_t L = std::strlen(E->d_name);
-    if (L <= 3 || std::strcmp(E->d_name + L - 3, ".kc") != 0)
-      continue;
-    std::string Data = clt::readFile(std::string(Dir) + "/" + E->d_name);
-    Found |= !Data.empty() && Data.find("\x7f"
-                                        "ELF") == std::string::npos;
+  for (const std::string &Path : clt::kernelCacheEntries(Dir)) {
+    std::string Data = clt::readFile(Path);
+    if (!Data.empty() && Data.find("\x7f"
+                                   "ELF") == std::string::npos)
+      return true;
   }
-  closedir(D);
-  return Found;
+  return false;
 }
 
 /// A stencil of 20x20 clamped taps: a long split compile.
