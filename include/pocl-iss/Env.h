@@ -34,6 +34,7 @@ struct Settings {
   bool Tiered = true;              ///< POCL_ISS_TIERED
   unsigned MaxPieces = 8;          ///< POCL_ISS_MAX_PIECES, ranges per region
   bool SafeDivision = true;        ///< POCL_ISS_SAFE_DIVISION
+  bool Choice = true;              ///< POCL_ISS_CHOICE
   int CheapMasks = -1;             ///< POCL_ISS_CHEAP_MASKS, -1: from target
   bool StrideVersioning = false;   ///< POCL_ISS_STRIDE_VERSIONING
   unsigned DimsMask = 7;           ///< POCL_ISS_DIMS, bit d: dimension d

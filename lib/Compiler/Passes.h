@@ -59,6 +59,9 @@ struct WorkGroupConfig {
   unsigned MaxPieces = 8;
   /// Integer divisions guarded against traps (POCL_ISS_SAFE_DIVISION).
   bool SafeDivision = true;
+  /// The kernel as written where widening cannot pay (POCL_ISS_CHOICE;
+  /// iss-as-written).
+  bool Choice = true;
   /// Count the work-items each piece of a split region runs
   /// (POCL_ISS_STATS; iss-wi-loops, split modes).
   bool Stats = false;
@@ -122,6 +125,14 @@ ISS_KERNEL_PASS(KernelPreparePass);
 /// single exit; adds the implicit barriers at entry and exit; isolates every
 /// barrier in a block of its own; puts loops in simplified form.
 ISS_KERNEL_PASS(CanonicalizeBarriersPass);
+
+/// iss-as-written: after iss-barriers, the choice between the kernel as
+/// written (its own vector types kept, the work-item loop not widened:
+/// what pocl runs) and the widened work-item loop, by register operations
+/// per work-item (wideningCost): where widening does not lower them, the
+/// kernel gets AsWrittenAttr, and iss-loop-barriers, iss-subkernels and the
+/// pipeline keep it as written. Not in `scalar` mode, which widens nothing.
+ISS_KERNEL_PASS(AsWrittenPass);
 
 /// iss-loop-barriers: implicit barriers for loops (sections 4.5 and 4.6).
 /// Innermost loops without barriers whose trip count, and the path to
@@ -275,6 +286,18 @@ uint64_t mdInt(const llvm::MDNode *N, unsigned Op);
 /// of 32 bits) they were built for, and whether they are scalar.
 extern const char *const VectorWidthAttr;
 extern const char *const ScalarAttr;
+/// The kernel, and then its one subkernel, run as written (iss-as-written).
+extern const char *const AsWrittenAttr;
+
+/// A work-item's register operations (of Config.VectorWidth * 32 bits),
+/// weighted by the blocks' estimated frequencies, as the kernel is written
+/// and with the work-item loop widened by Lanes work-items (AsWritten.cpp).
+struct WideningCost {
+  double Written = 0, Widened = 0;
+  unsigned Lanes = 1;
+};
+WideningCost wideningCost(llvm::Function &F, const WorkGroupConfig &Config,
+                          llvm::FunctionAnalysisManager &FAM);
 
 /// The four analysis managers of the new pass manager, registered with a
 /// PassBuilder and cross-linked the way opt sets them up.

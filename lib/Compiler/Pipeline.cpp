@@ -255,7 +255,8 @@ static bool workGroupStage(Module &M, const WorkGroupConfig &Config,
     // loop be vectorized across work-items (each component one lane vector);
     // the SLP vectorizer regroups what the loop vectorizer leaves. The
     // library's x86 intrinsics first become generic IR: neither pass
-    // splits or widens them.
+    // splits or widens them. A subkernel kept as written keeps its
+    // vectors.
     ScalarizerPassOptions SO;
     SO.ScalarizeLoadStore = true;
     FunctionPassManager FPM;
@@ -264,7 +265,7 @@ static bool workGroupStage(Module &M, const WorkGroupConfig &Config,
     FPM.addPass(ScalarizerPass(SO));
     for (Function &F : M)
       if (!F.isDeclaration() && F.getName().starts_with("__iss_sub_") &&
-          !F.hasFnAttribute(ScalarAttr))
+          !F.hasFnAttribute(ScalarAttr) && !F.hasFnAttribute(AsWrittenAttr))
         FPM.run(F, FAM);
   }
   tableHugeSwitches(M, FAM);
@@ -735,6 +736,7 @@ static KernelJob kernelJob(const std::vector<uint8_t> &Binary,
   Config.PartialEdges = S.PartialEdges;
   Config.MaxPieces = S.MaxPieces;
   Config.SafeDivision = S.SafeDivision;
+  Config.Choice = S.Choice;
   Config.Stats = S.Stats;
   Config.DimsMask = S.DimsMask;
   Config.WeightConsecutive = S.WeightConsecutive;
@@ -748,11 +750,11 @@ static KernelJob kernelJob(const std::vector<uint8_t> &Binary,
      << (Config.CheapMasks ? "; cheap masks" : "")
      << (S.StrideVersioning ? "; stride versioning" : "") << "; pieces "
      << Config.MaxPieces << (Config.SafeDivision ? "" : "; unguarded division")
-     << (Config.Stats ? "; stats" : "") << "; dims " << S.DimsMask
-     << "; weights " << S.WeightConsecutive << ',' << S.WeightUniform << ','
-     << S.WeightDivergent << "; local " << Config.LocalSize[0] << ','
-     << Config.LocalSize[1] << ',' << Config.LocalSize[2] << "; kernel "
-     << Kernel << "; program "
+     << (Config.Choice ? "" : "; no choice") << (Config.Stats ? "; stats" : "")
+     << "; dims " << S.DimsMask << "; weights " << S.WeightConsecutive << ','
+     << S.WeightUniform << ',' << S.WeightDivergent << "; local "
+     << Config.LocalSize[0] << ',' << Config.LocalSize[1] << ','
+     << Config.LocalSize[2] << "; kernel " << Kernel << "; program "
      << identityHex(StringRef(reinterpret_cast<const char *>(Binary.data()),
                               Binary.size()));
   KS.flush();

@@ -200,6 +200,9 @@ static Settings readSettings() {
     if (const char *V = Get("POCL_ISS_SAFE_DIVISION"))
       Err = parseBool("POCL_ISS_SAFE_DIVISION", V, S.SafeDivision);
   if (Err.empty())
+    if (const char *V = Get("POCL_ISS_CHOICE"))
+      Err = parseBool("POCL_ISS_CHOICE", V, S.Choice);
+  if (Err.empty())
     if (const char *V = Get("POCL_ISS_CHEAP_MASKS")) {
       bool B = false;
       Err = parseBool("POCL_ISS_CHEAP_MASKS", V, B);

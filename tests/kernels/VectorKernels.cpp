@@ -62,6 +62,25 @@ __kernel void conversions(__global const float4 *In, __global int4 *ToInt,
   Back[I] = convert_float4(convert_int4_rtn(V));
 }
 
+// Rounds of a hash over the kernel's own uint8 and ulong8 vectors, each
+// lane a different input (the shape of password crackers' kernels): run
+// in groups of one work-item the kernel stays as written (iss-as-written),
+// in larger ones its loop may be widened; every mode computes the same.
+__kernel void hashRounds(__global const uint8 *In, __global const ulong8 *In64,
+                         __global uint8 *Out, __global ulong8 *Out64,
+                         int Rounds) {
+  size_t I = get_global_id(0);
+  uint8 A = In[I], B = A.s12345670 ^ (uint8)(0x9e3779b9u);
+  ulong8 C = In64[I];
+  for (int R = 0; R < Rounds; ++R) {
+    A = rotate(A, (uint8)(7)) + B;
+    B = (B ^ A) + (uint8)(R);
+    C = (rotate(C, (ulong8)(13)) ^ (C >> 3)) + convert_ulong8(A);
+  }
+  Out[I] = A ^ B;
+  Out64[I] = C;
+}
+
 // Builtins of float4 that pocl's x86 library computes with SSE and AVX
 // intrinsics (max and min, blends, rounding, conversions, fabs through
 // long2), which iss-generic-intrinsics rewrites: NaNs, zeros of both
@@ -135,6 +154,51 @@ CLT_TEST(int8Arithmetic) {
       Want[8 * I + C] = R[C] + int(I);
   }
   expectEqual(E.read<int>(DO, 8 * N), Want, "int8Ops");
+}
+
+CLT_TEST(ownVectorRounds) {
+  const size_t N = 512;
+  const int Rounds = 21;
+  auto A = randomVector<cl_uint>(8 * N, 0u, 0xffffffffu, 43);
+  auto C = randomVector<cl_ulong>(8 * N, 0ull, ~0ull, 44);
+  Program P = E.build(VectorSource);
+  Kernel K = E.kernel(P, "hashRounds");
+  auto Rotl32 = [](cl_uint V, unsigned S) {
+    return cl_uint(V << S | V >> (32 - S));
+  };
+  auto Rotl64 = [](cl_ulong V, unsigned S) {
+    return cl_ulong(V << S | V >> (64 - S));
+  };
+  std::vector<cl_uint> Want(8 * N);
+  std::vector<cl_ulong> Want64(8 * N);
+  for (size_t I = 0; I < N; ++I) {
+    cl_uint X[8], Y[8];
+    cl_ulong Z[8];
+    for (int L = 0; L < 8; ++L) {
+      X[L] = A[8 * I + L];
+      Y[L] = A[8 * I + (L + 1) % 8] ^ 0x9e3779b9u;
+      Z[L] = C[8 * I + L];
+    }
+    for (int R = 0; R < Rounds; ++R)
+      for (int L = 0; L < 8; ++L) {
+        X[L] = Rotl32(X[L], 7) + Y[L];
+        Y[L] = (Y[L] ^ X[L]) + cl_uint(R);
+        Z[L] = (Rotl64(Z[L], 13) ^ (Z[L] >> 3)) + X[L];
+      }
+    for (int L = 0; L < 8; ++L) {
+      Want[8 * I + L] = X[L] ^ Y[L];
+      Want64[8 * I + L] = Z[L];
+    }
+  }
+  for (size_t Local : {size_t(1), size_t(64)}) {
+    Mem DA = E.input(A), DC = E.input(C), DO = E.output<cl_uint>(8 * N),
+        DO64 = E.output<cl_ulong>(8 * N);
+    setArgs(K, DA, DC, DO, DO64, Rounds);
+    E.run1(K, N, Local);
+    std::string What = "hashRounds, local size " + std::to_string(Local);
+    expectEqual(E.read<cl_uint>(DO, 8 * N), Want, What + ", uint8");
+    expectEqual(E.read<cl_ulong>(DO64, 8 * N), Want64, What + ", ulong8");
+  }
 }
 
 CLT_TEST(vloadVstoreUnaligned) {

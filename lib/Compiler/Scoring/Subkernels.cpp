@@ -276,10 +276,10 @@ PreservedAnalyses SubkernelsPass::run(Module &M, ModuleAnalysisManager &MAM) {
   bool Scoring =
       Config.IssMode == Mode::Score || Config.IssMode == Mode::SplitScore;
   std::vector<Candidate> Cands;
-  if (Scoring)
+  if (Scoring && !Kernel->hasFnAttribute(AsWrittenAttr))
     Cands = candidates(Config);
   // One subkernel, as iss-wi-loops builds it: the modes without scores,
-  // and kernels with no dimension to vectorize.
+  // kernels kept as written and kernels with no dimension to vectorize.
   if (Cands.size() < 2) {
     SubkernelBuilder SB(M, *Kernel, MAM);
     SB.run(ContextArraysPass(Config));

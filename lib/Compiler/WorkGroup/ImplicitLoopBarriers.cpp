@@ -16,7 +16,8 @@
 // work-item loop then runs inside the kernel loop, where it can be
 // vectorized: the DCT case of section 4.6. In scalar mode this is done only
 // for kernels that have barriers anyway, as pocl does: without
-// vectorization, a work-item loop per iteration only adds context traffic.
+// vectorization, a work-item loop per iteration only adds context traffic;
+// so too for a kernel kept as written (iss-as-written).
 //
 //===----------------------------------------------------------------------===//
 
@@ -67,8 +68,11 @@ PreservedAnalyses ImplicitLoopBarriersPass::run(Module &M,
   for (Loop *L : LI.getLoopsInPreorder())
     if (WithBarrier.count(L))
       BLoops.insert(L);
+  // A kernel kept as written (iss-as-written) is not widened either.
+  bool Widened =
+      Config.IssMode != Mode::Scalar && !K->hasFnAttribute(AsWrittenAttr);
   bool Horizontal = Config.Horizontal && Config.workItems() > 1 &&
-                    (Config.IssMode != Mode::Scalar || hasExplicitBarriers(*K));
+                    (Widened || hasExplicitBarriers(*K));
   if (Horizontal)
     for (Loop *L : LI.getLoopsInPreorder()) {
       if (!L->isInnermost() || BLoops.count(L))

@@ -90,6 +90,12 @@ static cl::opt<bool> SafeDivisionOpt(
     cl::desc("POCL_ISS_SAFE_DIVISION: iss-workgroup guards divisions"),
     cl::init(true));
 
+static cl::opt<bool> ChoiceOpt(
+    "iss-choice",
+    cl::desc("POCL_ISS_CHOICE: iss-workgroup keeps the kernel as written "
+             "where widening cannot pay (iss-as-written)"),
+    cl::init(true));
+
 WorkGroupConfig WorkGroupConfig::fromCommandLine() {
   WorkGroupConfig C;
   C.Kernel = KernelName;
@@ -107,6 +113,7 @@ WorkGroupConfig WorkGroupConfig::fromCommandLine() {
   C.MaxPieces = MaxPiecesOpt;
   C.Stats = StatsOpt;
   C.SafeDivision = SafeDivisionOpt;
+  C.Choice = ChoiceOpt;
   // Bad values keep the defaults, as a bad -iss-mode does.
   parseDims(DimsOpt, C.DimsMask);
   parseWeights(WeightsOpt, C.WeightConsecutive, C.WeightUniform,

@@ -363,6 +363,8 @@ Function *WorkGroupBuilder::build() {
   WG->addFnAttr(VectorWidthAttr, std::to_string(Config.VectorWidth));
   if (Config.IssMode == Mode::Scalar)
     WG->addFnAttr(ScalarAttr);
+  if (Kernel.hasFnAttribute(AsWrittenAttr))
+    WG->addFnAttr(AsWrittenAttr);
   Argument *Args = WG->getArg(0);
   Argument *CtxArg = WG->getArg(1);
   Args->setName("args");
@@ -1712,8 +1714,9 @@ void WorkGroupBuilder::emitSelection() {
   IRBuilder<> SB(BasicBlock::Create(Ctx, "entry", Sel));
   SB.CreateRet(ConstantInt::get(I32, 0));
   std::string Desc = std::string(modeName(Config.IssMode)) + ":" +
-                     (Config.IssMode == Mode::Scalar
-                          ? "scalar"
+                     (Config.IssMode == Mode::Scalar ? "scalar"
+                      : Kernel.hasFnAttribute(AsWrittenAttr)
+                          ? "written"
                           : DimNames[Config.vectorizedDim()]);
   NamedMDNode *NMD = M.getOrInsertNamedMetadata("iss.subkernels");
   NMD->addOperand(MDNode::get(
@@ -1798,9 +1801,11 @@ PreservedAnalyses WorkItemLoopsPass::run(Module &M,
     return PreservedAnalyses::all();
   // `vec` and `score` keep full-tile splitting only (what the loop
   // vectorizer does with the constant local size); `split` and
-  // `split+score` split (the input-space-splitting paper, section 6.3).
+  // `split+score` split (the input-space-splitting paper, section 6.3); a
+  // kernel kept as written (iss-as-written) is not.
   bool Split =
-      Config.IssMode == Mode::Split || Config.IssMode == Mode::SplitScore;
+      (Config.IssMode == Mode::Split || Config.IssMode == Mode::SplitScore) &&
+      !Kernel->hasFnAttribute(AsWrittenAttr);
   std::optional<WorkItemModel> Built;
   SplitPlanner Planner;
   // One work-item along the vectorized dimension leaves nothing to split:

@@ -11,11 +11,11 @@
 ; }
 ;
 ; RUN: pocl-iss-opt -passes=iss-workgroup -iss-kernel=q -iss-local-size=16 -iss-mode=split+score -iss-vector-width=8 -S %s -o %t.named
-; RUN: pocl-iss-opt -passes=iss-prepare,iss-safe-division,iss-barriers,iss-loop-barriers,iss-cond-barriers,iss-subkernels,iss-hoist-uniform -iss-kernel=q -iss-local-size=16 -iss-mode=split+score -iss-vector-width=8 -S %s -o %t.listed
+; RUN: pocl-iss-opt -passes=iss-prepare,iss-safe-division,iss-barriers,iss-as-written,iss-loop-barriers,iss-cond-barriers,iss-subkernels,iss-hoist-uniform -iss-kernel=q -iss-local-size=16 -iss-mode=split+score -iss-vector-width=8 -S %s -o %t.listed
 ; RUN: diff %t.named %t.listed
 ; RUN: FileCheck %s < %t.named
 ; RUN: pocl-iss-opt -passes=iss-workgroup -iss-safe-division=0 -iss-kernel=q -iss-local-size=16 -iss-mode=vec -iss-vector-width=8 -S %s -o %t.unguarded
-; RUN: pocl-iss-opt -passes=iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,iss-subkernels,iss-hoist-uniform -iss-kernel=q -iss-local-size=16 -iss-mode=vec -iss-vector-width=8 -S %s -o %t.unguarded.listed
+; RUN: pocl-iss-opt -passes=iss-prepare,iss-barriers,iss-as-written,iss-loop-barriers,iss-cond-barriers,iss-subkernels,iss-hoist-uniform -iss-kernel=q -iss-local-size=16 -iss-mode=vec -iss-vector-width=8 -S %s -o %t.unguarded.listed
 ; RUN: diff %t.unguarded %t.unguarded.listed
 ; RUN: FileCheck %s --check-prefix=UNGUARDED < %t.unguarded
 
