@@ -17,7 +17,11 @@
 // become renames of lanes); a load or store of the kernel's vectors of N
 // lanes, widened, is an interleaved access of N registers and a transpose
 // between lanes and work-items, log2 N stages of shuffles over the N
-// registers: (1 + log2 N) times its registers. Values every
+// registers: (1 + log2 N) times its registers. The values a loop carries
+// from one iteration to the next (its header's phis) need their registers
+// at once: those past the register file (16 vector registers, 32 with
+// AVX-512) cost a store and a load per iteration, and widening multiplies
+// them (a uint16 takes 2 registers of 256 bits, 16 widened by 8). Values every
 // work-item computes alike are left out: they stay scalar either way. Where
 // the widened count is not lower, the kernel is marked as written
 // (AsWrittenAttr) and every later pass keeps its vectors: no horizontal
@@ -91,6 +95,16 @@ static Type *workType(const Instruction &I) {
   return I.getType();
 }
 
+/// The lanes of \p T and their bits (0 for what is not data).
+static std::pair<double, double> lanesOf(Type *T, const DataLayout &DL) {
+  auto *VT = dyn_cast<FixedVectorType>(T);
+  Type *Elem = T->getScalarType();
+  double Bits = Elem->isPointerTy()
+                    ? DL.getPointerSizeInBits(Elem->getPointerAddressSpace())
+                    : Elem->getPrimitiveSizeInBits().getFixedValue();
+  return {VT ? VT->getNumElements() : 1, Bits};
+}
+
 WideningCost wideningCost(Function &F, const WorkGroupConfig &Config,
                           FunctionAnalysisManager &FAM) {
   WideningCost Cost;
@@ -114,14 +128,9 @@ WideningCost wideningCost(Function &F, const WorkGroupConfig &Config,
       if (Uniform)
         continue;
       auto *VT = dyn_cast<FixedVectorType>(T);
-      Type *Elem = T->getScalarType();
-      double Bits =
-          Elem->isPointerTy()
-              ? DL.getPointerSizeInBits(Elem->getPointerAddressSpace())
-              : Elem->getPrimitiveSizeInBits().getFixedValue();
+      auto [N, Bits] = lanesOf(T, DL);
       if (!Bits)
         continue;
-      double N = VT ? VT->getNumElements() : 1;
       double Written = std::max(1.0, std::ceil(N * Bits / RegisterBits));
       double Widened = N * std::ceil(V * Bits / RegisterBits) / V;
       if (isa<ShuffleVectorInst>(I) || isa<InsertElementInst>(I) ||
@@ -132,6 +141,23 @@ WideningCost wideningCost(Function &F, const WorkGroupConfig &Config,
       Cost.Written += Weight * Written;
       Cost.Widened += Weight * Widened;
     }
+  }
+  // The values a loop carries live in registers across its iterations:
+  // those past the register file are stored and loaded again in each.
+  const double Registers = RegisterBits >= 512 ? 32 : 16;
+  for (Loop *L : FAM.getResult<LoopAnalysis>(F).getLoopsInPreorder()) {
+    double Written = 0, Widened = 0;
+    for (PHINode &Phi : L->getHeader()->phis()) {
+      auto [N, Bits] = lanesOf(Phi.getType(), DL);
+      if (!Bits || U.isUniform(&Phi))
+        continue;
+      Written += std::max(1.0, std::ceil(N * Bits / RegisterBits));
+      Widened += N * std::ceil(V * Bits / RegisterBits);
+    }
+    double Weight =
+        double(BFI.getBlockFreq(L->getHeader()).getFrequency()) / Entry;
+    Cost.Written += Weight * 2 * std::max(0.0, Written - Registers);
+    Cost.Widened += Weight * 2 * std::max(0.0, Widened - Registers) / V;
   }
   return Cost;
 }

@@ -43,6 +43,26 @@
 ; RUN: pocl-iss-opt -passes=iss-prepare,iss-barriers,iss-as-written -iss-kernel=rot8 -iss-local-size=1 -iss-mode=vec -iss-vector-width=8 -pass-remarks-analysis=iss-as-written -S %s 2>&1 | FileCheck %s --check-prefix=ONE
 ; ONE: widened by 1: as written
 ;
+; mad16: two int16 carried by a loop of mads (clpeak's integer compute):
+; as written 4 registers, widened by 8 32, twice the register file's 16;
+; widening saves the id's arithmetic but spills 16 registers, a store and
+; a load of each per iteration.
+; __kernel void mad16(__global int16 *out, int16 a, int n) {
+;   int16 x = (int16)(get_global_id(0)), y = a;
+;   for (int i = 0; i < n; ++i) {
+;     x = y * x + y;
+;     y = x * y + x;
+;   }
+;   out[get_global_id(0)] = x + y;
+; }
+; RUN: pocl-iss-opt -passes=iss-prepare,iss-barriers,iss-as-written -iss-kernel=mad16 -iss-local-size=256 -iss-mode=vec -iss-vector-width=8 -pass-remarks-analysis=iss-as-written -S %s 2>&1 | FileCheck %s --check-prefix=MAD16
+; MAD16: remark: {{.*}} widened by 8: as written
+; MAD16: attributes #{{.*}}"iss-as-written"
+; The same with the registers of AVX-512 (32 of 512 bits): 2 as written,
+; 16 widened, no spill, and the id's arithmetic tips it.
+; RUN: pocl-iss-opt -passes=iss-prepare,iss-barriers,iss-as-written -iss-kernel=mad16 -iss-local-size=256 -iss-mode=vec -iss-vector-width=16 -pass-remarks-analysis=iss-as-written -S %s 2>&1 | FileCheck %s --check-prefix=MAD16W
+; MAD16W: remark: {{.*}} widened by 16: widened
+;
 ; mad4: float4, half a register: widened, each operation serves 8
 ; work-items at the cost of 4 as written.
 ; __kernel void mad4(__global float4 *out, __global const float4 *a,
@@ -101,6 +121,36 @@ done:
   %vr = phi <8 x i32> [ %v0, %entry ], [ %v.next, %loop ]
   %po = getelementptr inbounds <8 x i32>, ptr %out, i64 %x
   store <8 x i32> %vr, ptr %po, align 32
+  ret void
+}
+
+define spir_kernel void @mad16(ptr %out, <16 x i32> %a, i32 %n) {
+entry:
+  %g = call i64 @gid_x()
+  %g32 = trunc i64 %g to i32
+  %gi = insertelement <16 x i32> poison, i32 %g32, i64 0
+  %x0 = shufflevector <16 x i32> %gi, <16 x i32> poison, <16 x i32> zeroinitializer
+  %has = icmp sgt i32 %n, 0
+  br i1 %has, label %loop, label %done
+
+loop:
+  %i = phi i32 [ 0, %entry ], [ %i.next, %loop ]
+  %x = phi <16 x i32> [ %x0, %entry ], [ %x.next, %loop ]
+  %y = phi <16 x i32> [ %a, %entry ], [ %y.next, %loop ]
+  %yx = mul <16 x i32> %y, %x
+  %x.next = add <16 x i32> %yx, %y
+  %xy = mul <16 x i32> %x.next, %y
+  %y.next = add <16 x i32> %xy, %x.next
+  %i.next = add nuw nsw i32 %i, 1
+  %c = icmp slt i32 %i.next, %n
+  br i1 %c, label %loop, label %done
+
+done:
+  %xr = phi <16 x i32> [ %x0, %entry ], [ %x.next, %loop ]
+  %yr = phi <16 x i32> [ %a, %entry ], [ %y.next, %loop ]
+  %s = add <16 x i32> %xr, %yr
+  %po = getelementptr inbounds <16 x i32>, ptr %out, i64 %g
+  store <16 x i32> %s, ptr %po, align 64
   ret void
 }
 
