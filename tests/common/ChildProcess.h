@@ -16,6 +16,7 @@
 
 #include <chrono>
 #include <csignal>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <dirent.h>
@@ -138,6 +139,23 @@ inline int waitChild(pid_t Pid, int Seconds) {
   kill(Pid, SIGKILL);
   waitpid(Pid, &Status, 0);
   return -1;
+}
+
+/// What a child that checks pocl-iss's own settings runs: \p Body on an Env
+/// opened on pocl-iss, whatever ISS_TEST_PLATFORM says. Returns 77 without
+/// that platform, 1 after a failure (printed to stderr), else what \p Body
+/// returns.
+template <typename Fn> int onPoclIss(Fn Body) {
+  if (!findPlatform("pocl-iss"))
+    return 77;
+  try {
+    Env E;
+    E.open("pocl-iss");
+    return Body(E);
+  } catch (const Failure &F) {
+    std::fprintf(stderr, "%s\n", F.what());
+    return 1;
+  }
 }
 
 /// The content of the file at \p Path; empty when it cannot be read.

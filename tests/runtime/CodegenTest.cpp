@@ -50,11 +50,7 @@ static uint32_t rotl(uint32_t V, unsigned S) {
 /// Runs \p Kernel of Source with \p Local work-items per group and checks
 /// its results.
 static int child(const std::string &Kernel, size_t Local) {
-  if (!clt::findPlatform("pocl-iss"))
-    return 77;
-  try {
-    clt::Env E;
-    E.open("pocl-iss");
+  return clt::onPoclIss([&](clt::Env &E) {
     clt::Program P = E.build(Source);
     clt::Kernel K = E.kernel(P, Kernel.c_str());
     const int N = 1024, Stride = 3, Rounds = 9;
@@ -92,11 +88,8 @@ static int child(const std::string &Kernel, size_t Local) {
         return 1;
       }
     }
-  } catch (const clt::Failure &F) {
-    std::fprintf(stderr, "%s\n", F.what());
-    return 1;
-  }
-  return 0;
+    return 0;
+  });
 }
 
 namespace {

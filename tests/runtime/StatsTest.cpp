@@ -34,11 +34,7 @@ static constexpr unsigned long long ConvSize = 1024;
 /// The statistics are ours: the child runs on pocl-iss whatever
 /// ISS_TEST_PLATFORM says.
 static int child() {
-  if (!clt::findPlatform("pocl-iss"))
-    return 77;
-  try {
-    clt::Env E;
-    E.open("pocl-iss");
+  return clt::onPoclIss([](clt::Env &E) {
     clt::Program P = E.build("__kernel void stats_kernel(__global float *x) "
                              "{ x[get_global_id(0)] *= 2.0f; }");
     clt::Kernel K = E.kernel(P, "stats_kernel");
@@ -66,21 +62,14 @@ static int child() {
       std::fprintf(stderr, "Convolution2D: %s\n", Bad.c_str());
       return 1;
     }
-  } catch (const clt::Failure &F) {
-    std::fprintf(stderr, "%s\n", F.what());
-    return 1;
-  }
-  return 0;
+    return 0;
+  });
 }
 
 /// A tail guard over consecutive accesses, in `split` mode: its pieces are
 /// what POCL_ISS_CHEAP_MASKS decides (split, or left to the masks).
 static int masksChild() {
-  if (!clt::findPlatform("pocl-iss"))
-    return 77;
-  try {
-    clt::Env E;
-    E.open("pocl-iss");
+  return clt::onPoclIss([](clt::Env &E) {
     clt::Program P = E.build("__kernel void guarded(__global float *x, int n) "
                              "{ int i = get_global_id(0); "
                              "if (i < n) x[i] *= 2.0f; }");
@@ -96,11 +85,8 @@ static int masksChild() {
         std::fprintf(stderr, "guarded: x[%zu] = %g\n", I, Got[I]);
         return 1;
       }
-  } catch (const clt::Failure &F) {
-    std::fprintf(stderr, "%s\n", F.what());
-    return 1;
-  }
-  return 0;
+    return 0;
+  });
 }
 
 /// The titles of the two tables, each on the line that heads it.
@@ -222,11 +208,7 @@ static int checkPieces(const std::string &Out, bool Edges) {
 /// with F set in groups of 2x16, where only y has a vector's worth of
 /// work-items.
 static int scoresChild() {
-  if (!clt::findPlatform("pocl-iss"))
-    return 77;
-  try {
-    clt::Env E;
-    E.open("pocl-iss");
+  return clt::onPoclIss([](clt::Env &E) {
     clt::Program P = E.build(
         "__kernel void either(__global int *Out, int N, int F) {\n"
         "  int X = get_global_id(0), Y = get_global_id(1);\n"
@@ -251,11 +233,8 @@ static int scoresChild() {
               return 1;
             }
       }
-  } catch (const clt::Failure &F) {
-    std::fprintf(stderr, "%s\n", F.what());
-    return 1;
-  }
-  return 0;
+    return 0;
+  });
 }
 
 /// How a child ended and what it wrote.
