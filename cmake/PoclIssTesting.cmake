@@ -37,10 +37,17 @@ function(add_runtime_test NAME)
                        SKIP_RETURN_CODE 77 TIMEOUT ${POCL_ISS_TEST_TIMEOUT})
 endfunction()
 
+# A command prefix that skips (77) on a host without the features the avx2
+# kernel library variant needs (lib/Compiler/Target.cpp).
+set(POCL_ISS_IF_AVX2 ${PROJECT_SOURCE_DIR}/cmake/if-cpu-has.sh avx2 fma bmi2 f16c --)
+
 # add_kernel_test(<name> <sources>...): an end-to-end test run by the
 # harness's runner, registered once per POCL_ISS_MODE (all modes must give
 # the host reference's results); the default mode's carries the label
 # default-mode (CI's sanitizer runs take those, scripts/test-sanitizers.sh).
+# Each mode runs once more with POCL_ISS_TARGET=avx2 (<name>.<mode>-avx2,
+# label target): the AVX2 code path, whatever the host's best; skipped on a
+# host without AVX2.
 function(add_kernel_test NAME)
   add_executable(${NAME} ${ARGN} ${PROJECT_SOURCE_DIR}/tests/common/ClTest.cpp)
   pocl_iss_opencl_host(${NAME} 300)
@@ -55,6 +62,12 @@ function(add_kernel_test NAME)
       ENVIRONMENT "${POCL_ISS_TEST_ENV};POCL_ISS_MODE=${MODE}"
       SKIP_RETURN_CODE 77 TIMEOUT ${POCL_ISS_TEST_TIMEOUT}
       LABELS "${_iss_labels}")
+    add_test(NAME ${NAME}.${MODE}-avx2
+             COMMAND ${POCL_ISS_IF_AVX2} $<TARGET_FILE:${NAME}>)
+    set_tests_properties(${NAME}.${MODE}-avx2 PROPERTIES
+      ENVIRONMENT "${POCL_ISS_TEST_ENV};POCL_ISS_MODE=${MODE};POCL_ISS_TARGET=avx2"
+      SKIP_RETURN_CODE 77 TIMEOUT ${POCL_ISS_TEST_TIMEOUT}
+      LABELS "kernel;target")
     # The modes that tier, as users run them: `vec`'s code first, the
     # mode's once the compiler process has it, every result checked either
     # way. Without a kernel cache, so that each run takes the tiered path

@@ -50,6 +50,9 @@ struct Settings {
   std::string Devices;             ///< POCL_DEVICES, empty: all
   unsigned DebugMask = 0;          ///< POCL_DEBUG categories
   std::string DumpDir;             ///< POCL_ISS_DUMP_IR: write kernels' IR
+  /// POCL_ISS_TARGET: the kernel library variant, empty: the best the host
+  /// runs. Checked where the variants are known (getTargetInfo).
+  std::string Target;
   std::string PlatformName = "pocl-iss"; ///< POCL_PLATFORM_NAME_OVERRIDE
   /// POCL_ISS_COMPILER_STACK_MB: the stack of the compiler's thread, MiB.
   unsigned CompilerStackMB = 1024;
@@ -59,6 +62,11 @@ struct Settings {
 /// naming the variable and the allowed values to stderr and exits with
 /// status 1: a silently ignored setting would falsify an ablation study.
 const Settings &settings();
+
+/// What settings() does with a bad value, for the settings checked where
+/// their allowed values are known (POCL_ISS_TARGET): prints
+/// "pocl-iss: <Message>" to stderr and exits with status 1.
+[[noreturn]] void failSetting(const std::string &Message);
 
 /// The checks behind settings(), exposed for the unit tests: each returns
 /// an error message (empty when \p Value is valid) and stores the result.

@@ -20,6 +20,7 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -95,8 +96,21 @@ struct TargetInfo {
   std::vector<std::string> OpenCLCFeatures;
 };
 
-/// Detected once per process from the host CPU.
+/// Chosen once per process: the kernel library variant POCL_ISS_TARGET
+/// names, or without it the best one the host CPU runs. A variant that is
+/// not one, that the host cannot run or whose file is not installed stops
+/// the process with a one-line error (Env.h).
 const TargetInfo &getTargetInfo();
+
+/// The choice behind getTargetInfo(), exposed for the unit tests: fills the
+/// CPU, the variant, its file and its vector bits of \p T with the variant
+/// \p Requested names, or where it is empty with the best one whose
+/// features \p Has (LLVM's names: "avx2", "sse4.1") and whose file
+/// \p Exists. Returns the error message, empty on success.
+std::string selectTarget(const std::string &Requested,
+                         const std::function<bool(const std::string &)> &Has,
+                         const std::function<bool(const std::string &)> &Exists,
+                         TargetInfo &T);
 
 /// clBuildProgram: OpenCL C source to an executable binary.
 BuildResult buildProgram(const std::string &Source, const std::string &Options);

@@ -183,18 +183,26 @@ static PipelineTuningOptions tuningFor(const WorkGroupConfig &Config) {
   return PTO;
 }
 
-/// Writes \p M to POCL_ISS_DUMP_IR as \p Config's \p Stage.
-static void dumpIR(const Module &M, const WorkGroupConfig &Config,
-                   const char *Stage) {
+/// The file of POCL_ISS_DUMP_IR for \p Config's \p Stage, written by
+/// \p Write; nothing without the setting.
+static void dumpFile(const WorkGroupConfig &Config, const char *Stage,
+                     const std::function<void(raw_ostream &)> &Write) {
   const std::string &Dir = settings().DumpDir;
   if (Dir.empty())
     return;
-  std::string Path = Dir + "/" + Config.Kernel + "-" +
-                     modeName(Config.IssMode) + "-" + Stage + ".ll";
+  std::string Path =
+      Dir + "/" + Config.Kernel + "-" + modeName(Config.IssMode) + Stage;
   std::error_code EC;
   raw_fd_ostream OS(Path, EC);
   if (!EC)
-    M.print(OS, nullptr);
+    Write(OS);
+}
+
+/// Writes \p M to POCL_ISS_DUMP_IR as \p Config's \p Stage.
+static void dumpIR(const Module &M, const WorkGroupConfig &Config,
+                   const char *Stage) {
+  dumpFile(Config, ("-" + std::string(Stage) + ".ll").c_str(),
+           [&](raw_ostream &OS) { M.print(OS, nullptr); });
 }
 
 /// Runs the work-group passes on \p M for \p Config, and what prepares
@@ -221,7 +229,8 @@ static bool workGroupStage(Module &M, const WorkGroupConfig &Config,
   Front.run(M, MAM);
   // The kernel library fixes the target CPU (its features); the cost models
   // are tuned for the CPU we run on: on AMD Zen, say, gathers are slow and
-  // the vectorizer must know it.
+  // the vectorizer must know it. Tuning adds no instructions: the code of a
+  // narrower POCL_ISS_TARGET than the host's stays within its features.
   std::string TuneCPU = sys::getHostCPUName().str();
   for (Function &F : M)
     if (F.getName().starts_with("__iss_sub_")) {
@@ -645,6 +654,8 @@ static bool compileKernel(const std::vector<uint8_t> &Binary,
   auto Start = std::chrono::steady_clock::now();
   if (!emitObject(*M, *TM, Obj, Error))
     return false;
+  dumpFile(Config, ".o",
+           [&](raw_ostream &OS) { OS.write(Obj.data(), Obj.size()); });
   debugLog(DbgLLVM, "kernel %s: %s, O3 %.1f ms, code generation %.1f ms",
            Config.Kernel.c_str(), Ms.front().c_str(), Ms.O3, msSince(Start));
   Out.Object.assign(Obj.begin(), Obj.end());

@@ -119,6 +119,19 @@ std::unique_ptr<Module> readBinary(LLVMContext &Ctx,
     Error = "program binary holds invalid bitcode: " + toString(M.takeError());
     return nullptr;
   }
+  // Code for another target (a binary saved under another POCL_ISS_TARGET,
+  // or on another host) may use instructions the device's lacks, and the
+  // kernel library would not inline into it.
+  const std::string &CPU = getTargetInfo().CPU;
+  for (const Function &F : **M) {
+    Attribute A = F.getFnAttribute("target-cpu");
+    if (A.isValid() && A.getValueAsString() != CPU) {
+      Error = "program binary is compiled for target-cpu " +
+              A.getValueAsString().str() + ", the device's is " + CPU +
+              " (POCL_ISS_TARGET)";
+      return nullptr;
+    }
+  }
   Kind = static_cast<BinaryKind>(K);
   return std::move(*M);
 }

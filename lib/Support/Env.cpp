@@ -160,7 +160,7 @@ static std::string defaultCacheDir() {
          std::to_string(geteuid());
 }
 
-[[noreturn]] static void fail(const std::string &Message) {
+[[noreturn]] void failSetting(const std::string &Message) {
   std::fprintf(stderr, "pocl-iss: %s\n", Message.c_str());
   std::exit(1);
 }
@@ -254,9 +254,11 @@ static Settings readSettings() {
         S.Devices = "none";
     }
   if (!Err.empty())
-    fail(Err);
+    failSetting(Err);
   if (const char *V = Get("POCL_ISS_DUMP_IR"))
     S.DumpDir = V;
+  if (const char *V = Get("POCL_ISS_TARGET"))
+    S.Target = V;
   if (const char *V = Get("POCL_PLATFORM_NAME_OVERRIDE"))
     S.PlatformName = V;
   const char *Dir = Get("POCL_CACHE_DIR");

@@ -12,6 +12,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -177,6 +178,81 @@ TEST(Compiler, BuildErrorsGoToTheLog) {
   BuildResult O = buildProgram("__kernel void k() {}", "-no-such-option");
   EXPECT_FALSE(O.Success);
   EXPECT_TRUE(O.InvalidOptions);
+}
+
+/// POCL_ISS_TARGET's choice on made-up hosts: \p Features are what the
+/// host has, \p Missing the variants whose file is not installed.
+static std::string chooseOn(const std::string &Requested,
+                            const std::vector<std::string> &Features,
+                            const std::vector<std::string> &Missing,
+                            TargetInfo &T) {
+  auto In = [](const std::vector<std::string> &List, const std::string &S) {
+    return std::find(List.begin(), List.end(), S) != List.end();
+  };
+  return selectTarget(
+      Requested, [&](const std::string &F) { return In(Features, F); },
+      [&](const std::string &Path) {
+        for (const std::string &V : Missing)
+          if (Path.find("-" + V + ".bc") != std::string::npos)
+            return false;
+        return true;
+      },
+      T);
+}
+
+TEST(Target, BestOrNamed) {
+  const std::vector<std::string> Skylake = {
+      "avx512f", "avx512bw", "avx512vl", "avx512dq", "avx512cd", "fma",
+      "avx2",    "bmi2",     "f16c",     "avx",      "sse4.1",   "ssse3"};
+  TargetInfo T;
+  EXPECT_EQ(chooseOn("", Skylake, {}, T), "");
+  EXPECT_EQ(T.LibraryVariant, "avx512");
+  EXPECT_EQ(T.CPU, "skylake-avx512");
+  EXPECT_EQ(T.NativeVectorBits, 512u);
+  EXPECT_EQ(chooseOn("avx2", Skylake, {}, T), "");
+  EXPECT_EQ(T.LibraryVariant, "avx2");
+  EXPECT_EQ(T.CPU, "haswell");
+  EXPECT_EQ(T.NativeVectorBits, 256u);
+  EXPECT_NE(T.LibraryPath.find("kernel-x86_64-pc-linux-gnu-avx2.bc"),
+            std::string::npos);
+  EXPECT_EQ(chooseOn("sse41", Skylake, {}, T), "");
+  EXPECT_EQ(T.CPU, "penryn");
+  EXPECT_EQ(T.NativeVectorBits, 128u);
+  // Without its file, the best variant is passed over.
+  EXPECT_EQ(chooseOn("", Skylake, {"avx512"}, T), "");
+  EXPECT_EQ(T.LibraryVariant, "avx2");
+}
+
+TEST(Target, RefusedWithWhatTheHostAllows) {
+  const std::vector<std::string> Penryn = {"sse4.1", "ssse3"};
+  TargetInfo T;
+  EXPECT_EQ(chooseOn("avx2", Penryn, {}, T),
+            "POCL_ISS_TARGET='avx2' is not allowed: this CPU lacks avx2, fma, "
+            "bmi2, f16c; allowed on this host: sse41, ssse3, sse2");
+  EXPECT_EQ(chooseOn("avx", Penryn, {}, T),
+            "POCL_ISS_TARGET='avx' is not allowed: this CPU lacks avx; allowed "
+            "on this host: sse41, ssse3, sse2");
+  EXPECT_EQ(chooseOn("sse4.1", Penryn, {}, T),
+            "POCL_ISS_TARGET='sse4.1' is not a target; allowed on this host: "
+            "sse41, ssse3, sse2");
+  TargetInfo Sse2;
+  ASSERT_EQ(chooseOn("sse2", Penryn, {}, Sse2), "");
+  std::string Dir = Sse2.LibraryPath.substr(0, Sse2.LibraryPath.rfind('/'));
+  EXPECT_EQ(chooseOn("ssse3", Penryn, {"ssse3"}, T),
+            "POCL_ISS_TARGET='ssse3' is not allowed: " + Dir +
+                "/kernel-x86_64-pc-linux-gnu-ssse3.bc is not installed; "
+                "allowed on this host: sse41, sse2");
+  const std::vector<std::string> Everything = {
+      "avx512", "avx2", "avx_f16c", "avx", "sse41", "ssse3", "sse2"};
+  EXPECT_EQ(chooseOn("sse2", Penryn, Everything, T),
+            "POCL_ISS_TARGET='sse2' is not allowed: " + Dir +
+                "/kernel-x86_64-pc-linux-gnu-sse2.bc is not installed; "
+                "allowed on this host: none");
+  // No library at all, nothing asked: no variant, which the kernel library
+  // reports at the first build.
+  TargetInfo None;
+  EXPECT_EQ(chooseOn("", Penryn, Everything, None), "");
+  EXPECT_TRUE(None.LibraryPath.empty());
 }
 
 TEST(Compiler, BarrierReductionWithoutContext) {
