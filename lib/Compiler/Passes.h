@@ -85,6 +85,10 @@ struct WorkGroupConfig {
   /// copies are laid out in this order, so the innermost loop walks them
   /// consecutively.
   llvm::SmallVector<unsigned, 3> loopOrder() const;
+  /// The mode scores one subkernel per dimension (`score`, `split+score`).
+  bool scores() const {
+    return IssMode == Mode::Score || IssMode == Mode::SplitScore;
+  }
   /// The number of work-items in a work-group.
   uint64_t workItems() const {
     return uint64_t(LocalSize[0]) * LocalSize[1] * LocalSize[2];

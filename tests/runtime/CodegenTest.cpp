@@ -20,10 +20,9 @@
 #include "ClTest.h"
 
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
-#include <fstream>
 #include <regex>
-#include <sstream>
 #include <string>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -111,8 +110,8 @@ int main(int Argc, char **Argv) {
   std::string Self = clt::selfPath();
   if (Self.empty())
     return 1;
-  char Dir[] = "/tmp/pocl-iss-codegen-XXXXXX";
-  if (!mkdtemp(Dir))
+  clt::TempFolder Dir("pocl-iss-codegen");
+  if (!Dir.Made)
     return 1;
   const Case Cases[] = {
       // The stride's load, maybe frozen, compared with 1.
@@ -127,7 +126,7 @@ int main(int Argc, char **Argv) {
   int Result = 0;
   for (const Case &C : Cases)
     for (const char *Value : {"1", "0"}) {
-      std::string Sub = std::string(Dir) + "/" + C.Kernel + Value;
+      std::string Sub = Dir.Path + "/" + C.Kernel + Value;
       mkdir(Sub.c_str(), 0700);
       int Wait =
           clt::waitChild(clt::spawnChild({Self, "--child", C.Kernel, C.Local},
@@ -139,31 +138,26 @@ int main(int Argc, char **Argv) {
                                          -1, false),
                          100);
       int Status = Wait >= 0 && WIFEXITED(Wait) ? WEXITSTATUS(Wait) : 1;
-      if (Status == 77) {
-        std::system((std::string("rm -rf '") + Dir + "'").c_str());
+      if (Status == 77)
         return 77;
-      }
       if (Status != 0) {
         std::printf("FAIL: the child failed (%s=%s)\n", C.Setting, Value);
         Result = 1;
         continue;
       }
-      std::ifstream F(Sub + "/" + C.Dump);
-      std::stringstream Code;
-      Code << F.rdbuf();
-      if (Code.str().empty()) {
+      std::string Code = clt::readFile(Sub + "/" + C.Dump);
+      if (Code.empty()) {
         std::printf("FAIL: no %s dumped in %s\n", C.Dump, Sub.c_str());
         Result = 1;
         continue;
       }
-      bool On = std::regex_search(Code.str(), std::regex(C.On));
+      bool On = std::regex_search(Code, std::regex(C.On));
       if (On != (*Value == '1')) {
         std::printf("FAIL: %s=%s, but %s %s /%s/\n", C.Setting, Value, C.Dump,
                     On ? "matches" : "does not match", C.On);
         Result = 1;
       }
     }
-  std::system((std::string("rm -rf '") + Dir + "'").c_str());
   if (Result == 0)
     std::printf("ok\n");
   return Result;

@@ -59,11 +59,10 @@ const char *const AsWrittenAttr = "iss-as-written";
 /// that may be vectorized, the vector width, narrowed to the largest power
 /// of two within the dimension's work-items; the most of them.
 static unsigned widenedLanes(const WorkGroupConfig &Config) {
-  bool Scoring =
-      Config.IssMode == Mode::Score || Config.IssMode == Mode::SplitScore;
   unsigned Best = 1;
   for (unsigned D = 0; D < 3; ++D) {
-    if (Scoring ? !(Config.DimsMask >> D & 1) : D != Config.vectorizedDim())
+    if (Config.scores() ? !(Config.DimsMask >> D & 1)
+                        : D != Config.vectorizedDim())
       continue;
     unsigned L = std::min(Config.LocalSize[D], Config.VectorWidth);
     Best = std::max(Best, L ? unsigned(llvm::bit_floor(L)) : 1u);
@@ -115,9 +114,19 @@ WideningCost wideningCost(Function &F, const WorkGroupConfig &Config,
                        FAM.getResult<LoopAnalysis>(F));
   BlockFrequencyInfo &BFI = FAM.getResult<BlockFrequencyAnalysis>(F);
   double Entry = double(BFI.getEntryFreq().getFrequency());
+  auto WeightOf = [&](const BasicBlock *BB) {
+    return double(BFI.getBlockFreq(BB).getFrequency()) / Entry;
+  };
   const double V = Cost.Lanes;
+  // The registers N lanes of Bits bits take, as written and widened by V.
+  auto WrittenRegisters = [&](double N, double Bits) {
+    return std::max(1.0, std::ceil(N * Bits / RegisterBits));
+  };
+  auto WidenedRegisters = [&](double N, double Bits) {
+    return N * std::ceil(V * Bits / RegisterBits);
+  };
   for (BasicBlock &BB : F) {
-    double Weight = double(BFI.getBlockFreq(&BB).getFrequency()) / Entry;
+    double Weight = WeightOf(&BB);
     for (Instruction &I : BB) {
       Type *T = workType(I);
       if (!T)
@@ -127,16 +136,15 @@ WideningCost wideningCost(Function &F, const WorkGroupConfig &Config,
                                        : U.isUniform(&I);
       if (Uniform)
         continue;
-      auto *VT = dyn_cast<FixedVectorType>(T);
       auto [N, Bits] = lanesOf(T, DL);
       if (!Bits)
         continue;
-      double Written = std::max(1.0, std::ceil(N * Bits / RegisterBits));
-      double Widened = N * std::ceil(V * Bits / RegisterBits) / V;
+      double Written = WrittenRegisters(N, Bits);
+      double Widened = WidenedRegisters(N, Bits) / V;
       if (isa<ShuffleVectorInst>(I) || isa<InsertElementInst>(I) ||
           isa<ExtractElementInst>(I))
         Widened = 0;
-      else if (VT && (isa<LoadInst>(I) || isa<StoreInst>(I)))
+      else if (T->isVectorTy() && (isa<LoadInst>(I) || isa<StoreInst>(I)))
         Widened *= 1 + std::log2(N);
       Cost.Written += Weight * Written;
       Cost.Widened += Weight * Widened;
@@ -151,11 +159,10 @@ WideningCost wideningCost(Function &F, const WorkGroupConfig &Config,
       auto [N, Bits] = lanesOf(Phi.getType(), DL);
       if (!Bits || U.isUniform(&Phi))
         continue;
-      Written += std::max(1.0, std::ceil(N * Bits / RegisterBits));
-      Widened += N * std::ceil(V * Bits / RegisterBits);
+      Written += WrittenRegisters(N, Bits);
+      Widened += WidenedRegisters(N, Bits);
     }
-    double Weight =
-        double(BFI.getBlockFreq(L->getHeader()).getFrequency()) / Entry;
+    double Weight = WeightOf(L->getHeader());
     Cost.Written += Weight * 2 * std::max(0.0, Written - Registers);
     Cost.Widened += Weight * 2 * std::max(0.0, Widened - Registers) / V;
   }

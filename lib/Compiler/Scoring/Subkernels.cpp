@@ -273,10 +273,8 @@ PreservedAnalyses SubkernelsPass::run(Module &M, ModuleAnalysisManager &MAM) {
   Function *Kernel = kernelToProcess(M, Config);
   if (!Kernel)
     return PreservedAnalyses::all();
-  bool Scoring =
-      Config.IssMode == Mode::Score || Config.IssMode == Mode::SplitScore;
   std::vector<Candidate> Cands;
-  if (Scoring && !Kernel->hasFnAttribute(AsWrittenAttr))
+  if (Config.scores() && !Kernel->hasFnAttribute(AsWrittenAttr))
     Cands = candidates(Config);
   // One subkernel, as iss-wi-loops builds it: the modes without scores,
   // kernels kept as written and kernels with no dimension to vectorize.
