@@ -8,9 +8,9 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Analysis/Uniformity.h"
 #include "Passes.h"
 #include "Splitting/WorkItemModel.h"
-#include "WorkGroup/Uniformity.h"
 
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/Debug.h"
@@ -27,13 +27,42 @@ AnalysisManagers::AnalysisManagers(PassBuilder &PB) {
   PB.crossRegisterProxies(LAM, FAM, CGAM, MAM);
 }
 
+/// The pass that builds the work-group function in \p Config's compile.
+static std::string builderPass(const WorkGroupConfig &Config) {
+  std::string Name;
+#define ISS_BUILDER_PASS(NAME, CREATE, BUILDS)                                 \
+  if (BUILDS)                                                                  \
+    Name = NAME;
+#include "PassRegistry.def"
+  return Name;
+}
+
 std::string workGroupPipeline(const WorkGroupConfig &Config) {
   std::string Pipeline;
+  auto Add = [&](StringRef Name) {
+    Pipeline += (Pipeline.empty() ? "" : ",") + Name.str();
+  };
 #define ISS_MODULE_PASS(NAME, CREATE, IN_PIPELINE)                             \
   if (IN_PIPELINE)                                                             \
-    Pipeline += Pipeline.empty() ? NAME : "," NAME;
+    Add(StringRef(NAME) == "iss-subkernels"                                    \
+            ? NAME "(" + builderPass(Config) + ")"                             \
+            : std::string(NAME));
+#define ISS_BUILDER_PASS(NAME, CREATE, BUILDS)                                 \
+  if (BUILDS && !Config.scores())                                              \
+    Add(NAME);
 #include "PassRegistry.def"
   return Pipeline;
+}
+
+bool runBuilderPass(StringRef Name, const WorkGroupConfig &Config, Module &M,
+                    ModuleAnalysisManager &MAM) {
+#define ISS_BUILDER_PASS(NAME, CREATE, BUILDS)                                 \
+  if (Name == NAME) {                                                          \
+    MAM.invalidate(M, CREATE.run(M, MAM));                                     \
+    return true;                                                               \
+  }
+#include "PassRegistry.def"
+  return false;
 }
 
 Error addWorkGroupPasses(ModulePassManager &MPM,
@@ -43,6 +72,15 @@ Error addWorkGroupPasses(ModulePassManager &MPM,
   return PB.parsePassPipeline(MPM, workGroupPipeline(Config));
 }
 
+/// Whether \p Name is a pass that builds a work-group function.
+static bool isBuilderPass(StringRef Name) {
+#define ISS_BUILDER_PASS(NAME, CREATE, BUILDS)                                 \
+  if (Name == NAME)                                                            \
+    return true;
+#include "PassRegistry.def"
+  return false;
+}
+
 void registerIssPasses(PassBuilder &PB) {
   registerIssPasses(PB, WorkGroupConfig::fromCommandLine());
 }
@@ -50,7 +88,19 @@ void registerIssPasses(PassBuilder &PB) {
 void registerIssPasses(PassBuilder &PB, const WorkGroupConfig &Config) {
   PB.registerPipelineParsingCallback(
       [Config, &PB](StringRef Name, ModulePassManager &MPM,
-                    ArrayRef<PassBuilder::PipelineElement>) {
+                    ArrayRef<PassBuilder::PipelineElement> Inner) {
+        if (Name == "iss-subkernels") {
+          // Its argument: the pass that builds each subkernel.
+          if (Inner.size() != 1 || !Inner[0].InnerPipeline.empty() ||
+              !isBuilderPass(Inner[0].Name)) {
+            errs() << "iss-subkernels(B): B is the pass that builds each "
+                      "subkernel's work-group function, iss-wi-loops or "
+                      "iss-split\n";
+            return false;
+          }
+          MPM.addPass(SubkernelsPass(Config, Inner[0].Name.str()));
+          return true;
+        }
         if (Name == "iss-workgroup") {
           if (Error E = PB.parsePassPipeline(MPM, workGroupPipeline(Config))) {
             errs() << "iss-workgroup: " << toString(std::move(E)) << "\n";
@@ -63,6 +113,7 @@ void registerIssPasses(PassBuilder &PB, const WorkGroupConfig &Config) {
     MPM.addPass(CREATE);                                                       \
     return true;                                                               \
   }
+#define ISS_BUILDER_PASS(NAME, CREATE, BUILDS) ISS_MODULE_PASS(NAME, CREATE, )
 #include "PassRegistry.def"
         return false;
       });

@@ -69,6 +69,9 @@ struct WorkGroupConfig {
   unsigned DimsMask = 7;
   /// The weights of the scores (POCL_ISS_WEIGHTS; Scoring/SubkernelScore.h).
   double WeightConsecutive = 2, WeightUniform = 1, WeightDivergent = 0.5;
+  /// The CPU the subkernels' code is tuned for (iss-codegen-attrs): the
+  /// host's, whatever the kernel library's target CPU.
+  std::string TuneCPU;
   /// Set by iss-subkernels for each subkernel it builds: the dimension it
   /// vectorizes (-1: vectorizedDim()'s rule) and its index in the kernel's
   /// table of subkernels (-1: iss-wi-loops builds the only subkernel and
@@ -88,6 +91,10 @@ struct WorkGroupConfig {
   /// The mode scores one subkernel per dimension (`score`, `split+score`).
   bool scores() const {
     return IssMode == Mode::Score || IssMode == Mode::SplitScore;
+  }
+  /// The mode splits the work-item space (`split`, `split+score`).
+  bool splits() const {
+    return IssMode == Mode::Split || IssMode == Mode::SplitScore;
   }
   /// The number of work-items in a work-group.
   uint64_t workItems() const {
@@ -171,33 +178,44 @@ ISS_KERNEL_PASS(ContextArraysPass);
 /// Work-item globals become loop counters and fields of the work-group
 /// context; the loops are marked parallel (llvm.loop.parallel_accesses).
 /// Also builds the per-launch selection function __iss_select_<kernel>.
-class WorkItemLoopsPass : public llvm::PassInfoMixin<WorkItemLoopsPass> {
+ISS_KERNEL_PASS(WorkItemLoopsPass);
+
+/// iss-split: input space splitting (the input-space-splitting paper,
+/// sections 3 and 4), in `split` and `split+score`: the work-group function
+/// as iss-wi-loops builds it, but each region with a split plan
+/// (Splitting/RegionSplitter.h) runs one loop per range of the vectorized
+/// dimension, with a copy of the region specialised for that range
+/// (Splitting/SplitRegions.cpp). In the other modes, and for a kernel kept
+/// as written, what iss-wi-loops builds. The kernel's WorkItemModel is
+/// taken from the function analyses where they hold it (iss-subkernels
+/// computed it for the scores).
+ISS_KERNEL_PASS(SplitPass);
+
+/// iss-subkernels(B): in the `score` and `split+score` modes (the
+/// input-space-splitting paper, section 4.1), each work-item dimension with
+/// enough work-items for a vector (and allowed by POCL_ISS_DIMS) gets a
+/// subkernel __iss_sub_<kernel>_<i> vectorizing it, and a scalar fallback
+/// comes last: iss-context and then the pass B of PassRegistry.def that
+/// builds a work-group function (iss-wi-loops, or iss-split to split it
+/// for that dimension) run on a copy of the kernel per subkernel, made for
+/// its dimension and width. Each gets the score of equation 1
+/// (Scoring/SubkernelScore.h) from the model of the first copy after
+/// iss-context, subkernels another one dominates for every launch are not
+/// built, and __iss_select_<kernel> returns the index of the highest score
+/// at each launch. A dimension shorter than the vector width gets a
+/// narrower vector (at least 4 lanes). A kernel kept as written, or with no
+/// dimension to vectorize, gets one subkernel, as B builds it.
+class SubkernelsPass : public llvm::PassInfoMixin<SubkernelsPass> {
 public:
-  explicit WorkItemLoopsPass(WorkGroupConfig C) : Config(std::move(C)) {}
-  /// With \p Model, the model of the kernel as it is now (iss-subkernels
-  /// built it for the scores), instead of building it again.
-  WorkItemLoopsPass(WorkGroupConfig C, const WorkItemModel *Model)
-      : Config(std::move(C)), Model(Model) {}
+  SubkernelsPass(WorkGroupConfig C, std::string Builder)
+      : Config(std::move(C)), Builder(std::move(Builder)) {}
   llvm::PreservedAnalyses run(llvm::Module &M,
                               llvm::ModuleAnalysisManager &MAM);
 
 private:
   WorkGroupConfig Config;
-  const WorkItemModel *Model = nullptr;
+  std::string Builder;
 };
-
-/// iss-subkernels: iss-context and iss-wi-loops, once per subkernel. In the
-/// `score` and `split+score` modes (the input-space-splitting paper,
-/// section 4.1), each work-item dimension with enough work-items for a
-/// vector (and allowed by POCL_ISS_DIMS) gets a subkernel
-/// __iss_sub_<kernel>_<i> vectorizing it, split for it in `split+score`,
-/// and a scalar fallback comes last; each gets the score of equation 1
-/// (Scoring/SubkernelScore.h), subkernels another one dominates for every
-/// launch are not built, and __iss_select_<kernel> returns the index of
-/// the highest score at each launch. A dimension shorter than the vector
-/// width gets a narrower vector (at least 4 lanes). In the other modes,
-/// iss-context and iss-wi-loops as they are.
-ISS_KERNEL_PASS(SubkernelsPass);
 
 /// iss-hoist-uniform: after iss-wi-loops, calls of functions that touch no
 /// memory (iss-prepare left them out of line, InlineLateAttr) are hoisted
@@ -206,6 +224,25 @@ ISS_KERNEL_PASS(SubkernelsPass);
 /// divergent branch runs once per work group, not once per work-item; then
 /// every call of those functions is inlined.
 ISS_KERNEL_PASS(HoistUniformCallsPass);
+
+/// iss-codegen-attrs: each subkernel asks the back end for the vector width
+/// it was built for (prefer-vector-width; a subkernel narrower than the
+/// native vector, iss-subkernels, for its own) and to tune for
+/// Config.TuneCPU; on AMD Zen, whose gathers LLVM 19 believes cheap, it
+/// prefers scalar loads to gathers (Backend/SubkernelTuning.cpp).
+ISS_KERNEL_PASS(CodegenAttributesPass);
+
+/// iss-scalarize: in the subkernels that are neither scalar nor kept as
+/// written, the library's x86 intrinsics become generic IR
+/// (iss-generic-intrinsics), then InstCombine and the Scalarizer (loads and
+/// stores too) split every vector into its lanes, for the loop vectorizer
+/// to widen across work-items. Not in `scalar` mode.
+ISS_KERNEL_PASS(ScalarizeSubkernelsPass);
+
+/// iss-switch-tables: a subkernel's switches of 1024 cases or more become
+/// lookup tables (InstCombine, then SimplifyCFG), before O3's many
+/// SimplifyCFG runs, each quadratic in such a switch in LLVM 19.
+ISS_KERNEL_PASS(HugeSwitchTablesPass);
 
 #undef ISS_KERNEL_PASS
 
@@ -314,8 +351,9 @@ struct AnalysisManagers {
 };
 
 /// The work-group passes (the front half, then input space splitting and
-/// the subkernels) for \p Config as a textual pipeline: the module passes
-/// of PassRegistry.def in its order, those its third column selects.
+/// the subkernels, then their preparation for O3) for \p Config as a
+/// textual pipeline: the module passes of PassRegistry.def in its order,
+/// those its third column selects. The compile runs it, then O3.
 /// `-passes=iss-workgroup` names it in pocl-iss-opt, with \p Config from
 /// the iss-* options.
 std::string workGroupPipeline(const WorkGroupConfig &Config);
@@ -324,6 +362,12 @@ std::string workGroupPipeline(const WorkGroupConfig &Config);
 /// do not parse.
 llvm::Error addWorkGroupPasses(llvm::ModulePassManager &MPM,
                                const WorkGroupConfig &Config);
+
+/// Runs on \p M the pass named \p Name of those of PassRegistry.def that
+/// build a work-group function (ISS_BUILDER_PASS), made for \p Config, and
+/// invalidates what it changed; false if \p Name is none of them.
+bool runBuilderPass(llvm::StringRef Name, const WorkGroupConfig &Config,
+                    llvm::Module &M, llvm::ModuleAnalysisManager &MAM);
 
 /// Lets \p PB parse the names in PassRegistry.def in pipelines, their
 /// passes made for \p Config (and `iss-workgroup`, the whole work-group

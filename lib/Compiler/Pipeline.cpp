@@ -31,9 +31,6 @@
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/Target/TargetOptions.h"
 #include "llvm/TargetParser/Host.h"
-#include "llvm/Transforms/InstCombine/InstCombine.h"
-#include "llvm/Transforms/Scalar/Scalarizer.h"
-#include "llvm/Transforms/Scalar/SimplifyCFG.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 
 #include <algorithm>
@@ -128,42 +125,6 @@ struct RemarkPrinter : DiagnosticHandler {
 };
 } // namespace
 
-/// Switches with at least this many cases are turned into lookup tables
-/// before O3 (tableHugeSwitches).
-static const unsigned HugeSwitchCases = 1024;
-
-static bool hasHugeSwitch(const Function &F) {
-  for (const BasicBlock &BB : F)
-    if (const auto *SI = dyn_cast<SwitchInst>(BB.getTerminator()))
-      if (SI->getNumCases() >= HugeSwitchCases)
-        return true;
-  return false;
-}
-
-/// LLVM 19's SimplifyCFG and JumpThreading take time linear in a block's
-/// predecessors for every empty block they look at that branches to it
-/// (TryToSimplifyUncondBranchFromEmptyBlock gathers them in a set first;
-/// llvm/llvm-project#110715 fixed it in LLVM 20). A switch whose N cases
-/// each compute a value for one phi leaves N empty case blocks after
-/// InstCombine, and every one of O3's dozen SimplifyCFG runs costs N^2: a
-/// 10,000-case switch took 10 s at the first launch, clang-19 -O3
-/// as long on the same code in C. InstCombine and one SimplifyCFG run that
-/// turns such a switch into a lookup table first, as the end of O3 would,
-/// leave O3 nothing of the sort to do: the first launch of the 10,000-case
-/// switch takes 0.6 s (pocl 3.1 with LLVM 15: 2 s). Switches that do not
-/// become tables stay switches; their cost is LLVM's.
-static void tableHugeSwitches(Module &M, FunctionAnalysisManager &FAM) {
-  for (Function &F : M)
-    if (!F.isDeclaration() && F.getName().starts_with("__iss_sub_") &&
-        hasHugeSwitch(F)) {
-      FunctionPassManager FPM;
-      FPM.addPass(InstCombinePass());
-      FPM.addPass(SimplifyCFGPass(
-          SimplifyCFGOptions().convertSwitchToLookupTable(true)));
-      FPM.run(F, FAM);
-    }
-}
-
 /// Milliseconds since \p Start.
 static double msSince(std::chrono::steady_clock::time_point Start) {
   return std::chrono::duration<double, std::milli>(
@@ -205,16 +166,13 @@ static void dumpIR(const Module &M, const WorkGroupConfig &Config,
            [&](raw_ostream &OS) { M.print(OS, nullptr); });
 }
 
-/// Runs the work-group passes on \p M for \p Config, and what prepares
-/// their subkernels for O3 (tuning attributes, scalarization, switches
-/// made tables); \p Dump writes the IR before and after.
+/// Runs the work-group pipeline on \p M for \p Config (the work-group
+/// passes, then what prepares their subkernels for O3); \p Dump writes the
+/// IR before and after.
 static bool workGroupStage(Module &M, const WorkGroupConfig &Config,
                            TargetMachine &TM, bool Dump, std::string &Error) {
-  bool Scalar = Config.IssMode == Mode::Scalar;
   PassBuilder PB(&TM, tuningFor(Config));
   AnalysisManagers AM(PB);
-  FunctionAnalysisManager &FAM = AM.FAM;
-  ModuleAnalysisManager &MAM = AM.MAM;
   if (Dump)
     dumpIR(M, Config, "linked");
   ModulePassManager Front;
@@ -226,58 +184,7 @@ static bool workGroupStage(Module &M, const WorkGroupConfig &Config,
   if (Dump)
     debugLog(DbgLLVM, "kernel %s, mode %s: -passes=%s", Config.Kernel.c_str(),
              modeName(Config.IssMode), workGroupPipeline(Config).c_str());
-  Front.run(M, MAM);
-  // The kernel library fixes the target CPU (its features); the cost models
-  // are tuned for the CPU we run on: on AMD Zen, say, gathers are slow and
-  // the vectorizer must know it. Tuning adds no instructions: the code of a
-  // narrower POCL_ISS_TARGET than the host's stays within its features.
-  std::string TuneCPU = sys::getHostCPUName().str();
-  for (Function &F : M)
-    if (F.getName().starts_with("__iss_sub_")) {
-      // A subkernel for a dimension shorter than the native vector asks
-      // for the width it was built for (iss-subkernels).
-      unsigned Bits = getTargetInfo().NativeVectorBits;
-      unsigned Lanes = 0;
-      if (!F.getFnAttribute(VectorWidthAttr)
-               .getValueAsString()
-               .getAsInteger(10, Lanes) &&
-          Lanes && !Config.ForceWidth)
-        Bits = std::min(Bits, std::max(128u, Lanes * 32));
-      F.addFnAttr("prefer-vector-width", std::to_string(Bits));
-      if (!TuneCPU.empty() && TuneCPU != "generic")
-        F.addFnAttr("tune-cpu", TuneCPU);
-      // LLVM 19 tunes AMD Zen 4 and 5 as if gathers were cheap; measured on
-      // Zen 5, the gathers of the array-of-struct kernel nn made it twice
-      // slower than scalar code. Scalar loads it is, there.
-      if (StringRef(TuneCPU).starts_with("znver")) {
-        std::string Features =
-            F.getFnAttribute("target-features").getValueAsString().str();
-        F.addFnAttr("target-features",
-                    Features + (Features.empty() ? "" : ",") +
-                        "+prefer-no-gather,+prefer-no-scatter");
-      }
-    }
-  if (!Scalar) {
-    // The loop vectorizer widens scalar instructions only. pocl's library
-    // computes some builtins with short vectors and kernels use float4 and
-    // friends: scalarizing the work-group function first lets the work-item
-    // loop be vectorized across work-items (each component one lane vector);
-    // the SLP vectorizer regroups what the loop vectorizer leaves. The
-    // library's x86 intrinsics first become generic IR: neither pass
-    // splits or widens them. A subkernel kept as written keeps its
-    // vectors.
-    ScalarizerPassOptions SO;
-    SO.ScalarizeLoadStore = true;
-    FunctionPassManager FPM;
-    FPM.addPass(GenericIntrinsicsPass());
-    FPM.addPass(InstCombinePass());
-    FPM.addPass(ScalarizerPass(SO));
-    for (Function &F : M)
-      if (!F.isDeclaration() && F.getName().starts_with("__iss_sub_") &&
-          !F.hasFnAttribute(ScalarAttr) && !F.hasFnAttribute(AsWrittenAttr))
-        FPM.run(F, FAM);
-  }
-  tableHugeSwitches(M, FAM);
+  Front.run(M, AM.MAM);
   if (Dump)
     dumpIR(M, Config, "workgroup");
 
@@ -753,6 +660,7 @@ static KernelJob kernelJob(const std::vector<uint8_t> &Binary,
   Config.WeightConsecutive = S.WeightConsecutive;
   Config.WeightUniform = S.WeightUniform;
   Config.WeightDivergent = S.WeightDivergent;
+  Config.TuneCPU = sys::getHostCPUName().str();
   std::string Rest;
   raw_string_ostream KS(Rest);
   KS << "; width " << Config.VectorWidth << (Config.ForceWidth ? " forced" : "")

@@ -8,9 +8,9 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Analysis/Recursion.h"
 #include "CompilerInternal.h"
 #include "ProgramCache.h"
-#include "Recursion.h"
 
 #include "pocl-iss/Env.h"
 #include "pocl-iss/StackGuard.h"

@@ -30,9 +30,9 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Analysis/Uniformity.h"
 #include "CompilerInternal.h"
 #include "Passes.h"
-#include "WorkGroup/Uniformity.h"
 
 #include "llvm/ADT/bit.h"
 #include "llvm/Analysis/BlockFrequencyInfo.h"

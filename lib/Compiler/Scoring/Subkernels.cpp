@@ -5,8 +5,9 @@
 // 4.1. The kernel arrives after iss-cond-barriers, the same for every
 // dimension. Each candidate dimension d (more than one work-item, in
 // POCL_ISS_DIMS, at least MinLanes of them) gets a copy of the kernel,
-// which iss-context lays out with d innermost and iss-wi-loops turns into
-// the subkernel __iss_sub_<kernel>_<i> vectorizing d with
+// which iss-context lays out with d innermost and the pipeline's builder
+// (iss-wi-loops, or iss-split) turns into the subkernel
+// __iss_sub_<kernel>_<i> vectorizing d with
 // min(w, the largest power of two <= L_d) lanes; the scalar fallback comes
 // last. The scores (SubkernelScore.h) come from the model of the first
 // copy: the accesses they count read the kernel's memory, which iss-context
@@ -88,6 +89,11 @@ public:
   template <typename PassT> void run(PassT P) {
     PreservedAnalyses PA = P.run(M, MAM);
     MAM.invalidate(M, PA);
+  }
+  /// Runs the pass named \p Builder that builds a work-group function.
+  void build(StringRef Builder, const WorkGroupConfig &C) {
+    [[maybe_unused]] bool Known = runBuilderPass(Builder, C, M, MAM);
+    assert(Known && "iss-subkernels' builder is one of PassRegistry.def's");
   }
   /// Removes the kernel and the copies once their subkernels are built.
   void eraseSources() {
@@ -281,7 +287,7 @@ PreservedAnalyses SubkernelsPass::run(Module &M, ModuleAnalysisManager &MAM) {
   if (Cands.size() < 2) {
     SubkernelBuilder SB(M, *Kernel, MAM);
     SB.run(ContextArraysPass(Config));
-    SB.run(WorkItemLoopsPass(Config));
+    SB.build(Builder, Config);
     return PreservedAnalyses::none();
   }
 
@@ -298,12 +304,14 @@ PreservedAnalyses SubkernelsPass::run(Module &M, ModuleAnalysisManager &MAM) {
     }
     return SC;
   };
-  // The model, on the first candidate's copy after iss-context.
+  // The model, on the first candidate's copy after iss-context, kept in
+  // the analysis manager: the builder of the first subkernel takes it from
+  // there rather than build it again.
   Function *First = SB.copy();
   SB.run(ContextArraysPass(ConfigOf(Cands[0], 0)));
   FunctionAnalysisManager &FAM = functionAnalyses(M, MAM);
-  std::optional<WorkItemModel> Model;
-  Model.emplace(WorkItemModelAnalysis().run(*First, FAM));
+  FAM.registerPass([] { return WorkItemModelAnalysis(); });
+  const WorkItemModel *Model = &FAM.getResult<WorkItemModelAnalysis>(*First);
   isl::set Context;
   // Where the masks cover every region along the first dimension, its
   // split is refused as written, before any set is computed
@@ -366,13 +374,13 @@ PreservedAnalyses SubkernelsPass::run(Module &M, ModuleAnalysisManager &MAM) {
     if (C.Keep)
       Kept.push_back(&C);
   // The selection reads the model's parameters: before the copies change.
-  if (!emitSelect(M, Config, &*Model, Context, Kept)) {
+  if (!emitSelect(M, Config, Model, Context, Kept)) {
     // Without it, the first subkernel for every launch.
     Kept.resize(1);
     emitSelect(M, Config, nullptr, Context, Kept);
   }
   if (!Cands[0].Keep) {
-    Model.reset();
+    FAM.clear(*First, First->getName());
     SB.release(First, "dominated");
     First = nullptr;
   }
@@ -382,16 +390,12 @@ PreservedAnalyses SubkernelsPass::run(Module &M, ModuleAnalysisManager &MAM) {
   for (unsigned I = 0; I < Kept.size(); ++I) {
     Function *Copy = First; // its iss-context has run
     if (Kept[I] != &Cands[0]) {
-      Model.reset(); // its blocks and loops are First's, done with
       Copy = SB.copy();
       SB.run(ContextArraysPass(ConfigOf(*Kept[I], I)));
     }
-    // The first copy is as the model saw it: iss-wi-loops takes it as it
-    // is rather than build it again.
-    SB.run(WorkItemLoopsPass(ConfigOf(*Kept[I], I),
-                             Copy == First && Model ? &*Model : nullptr));
-    if (Copy == First)
-      Model.reset();
+    // The first copy is as the model saw it: its builder finds the model
+    // cached.
+    SB.build(Builder, ConfigOf(*Kept[I], I));
     SB.release(Copy, "sub" + Twine(I));
     std::string Sub = "__iss_sub_" + Config.Kernel + "_" + std::to_string(I);
     // Beside vector subkernels, the scalar fallback runs only launches that

@@ -12,11 +12,11 @@
 //===----------------------------------------------------------------------===//
 
 #include "Splitting/WorkItemModel.h"
+#include "Analysis/Barriers.h"
+#include "Analysis/Uniformity.h"
 #include "Passes.h"
 #include "Splitting/IslExprEmitter.h"
 #include "Splitting/SplittingPredicates.h"
-#include "WorkGroup/Barriers.h"
-#include "WorkGroup/Uniformity.h"
 
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringExtras.h"

@@ -14,7 +14,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Barriers.h"
+#include "Analysis/Barriers.h"
 #include "Passes.h"
 
 #include "llvm/IR/Instructions.h"

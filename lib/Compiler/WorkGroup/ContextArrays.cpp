@@ -30,9 +30,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Barriers.h"
+#include "Analysis/Barriers.h"
+#include "Analysis/Uniformity.h"
 #include "Passes.h"
-#include "Uniformity.h"
 
 #include "pocl-iss/WorkGroupABI.h"
 

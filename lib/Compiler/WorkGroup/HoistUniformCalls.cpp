@@ -19,7 +19,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Barriers.h"
+#include "Analysis/Barriers.h"
 #include "Passes.h"
 
 #include "llvm/Analysis/AliasAnalysis.h"

@@ -12,7 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Barriers.h"
+#include "Analysis/Barriers.h"
 #include "Passes.h"
 
 #include "llvm/ADT/SetVector.h"

@@ -21,9 +21,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Barriers.h"
+#include "Analysis/Barriers.h"
+#include "Analysis/Uniformity.h"
 #include "Passes.h"
-#include "Uniformity.h"
 
 #include "llvm/ADT/SetVector.h"
 #include "llvm/Analysis/LoopInfo.h"

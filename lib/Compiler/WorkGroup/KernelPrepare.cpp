@@ -13,9 +13,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Barriers.h"
+#include "Analysis/Barriers.h"
+#include "Analysis/Recursion.h"
 #include "Passes.h"
-#include "Recursion.h"
 
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/IR/Constants.h"
@@ -24,6 +24,7 @@
 #include "llvm/IR/Module.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/TargetParser/Host.h"
 #include "llvm/Transforms/IPO/FunctionAttrs.h"
 
 #include <set>
@@ -96,6 +97,12 @@ static cl::opt<bool> ChoiceOpt(
              "where widening cannot pay (iss-as-written)"),
     cl::init(true));
 
+static cl::opt<std::string> TuneCPUOpt(
+    "iss-tune-cpu",
+    cl::desc("The CPU iss-codegen-attrs tunes the subkernels for (default: "
+             "the host's, as the compile does)"),
+    cl::init(""));
+
 WorkGroupConfig WorkGroupConfig::fromCommandLine() {
   WorkGroupConfig C;
   C.Kernel = KernelName;
@@ -114,6 +121,8 @@ WorkGroupConfig WorkGroupConfig::fromCommandLine() {
   C.Stats = StatsOpt;
   C.SafeDivision = SafeDivisionOpt;
   C.Choice = ChoiceOpt;
+  C.TuneCPU =
+      TuneCPUOpt.empty() ? sys::getHostCPUName().str() : TuneCPUOpt.getValue();
   // Bad values keep the defaults, as a bad -iss-mode does.
   parseDims(DimsOpt, C.DimsMask);
   parseWeights(WeightsOpt, C.WeightConsecutive, C.WeightUniform,

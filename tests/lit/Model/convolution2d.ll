@@ -33,15 +33,15 @@
 ; the parameters it made on the way, which have no isl id once the quota
 ; ran out: comparing their names crashed the compiler), and the split
 ; leaves it unsplit with a remark, whatever the quota.
-; RUN: pocl-iss-opt -passes='iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,iss-context,iss-wi-loops' -iss-kernel=Convolution2D -iss-local-size=32,8,1 -iss-mode=split -iss-model-max-ops=100 -pass-remarks-missed=iss-split -S %s 2>&1 | FileCheck %s --check-prefix=QUOTA
-; RUN: pocl-iss-opt -passes='iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,iss-context,iss-wi-loops' -iss-kernel=Convolution2D -iss-local-size=32,8,1 -iss-mode=split -iss-model-max-ops=10000 -pass-remarks-missed=iss-split -S %s 2>&1 | FileCheck %s --check-prefix=QUOTA
+; RUN: pocl-iss-opt -passes='iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,iss-context' -iss-kernel=Convolution2D -iss-local-size=32,8,1 -iss-mode=split -iss-model-max-ops=100 -S %s | pocl-iss-opt -passes='iss-split' -iss-kernel=Convolution2D -iss-local-size=32,8,1 -iss-mode=split -iss-model-max-ops=100 -pass-remarks-missed=iss-split -S 2>&1 | FileCheck %s --check-prefix=QUOTA
+; RUN: pocl-iss-opt -passes='iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,iss-context' -iss-kernel=Convolution2D -iss-local-size=32,8,1 -iss-mode=split -iss-model-max-ops=10000 -S %s | pocl-iss-opt -passes='iss-split' -iss-kernel=Convolution2D -iss-local-size=32,8,1 -iss-mode=split -iss-model-max-ops=10000 -pass-remarks-missed=iss-split -S 2>&1 | FileCheck %s --check-prefix=QUOTA
 ; One work-item along the vectorized dimension (1x1 groups, or 1x8 ones
 ; where no dimension has the lanes' 16): nothing to split, and no model
 ; built, so no quota to run out of and no remark.
-; RUN: pocl-iss-opt -passes='iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,iss-context,iss-wi-loops' -iss-kernel=Convolution2D -iss-local-size=1,1,1 -iss-mode=split -iss-model-max-ops=100 -pass-remarks-missed=iss-split -S %s 2>&1 | FileCheck %s --check-prefix=ONE
-; RUN: pocl-iss-opt -passes='iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,iss-context,iss-wi-loops' -iss-kernel=Convolution2D -iss-local-size=1,8,1 -iss-vector-width=16 -iss-mode=split -iss-model-max-ops=100 -pass-remarks-missed=iss-split -S %s 2>&1 | FileCheck %s --check-prefix=ONE
+; RUN: pocl-iss-opt -passes='iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,iss-context' -iss-kernel=Convolution2D -iss-local-size=1,1,1 -iss-mode=split -iss-model-max-ops=100 -S %s | pocl-iss-opt -passes='iss-split' -iss-kernel=Convolution2D -iss-local-size=1,1,1 -iss-mode=split -iss-model-max-ops=100 -pass-remarks-missed=iss-split -S 2>&1 | FileCheck %s --check-prefix=ONE
+; RUN: pocl-iss-opt -passes='iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,iss-context' -iss-kernel=Convolution2D -iss-local-size=1,8,1 -iss-vector-width=16 -iss-mode=split -iss-model-max-ops=100 -S %s | pocl-iss-opt -passes='iss-split' -iss-kernel=Convolution2D -iss-local-size=1,8,1 -iss-vector-width=16 -iss-mode=split -iss-model-max-ops=100 -pass-remarks-missed=iss-split -S 2>&1 | FileCheck %s --check-prefix=ONE
 ; ...but with two work-items along it, the model is built (and runs out).
-; RUN: pocl-iss-opt -passes='iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,iss-context,iss-wi-loops' -iss-kernel=Convolution2D -iss-local-size=2,8,1 -iss-vector-width=16 -iss-mode=split -iss-model-max-ops=100 -pass-remarks-missed=iss-split -S %s 2>&1 | FileCheck %s --check-prefix=QUOTA
+; RUN: pocl-iss-opt -passes='iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,iss-context' -iss-kernel=Convolution2D -iss-local-size=2,8,1 -iss-vector-width=16 -iss-mode=split -iss-model-max-ops=100 -S %s | pocl-iss-opt -passes='iss-split' -iss-kernel=Convolution2D -iss-local-size=2,8,1 -iss-vector-width=16 -iss-mode=split -iss-model-max-ops=100 -pass-remarks-missed=iss-split -S 2>&1 | FileCheck %s --check-prefix=QUOTA
 
 target triple = "x86_64-pc-linux-gnu"
 

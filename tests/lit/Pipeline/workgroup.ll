@@ -2,8 +2,12 @@
 ; PassRegistry.def's module passes in their order (workGroupPipeline), with
 ; the iss-* options as the compile's settings. It runs the same sequence as
 ; the passes named one by one, with iss-safe-division only where division
-; is guarded (-iss-safe-division, POCL_ISS_SAFE_DIVISION), and iss-context
-; and iss-wi-loops inside iss-subkernels, so the results are the same IR.
+; is guarded (-iss-safe-division, POCL_ISS_SAFE_DIVISION); iss-context
+; and the pass that builds the work-group function (iss-wi-loops, or
+; iss-split in the split modes) in the pipeline, or, in the scoring modes,
+; iss-subkernels with that builder, which runs iss-context and it once per
+; subkernel; then the passes that ready the subkernels for O3
+; (iss-scalarize not in `scalar` mode). The results are the same IR.
 ;
 ; __kernel void q(__global int *out, __global const int *a, int d) {
 ;   size_t x = get_global_id(0);
@@ -11,13 +15,17 @@
 ; }
 ;
 ; RUN: pocl-iss-opt -passes=iss-workgroup -iss-kernel=q -iss-local-size=16 -iss-mode=split+score -iss-vector-width=8 -S %s -o %t.named
-; RUN: pocl-iss-opt -passes=iss-prepare,iss-safe-division,iss-barriers,iss-as-written,iss-loop-barriers,iss-cond-barriers,iss-subkernels,iss-hoist-uniform -iss-kernel=q -iss-local-size=16 -iss-mode=split+score -iss-vector-width=8 -S %s -o %t.listed
+; RUN: pocl-iss-opt -passes='iss-prepare,iss-safe-division,iss-barriers,iss-as-written,iss-loop-barriers,iss-cond-barriers,iss-subkernels(iss-split),iss-hoist-uniform,iss-codegen-attrs,iss-scalarize,iss-switch-tables' -iss-kernel=q -iss-local-size=16 -iss-mode=split+score -iss-vector-width=8 -S %s -o %t.listed
 ; RUN: diff %t.named %t.listed
 ; RUN: FileCheck %s < %t.named
 ; RUN: pocl-iss-opt -passes=iss-workgroup -iss-safe-division=0 -iss-kernel=q -iss-local-size=16 -iss-mode=vec -iss-vector-width=8 -S %s -o %t.unguarded
-; RUN: pocl-iss-opt -passes=iss-prepare,iss-barriers,iss-as-written,iss-loop-barriers,iss-cond-barriers,iss-subkernels,iss-hoist-uniform -iss-kernel=q -iss-local-size=16 -iss-mode=vec -iss-vector-width=8 -S %s -o %t.unguarded.listed
+; RUN: pocl-iss-opt -passes='iss-prepare,iss-barriers,iss-as-written,iss-loop-barriers,iss-cond-barriers,iss-context,iss-wi-loops,iss-hoist-uniform,iss-codegen-attrs,iss-scalarize,iss-switch-tables' -iss-kernel=q -iss-local-size=16 -iss-mode=vec -iss-vector-width=8 -S %s -o %t.unguarded.listed
 ; RUN: diff %t.unguarded %t.unguarded.listed
 ; RUN: FileCheck %s --check-prefix=UNGUARDED < %t.unguarded
+; RUN: pocl-iss-opt -passes=iss-workgroup -iss-kernel=q -iss-local-size=16 -iss-mode=scalar -iss-vector-width=8 -S %s -o %t.scalar
+; RUN: pocl-iss-opt -passes='iss-prepare,iss-safe-division,iss-barriers,iss-loop-barriers,iss-cond-barriers,iss-context,iss-wi-loops,iss-hoist-uniform,iss-codegen-attrs,iss-switch-tables' -iss-kernel=q -iss-local-size=16 -iss-mode=scalar -iss-vector-width=8 -S %s -o %t.scalar.listed
+; RUN: diff %t.scalar %t.scalar.listed
+; RUN: FileCheck %s --check-prefix=SCALAR < %t.scalar
 
 target triple = "x86_64-pc-linux-gnu"
 
@@ -59,3 +67,7 @@ entry:
 ; UNGUARDED-NOT: div.safe
 ; UNGUARDED: sdiv i32 %{{.*}}, %d
 ; UNGUARDED: !{!"q", !"__iss_sub_q_0", !"vec:x"}
+
+; SCALAR: define void @__iss_sub_q_0(ptr noalias %args, ptr noalias %ctx) [[SCALAR:#[0-9]+]]
+; SCALAR: attributes [[SCALAR]] = { {{.*}}"iss-scalar"{{.*}}"prefer-vector-width"=
+; SCALAR: !{!"q", !"__iss_sub_q_0", !"scalar:scalar"}

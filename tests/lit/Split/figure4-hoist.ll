@@ -12,7 +12,7 @@
 ;   A[x] = p > 0 ? B[x] * 2.0f : B[x] + 1.0f + B[get_local_id(0)];
 ; }
 ;
-; RUN: pocl-iss-opt -passes='iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,iss-context,iss-wi-loops,default<O3>' -iss-kernel=f4 -iss-local-size=64,1,1 -iss-vector-width=8 -iss-mode=split -S %s | FileCheck %s
+; RUN: pocl-iss-opt -passes='iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,iss-context' -iss-kernel=f4 -iss-local-size=64,1,1 -iss-vector-width=8 -iss-mode=split -S %s | pocl-iss-opt -passes='iss-split,default<O3>' -iss-kernel=f4 -iss-local-size=64,1,1 -iss-vector-width=8 -iss-mode=split -S | FileCheck %s
 ; RUN: pocl-iss-opt -passes='iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,iss-context,iss-wi-loops,default<O3>' -iss-kernel=f4 -iss-local-size=64,1,1 -iss-vector-width=8 -iss-mode=vec -S %s | FileCheck %s
 
 target triple = "x86_64-pc-linux-gnu"

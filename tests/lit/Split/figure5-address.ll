@@ -9,8 +9,8 @@
 ;   A[x] = B[max(5, x)];
 ; }
 ;
-; RUN: pocl-iss-opt -passes='iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,iss-context,iss-wi-loops' -iss-kernel=foo -iss-local-size=16,1,1 -iss-vector-width=4 -iss-mode=split -S %s | FileCheck %s
-; RUN: pocl-iss-opt -passes='iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,iss-context,iss-wi-loops' -iss-kernel=gather -iss-local-size=16,1,1 -iss-vector-width=4 -iss-mode=split -S %s | FileCheck %s --check-prefix=GATHER
+; RUN: pocl-iss-opt -passes='iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,iss-context' -iss-kernel=foo -iss-local-size=16,1,1 -iss-vector-width=4 -iss-mode=split -S %s | pocl-iss-opt -passes='iss-split' -iss-kernel=foo -iss-local-size=16,1,1 -iss-vector-width=4 -iss-mode=split -S | FileCheck %s
+; RUN: pocl-iss-opt -passes='iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,iss-context' -iss-kernel=gather -iss-local-size=16,1,1 -iss-vector-width=4 -iss-mode=split -S %s | pocl-iss-opt -passes='iss-split' -iss-kernel=gather -iss-local-size=16,1,1 -iss-vector-width=4 -iss-mode=split -S | FileCheck %s --check-prefix=GATHER
 
 target triple = "x86_64-pc-linux-gnu"
 

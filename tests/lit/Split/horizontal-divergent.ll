@@ -23,8 +23,8 @@
 ; }
 ; swapscaled: out[i * np + t] = in[t * nf + i] * scale[i].
 ;
-; RUN: pocl-iss-opt -passes='iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,iss-context,iss-wi-loops' -iss-kernel=swap -iss-local-size=64,1,1 -iss-vector-width=16 -iss-cheap-masks -iss-mode=split -pass-remarks-missed=iss-split -S %s 2>&1 | FileCheck %s
-; RUN: pocl-iss-opt -passes='iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,iss-context,iss-wi-loops' -iss-kernel=swapscaled -iss-local-size=64,1,1 -iss-vector-width=16 -iss-cheap-masks -iss-mode=split -pass-remarks-missed=iss-split -S %s 2>&1 | FileCheck %s --check-prefix=SCALED
+; RUN: pocl-iss-opt -passes='iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,iss-context' -iss-kernel=swap -iss-local-size=64,1,1 -iss-vector-width=16 -iss-cheap-masks -iss-mode=split -S %s | pocl-iss-opt -passes='iss-split' -iss-kernel=swap -iss-local-size=64,1,1 -iss-vector-width=16 -iss-cheap-masks -iss-mode=split -pass-remarks-missed=iss-split -S 2>&1 | FileCheck %s
+; RUN: pocl-iss-opt -passes='iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,iss-context' -iss-kernel=swapscaled -iss-local-size=64,1,1 -iss-vector-width=16 -iss-cheap-masks -iss-mode=split -S %s | pocl-iss-opt -passes='iss-split' -iss-kernel=swapscaled -iss-local-size=64,1,1 -iss-vector-width=16 -iss-cheap-masks -iss-mode=split -pass-remarks-missed=iss-split -S 2>&1 | FileCheck %s --check-prefix=SCALED
 
 target triple = "x86_64-pc-linux-gnu"
 

@@ -20,14 +20,14 @@
 ;   out[x] = s;
 ; }
 ;
-; RUN: pocl-iss-opt -passes='iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,iss-context,iss-wi-loops' -iss-kernel=box -iss-local-size=64,1,1 -iss-vector-width=8 -iss-mode=split -S %s | FileCheck %s
+; RUN: pocl-iss-opt -passes='iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,iss-context' -iss-kernel=box -iss-local-size=64,1,1 -iss-vector-width=8 -iss-mode=split -S %s | pocl-iss-opt -passes='iss-split' -iss-kernel=box -iss-local-size=64,1,1 -iss-vector-width=8 -iss-mode=split -S | FileCheck %s
 ; RUN: pocl-iss-opt -passes='iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,iss-context,iss-wi-loops' -iss-kernel=box -iss-local-size=64,1,1 -iss-vector-width=8 -iss-mode=vec -S %s | FileCheck %s --check-prefix=NONE
-; RUN: pocl-iss-opt -passes='iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,iss-context,iss-wi-loops' -iss-kernel=triangle -iss-local-size=64,1,1 -iss-vector-width=8 -iss-mode=split -S %s | FileCheck %s --check-prefix=NONE
+; RUN: pocl-iss-opt -passes='iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,iss-context' -iss-kernel=triangle -iss-local-size=64,1,1 -iss-vector-width=8 -iss-mode=split -S %s | pocl-iss-opt -passes='iss-split' -iss-kernel=triangle -iss-local-size=64,1,1 -iss-vector-width=8 -iss-mode=split -S | FileCheck %s --check-prefix=NONE
 ; Out of isl quota for the lock-step test, the loop would keep the
 ; work-item loop outside, and the range's tiles would run scalar around
 ; it: what the split mends there gains nothing, and the region is not
 ; split (a remark says why).
-; RUN: pocl-iss-opt -passes='iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,iss-context,iss-wi-loops' -iss-kernel=box -iss-local-size=64,1,1 -iss-vector-width=8 -iss-mode=split -iss-lockstep-max-ops=1 -pass-remarks-missed=iss-split -S %s 2>&1 | FileCheck %s --check-prefix=QUOTA
+; RUN: pocl-iss-opt -passes='iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,iss-context' -iss-kernel=box -iss-local-size=64,1,1 -iss-vector-width=8 -iss-mode=split -iss-lockstep-max-ops=1 -S %s | pocl-iss-opt -passes='iss-split' -iss-kernel=box -iss-local-size=64,1,1 -iss-vector-width=8 -iss-mode=split -iss-lockstep-max-ops=1 -pass-remarks-missed=iss-split -S 2>&1 | FileCheck %s --check-prefix=QUOTA
 
 target triple = "x86_64-pc-linux-gnu"
 

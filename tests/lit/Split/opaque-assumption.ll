@@ -19,7 +19,7 @@
 ; }
 ;
 ; RUN: pocl-iss-opt -passes='iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,iss-context,function(print<iss-model>)' -iss-kernel=rows -iss-local-size=16,4,1 -iss-vector-width=8 -o /dev/null %s 2>&1 | FileCheck %s --check-prefix=MODEL
-; RUN: pocl-iss-opt -passes='iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,iss-context,iss-wi-loops' -iss-kernel=rows -iss-local-size=16,4,1 -iss-vector-width=8 -iss-mode=split -S %s | FileCheck %s
+; RUN: pocl-iss-opt -passes='iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,iss-context' -iss-kernel=rows -iss-local-size=16,4,1 -iss-vector-width=8 -iss-mode=split -S %s | pocl-iss-opt -passes='iss-split' -iss-kernel=rows -iss-local-size=16,4,1 -iss-vector-width=8 -iss-mode=split -S | FileCheck %s
 ; RUN: pocl-iss-opt -passes='iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,iss-context,iss-wi-loops' -iss-kernel=rows -iss-local-size=16,4,1 -iss-vector-width=8 -iss-mode=vec -S %s | FileCheck %s --check-prefix=VEC
 
 ; MODEL: assumed per work-item: [O_x, N_x, u_yw] -> {  : -O_x + 16N_x <= u_yw <= 2147483632 - O_x }

@@ -48,11 +48,11 @@
 ;   if (t < n) for (int k = 0; k < 4; ++k) out[4 * t + k] = in[4 * t + k];
 ; }
 ;
-; RUN: pocl-iss-opt -passes='iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,iss-context,iss-wi-loops' -iss-kernel=tailpow -iss-local-size=64,1,1 -iss-vector-width=16 -iss-mode=split -pass-remarks-missed=iss-split -S %s 2>&1 | FileCheck %s --check-prefix=TAIL
-; RUN: pocl-iss-opt -passes='iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,iss-context,iss-wi-loops' -iss-kernel=clamped -iss-local-size=64,1,1 -iss-vector-width=16 -iss-mode=split -pass-remarks-missed=iss-split -S %s 2>&1 | FileCheck %s --check-prefix=CLAMP
-; RUN: pocl-iss-opt -passes='iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,iss-context,iss-wi-loops' -iss-kernel=lid0 -iss-local-size=64,1,1 -iss-vector-width=16 -iss-mode=split -pass-remarks-missed=iss-split -S %s 2>&1 | FileCheck %s --check-prefix=LID
-; RUN: pocl-iss-opt -passes='iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,iss-context,iss-wi-loops' -iss-kernel=border -iss-local-size=64,1,1 -iss-vector-width=16 -iss-mode=split -S %s | FileCheck %s --check-prefix=BORDER
-; RUN: pocl-iss-opt -passes='iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,iss-context,iss-wi-loops' -iss-kernel=rows -iss-local-size=64,1,1 -iss-vector-width=16 -iss-mode=split -S %s | FileCheck %s --check-prefix=ROWS
+; RUN: pocl-iss-opt -passes='iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,iss-context' -iss-kernel=tailpow -iss-local-size=64,1,1 -iss-vector-width=16 -iss-mode=split -S %s | pocl-iss-opt -passes='iss-split' -iss-kernel=tailpow -iss-local-size=64,1,1 -iss-vector-width=16 -iss-mode=split -pass-remarks-missed=iss-split -S 2>&1 | FileCheck %s --check-prefix=TAIL
+; RUN: pocl-iss-opt -passes='iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,iss-context' -iss-kernel=clamped -iss-local-size=64,1,1 -iss-vector-width=16 -iss-mode=split -S %s | pocl-iss-opt -passes='iss-split' -iss-kernel=clamped -iss-local-size=64,1,1 -iss-vector-width=16 -iss-mode=split -pass-remarks-missed=iss-split -S 2>&1 | FileCheck %s --check-prefix=CLAMP
+; RUN: pocl-iss-opt -passes='iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,iss-context' -iss-kernel=lid0 -iss-local-size=64,1,1 -iss-vector-width=16 -iss-mode=split -S %s | pocl-iss-opt -passes='iss-split' -iss-kernel=lid0 -iss-local-size=64,1,1 -iss-vector-width=16 -iss-mode=split -pass-remarks-missed=iss-split -S 2>&1 | FileCheck %s --check-prefix=LID
+; RUN: pocl-iss-opt -passes='iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,iss-context' -iss-kernel=border -iss-local-size=64,1,1 -iss-vector-width=16 -iss-mode=split -S %s | pocl-iss-opt -passes='iss-split' -iss-kernel=border -iss-local-size=64,1,1 -iss-vector-width=16 -iss-mode=split -S | FileCheck %s --check-prefix=BORDER
+; RUN: pocl-iss-opt -passes='iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,iss-context' -iss-kernel=rows -iss-local-size=64,1,1 -iss-vector-width=16 -iss-mode=split -S %s | pocl-iss-opt -passes='iss-split' -iss-kernel=rows -iss-local-size=64,1,1 -iss-vector-width=16 -iss-mode=split -S | FileCheck %s --check-prefix=ROWS
 
 target triple = "x86_64-pc-linux-gnu"
 

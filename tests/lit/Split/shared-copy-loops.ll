@@ -37,8 +37,8 @@
 ;   b[i] = s; return;
 ; }
 ;
-; RUN: pocl-iss-opt -passes='iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,iss-context,iss-wi-loops' -iss-kernel=apron -iss-local-size=64,1,1 -iss-vector-width=8 -iss-mode=split -S %s | FileCheck %s
-; RUN: pocl-iss-opt -passes='iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,iss-context,iss-wi-loops' -iss-kernel=uneven -iss-local-size=64,1,1 -iss-vector-width=8 -iss-mode=split -S %s | FileCheck %s --check-prefix=UNEVEN
+; RUN: pocl-iss-opt -passes='iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,iss-context' -iss-kernel=apron -iss-local-size=64,1,1 -iss-vector-width=8 -iss-mode=split -S %s | pocl-iss-opt -passes='iss-split' -iss-kernel=apron -iss-local-size=64,1,1 -iss-vector-width=8 -iss-mode=split -S | FileCheck %s
+; RUN: pocl-iss-opt -passes='iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,iss-context' -iss-kernel=uneven -iss-local-size=64,1,1 -iss-vector-width=8 -iss-mode=split -S %s | pocl-iss-opt -passes='iss-split' -iss-kernel=uneven -iss-local-size=64,1,1 -iss-vector-width=8 -iss-mode=split -S | FileCheck %s --check-prefix=UNEVEN
 
 target triple = "x86_64-pc-linux-gnu"
 

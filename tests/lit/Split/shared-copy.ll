@@ -28,8 +28,8 @@
 ; }
 ;
 ; RUN: pocl-iss-opt -passes='iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,iss-context,function(print<iss-model>)' -iss-kernel=smooth -iss-local-size=64,1,1 -iss-vector-width=8 -o /dev/null %s 2>&1 | FileCheck %s --check-prefix=MODEL
-; RUN: pocl-iss-opt -passes='iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,iss-context,iss-wi-loops' -iss-kernel=smooth -iss-local-size=64,1,1 -iss-vector-width=8 -iss-mode=split -S %s | FileCheck %s
-; RUN: pocl-iss-opt -passes='iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,iss-context,iss-wi-loops' -iss-kernel=wrap -iss-local-size=64,1,1 -iss-vector-width=8 -iss-mode=split -S %s | FileCheck %s --check-prefix=WRAP
+; RUN: pocl-iss-opt -passes='iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,iss-context' -iss-kernel=smooth -iss-local-size=64,1,1 -iss-vector-width=8 -iss-mode=split -S %s | pocl-iss-opt -passes='iss-split' -iss-kernel=smooth -iss-local-size=64,1,1 -iss-vector-width=8 -iss-mode=split -S | FileCheck %s
+; RUN: pocl-iss-opt -passes='iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,iss-context' -iss-kernel=wrap -iss-local-size=64,1,1 -iss-vector-width=8 -iss-mode=split -S %s | pocl-iss-opt -passes='iss-split' -iss-kernel=wrap -iss-local-size=64,1,1 -iss-vector-width=8 -iss-mode=split -S | FileCheck %s --check-prefix=WRAP
 
 target triple = "x86_64-pc-linux-gnu"
 

@@ -25,9 +25,9 @@
 ;   A[B[get_local_id(0)]] = 1.0f;
 ; }
 ;
-; RUN: pocl-iss-opt -passes='iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,iss-context,iss-wi-loops' -iss-local-size=64,1,1 -iss-vector-width=8 -iss-mode=split -iss-kernel=box -iss-stats -S %s | FileCheck %s
-; RUN: pocl-iss-opt -passes='iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,iss-context,iss-wi-loops' -iss-local-size=64,1,1 -iss-vector-width=8 -iss-mode=split -iss-kernel=box -S %s | FileCheck %s --check-prefix=NONE
-; RUN: pocl-iss-opt -passes='iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,iss-context,iss-wi-loops' -iss-local-size=64,1,1 -iss-vector-width=8 -iss-mode=split -iss-kernel=gather -iss-stats -S %s | FileCheck %s --check-prefix=UNSPLIT
+; RUN: pocl-iss-opt -passes='iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,iss-context' -iss-local-size=64,1,1 -iss-vector-width=8 -iss-mode=split -iss-kernel=box -iss-stats -S %s | pocl-iss-opt -passes='iss-split' -iss-local-size=64,1,1 -iss-vector-width=8 -iss-mode=split -iss-kernel=box -iss-stats -S | FileCheck %s
+; RUN: pocl-iss-opt -passes='iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,iss-context' -iss-local-size=64,1,1 -iss-vector-width=8 -iss-mode=split -iss-kernel=box -S %s | pocl-iss-opt -passes='iss-split' -iss-local-size=64,1,1 -iss-vector-width=8 -iss-mode=split -iss-kernel=box -S | FileCheck %s --check-prefix=NONE
+; RUN: pocl-iss-opt -passes='iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,iss-context' -iss-local-size=64,1,1 -iss-vector-width=8 -iss-mode=split -iss-kernel=gather -iss-stats -S %s | pocl-iss-opt -passes='iss-split' -iss-local-size=64,1,1 -iss-vector-width=8 -iss-mode=split -iss-kernel=gather -iss-stats -S | FileCheck %s --check-prefix=UNSPLIT
 
 target triple = "x86_64-pc-linux-gnu"
 

@@ -23,11 +23,11 @@
 ;     y[i] = a * x[i] + y[i];
 ; }
 ;
-; RUN: pocl-iss-opt -passes='iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,iss-context,iss-wi-loops' -iss-kernel=saxpy -iss-local-size=64,1,1 -iss-vector-width=8 -iss-mode=split -S %s | FileCheck %s
+; RUN: pocl-iss-opt -passes='iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,iss-context' -iss-kernel=saxpy -iss-local-size=64,1,1 -iss-vector-width=8 -iss-mode=split -S %s | pocl-iss-opt -passes='iss-split' -iss-kernel=saxpy -iss-local-size=64,1,1 -iss-vector-width=8 -iss-mode=split -S | FileCheck %s
 ; The `vec` mode and a limit of two pieces leave the loop unsplit; the
 ; limit says so in a remark.
 ; RUN: pocl-iss-opt -passes='iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,iss-context,iss-wi-loops' -iss-kernel=saxpy -iss-local-size=64,1,1 -iss-vector-width=8 -iss-mode=vec -S %s | FileCheck %s --check-prefix=VEC
-; RUN: pocl-iss-opt -passes='iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,iss-context,iss-wi-loops' -iss-kernel=saxpy -iss-local-size=64,1,1 -iss-vector-width=8 -iss-mode=split -iss-split-pieces=2 -pass-remarks-missed=iss-split -S %s 2>&1 | FileCheck %s --check-prefix=LIMIT
+; RUN: pocl-iss-opt -passes='iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,iss-context' -iss-kernel=saxpy -iss-local-size=64,1,1 -iss-vector-width=8 -iss-mode=split -iss-split-pieces=2 -S %s | pocl-iss-opt -passes='iss-split' -iss-kernel=saxpy -iss-local-size=64,1,1 -iss-vector-width=8 -iss-mode=split -iss-split-pieces=2 -pass-remarks-missed=iss-split -S 2>&1 | FileCheck %s --check-prefix=LIMIT
 
 target triple = "x86_64-pc-linux-gnu"
 

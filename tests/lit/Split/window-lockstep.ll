@@ -8,7 +8,7 @@
 ; the loop kept the work-item loop outside (a remark said so). Decided
 ; within the quota, the centre runs horizontally.
 ;
-; RUN: pocl-iss-opt -passes='iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,iss-context,iss-wi-loops' -iss-kernel=window -iss-local-size=64,1,1 -iss-vector-width=16 -iss-mode=split -pass-remarks-missed=iss-split -S %s 2>&1 | FileCheck %s
+; RUN: pocl-iss-opt -passes='iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,iss-context' -iss-kernel=window -iss-local-size=64,1,1 -iss-vector-width=16 -iss-mode=split -S %s | pocl-iss-opt -passes='iss-split' -iss-kernel=window -iss-local-size=64,1,1 -iss-vector-width=16 -iss-mode=split -pass-remarks-missed=iss-split -S 2>&1 | FileCheck %s
 
 target triple = "x86_64-pc-linux-gnu"
 

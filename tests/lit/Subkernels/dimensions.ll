@@ -14,33 +14,33 @@
 ; term by term, and its score is at least 5 * 64 for every launch, so it
 ; dominates the scalar fallback (score 1) too. One subkernel, vectorizing
 ; y, and a selection that returns 0.
-; RUN: pocl-iss-opt -passes='iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,iss-subkernels' -iss-kernel=rows -iss-local-size=8,8,1 -iss-vector-width=8 -iss-mode=split+score -S %s | FileCheck %s --check-prefix=ROWS
+; RUN: pocl-iss-opt -passes='iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,iss-subkernels(iss-split)' -iss-kernel=rows -iss-local-size=8,8,1 -iss-vector-width=8 -iss-mode=split+score -S %s | FileCheck %s --check-prefix=ROWS
 ; The scores (POCL_DEBUG=llvm): products of the extents of the boxes over
 ; the launch, the group counts iss_N<d> times the local size; x's in and
 ; out are gathers (w_div = 0.5 each). Each part is a box over the launch,
 ; so its box volume is its exact size.
-; RUN: env POCL_DEBUG=llvm pocl-iss-opt -passes='iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,iss-subkernels' -iss-kernel=rows -iss-local-size=8,8,1 -iss-vector-width=8 -iss-mode=split+score -o /dev/null %s 2>&1 | FileCheck %s --check-prefix=SCORES
+; RUN: env POCL_DEBUG=llvm pocl-iss-opt -passes='iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,iss-subkernels(iss-split)' -iss-kernel=rows -iss-local-size=8,8,1 -iss-vector-width=8 -iss-mode=split+score -o /dev/null %s 2>&1 | FileCheck %s --check-prefix=SCORES
 ; The same in `score` mode: the subkernel is not split (no ranges).
-; RUN: pocl-iss-opt -passes='iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,iss-subkernels' -iss-kernel=rows -iss-local-size=8,8,1 -iss-vector-width=8 -iss-mode=score -S %s | FileCheck %s --check-prefix=SCORE
+; RUN: pocl-iss-opt -passes='iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,iss-subkernels(iss-wi-loops)' -iss-kernel=rows -iss-local-size=8,8,1 -iss-vector-width=8 -iss-mode=score -S %s | FileCheck %s --check-prefix=SCORE
 ; POCL_ISS_DIMS=0 leaves x alone: the x subkernel is kept, and the scalar
 ; fallback beside it (2 * 64 >= 1: dominated too).
-; RUN: pocl-iss-opt -passes='iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,iss-subkernels' -iss-kernel=rows -iss-local-size=8,8,1 -iss-vector-width=8 -iss-mode=split+score -iss-dims=0 -S %s | FileCheck %s --check-prefix=DIMS
+; RUN: pocl-iss-opt -passes='iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,iss-subkernels(iss-split)' -iss-kernel=rows -iss-local-size=8,8,1 -iss-vector-width=8 -iss-mode=split+score -iss-dims=0 -S %s | FileCheck %s --check-prefix=DIMS
 ; cols, the transpose: out[y * n + x] = in[y * n + x] * b[y]. Along x it
 ; scores 5 * X * Y, along y 2 * X * Y: x dominates y. With a local size of
 ; 2x16, x has too few work-items for a vector: the paper's elimination,
 ; blind to that, would drop the only subkernel that vectorizes; here y
 ; stays (and dominates the scalar fallback).
-; RUN: pocl-iss-opt -passes='iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,iss-subkernels' -iss-kernel=cols -iss-local-size=2,16,1 -iss-vector-width=8 -iss-mode=split+score -S %s | FileCheck %s --check-prefix=NARROW
+; RUN: pocl-iss-opt -passes='iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,iss-subkernels(iss-split)' -iss-kernel=cols -iss-local-size=2,16,1 -iss-vector-width=8 -iss-mode=split+score -S %s | FileCheck %s --check-prefix=NARROW
 ; A dimension shorter than the width gets a narrower vector (4 of 8 lanes).
-; RUN: pocl-iss-opt -passes='iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,iss-subkernels' -iss-kernel=cols -iss-local-size=4,4,1 -iss-mode=split+score -S %s | FileCheck %s --check-prefix=W4
+; RUN: pocl-iss-opt -passes='iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,iss-subkernels(iss-split)' -iss-kernel=cols -iss-local-size=4,4,1 -iss-mode=split+score -S %s | FileCheck %s --check-prefix=W4
 ; Its loop of 4 work-items, fewer than the 8 lanes the compilation was
 ; given, is left to LLVM's full unroller (WorkItemLoops/basic.ll); the
 ; subkernel of 8 lanes for 8x8 groups keeps it off. Once unrolled, the
 ; outer x loop would be innermost and the loop vectorizer could take x,
 ; across the y-major context arrays: it is kept scalar (its copies of the
 ; unrolled y lanes are the SLP vectorizer's), but not in 8x8 groups.
-; RUN: pocl-iss-opt -passes='iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,iss-subkernels' -iss-kernel=rows -iss-local-size=4,4,1 -iss-mode=score -S %s | FileCheck %s --check-prefix=UNROLL4
-; RUN: pocl-iss-opt -passes='iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,iss-subkernels' -iss-kernel=rows -iss-local-size=8,8,1 -iss-mode=score -S %s | FileCheck %s --check-prefix=ROLLED8
+; RUN: pocl-iss-opt -passes='iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,iss-subkernels(iss-wi-loops)' -iss-kernel=rows -iss-local-size=4,4,1 -iss-mode=score -S %s | FileCheck %s --check-prefix=UNROLL4
+; RUN: pocl-iss-opt -passes='iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,iss-subkernels(iss-wi-loops)' -iss-kernel=rows -iss-local-size=8,8,1 -iss-mode=score -S %s | FileCheck %s --check-prefix=ROLLED8
 ;
 ; either: consecutive along y where f != 0, along x where f == 0:
 ; __kernel void either(__global float *out, int n, int f) {
@@ -51,7 +51,7 @@
 ; fallback (each scores 0 for some f), and the selection compares the
 ; scores at run time, reading f from its slot and the group counts from
 ; the context.
-; RUN: pocl-iss-opt -passes='iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,iss-subkernels' -iss-kernel=either -iss-local-size=8,8,1 -iss-vector-width=8 -iss-mode=split+score -S %s | FileCheck %s --check-prefix=EITHER
+; RUN: pocl-iss-opt -passes='iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,iss-subkernels(iss-split)' -iss-kernel=either -iss-local-size=8,8,1 -iss-vector-width=8 -iss-mode=split+score -S %s | FileCheck %s --check-prefix=EITHER
 
 target triple = "x86_64-pc-linux-gnu"
 

@@ -18,15 +18,15 @@
 ;     y[i] = s[k] * x[i];
 ; }
 ;
-; RUN: env POCL_DEBUG=llvm pocl-iss-opt -passes='iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,iss-subkernels' -iss-kernel=tail -iss-local-size=16,4,1 -iss-vector-width=8 -iss-mode=split+score -iss-cheap-masks -S %s 2>&1 | FileCheck %s --check-prefix=ALONE
+; RUN: env POCL_DEBUG=llvm pocl-iss-opt -passes='iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,iss-subkernels(iss-split)' -iss-kernel=tail -iss-local-size=16,4,1 -iss-vector-width=8 -iss-mode=split+score -iss-cheap-masks -S %s 2>&1 | FileCheck %s --check-prefix=ALONE
 ; Without -iss-cheap-masks the region is split and scored: the scalar
 ; fallback stays beside x.
-; RUN: pocl-iss-opt -passes='iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,iss-subkernels' -iss-kernel=tail -iss-local-size=16,4,1 -iss-vector-width=8 -iss-mode=split+score -S %s | FileCheck %s --check-prefix=SCORED
+; RUN: pocl-iss-opt -passes='iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,iss-subkernels(iss-split)' -iss-kernel=tail -iss-local-size=16,4,1 -iss-vector-width=8 -iss-mode=split+score -S %s | FileCheck %s --check-prefix=SCORED
 ; scale's uniform load s[k] under the guard is not consecutive: the rule
 ; does not apply, and the subkernels are scored.
-; RUN: pocl-iss-opt -passes='iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,iss-subkernels' -iss-kernel=scale -iss-local-size=16,4,1 -iss-vector-width=8 -iss-mode=split+score -iss-cheap-masks -S %s | FileCheck %s --check-prefix=SCALE
+; RUN: pocl-iss-opt -passes='iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,iss-subkernels(iss-split)' -iss-kernel=scale -iss-local-size=16,4,1 -iss-vector-width=8 -iss-mode=split+score -iss-cheap-masks -S %s | FileCheck %s --check-prefix=SCALE
 ; `score` does not split: its subkernels are scored.
-; RUN: pocl-iss-opt -passes='iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,iss-subkernels' -iss-kernel=tail -iss-local-size=16,4,1 -iss-vector-width=8 -iss-mode=score -iss-cheap-masks -S %s | FileCheck %s --check-prefix=SCORE
+; RUN: pocl-iss-opt -passes='iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,iss-subkernels(iss-wi-loops)' -iss-kernel=tail -iss-local-size=16,4,1 -iss-vector-width=8 -iss-mode=score -iss-cheap-masks -S %s | FileCheck %s --check-prefix=SCORE
 
 target triple = "x86_64-pc-linux-gnu"
 

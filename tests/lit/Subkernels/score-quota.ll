@@ -19,21 +19,21 @@
 ;     out[i] = 1;
 ; }
 ;
-; RUN: pocl-iss-opt -passes='iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,iss-subkernels' -iss-kernel=periodic -iss-local-size=16,1,1 -iss-vector-width=16 -iss-mode=score -pass-remarks-missed=iss-subkernels -S %s 2>&1 | FileCheck %s --check-prefix=PERIODIC
-; RUN: pocl-iss-opt -passes='iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,iss-subkernels' -iss-kernel=periodic -iss-local-size=16,1,1 -iss-vector-width=16 -iss-mode=split+score -pass-remarks-missed=iss-subkernels -S %s 2>&1 | FileCheck %s --check-prefix=PERIODIC-SPLIT
+; RUN: pocl-iss-opt -passes='iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,iss-subkernels(iss-wi-loops)' -iss-kernel=periodic -iss-local-size=16,1,1 -iss-vector-width=16 -iss-mode=score -pass-remarks-missed=iss-subkernels -S %s 2>&1 | FileCheck %s --check-prefix=PERIODIC
+; RUN: pocl-iss-opt -passes='iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,iss-subkernels(iss-split)' -iss-kernel=periodic -iss-local-size=16,1,1 -iss-vector-width=16 -iss-mode=split+score -pass-remarks-missed=iss-subkernels -S %s 2>&1 | FileCheck %s --check-prefix=PERIODIC-SPLIT
 ; A tail guard alone is scored well within the quota: the scalar fallback
 ; stays beside the vector subkernel for launches with no whole tile...
-; RUN: pocl-iss-opt -passes='iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,iss-subkernels' -iss-kernel=tail -iss-local-size=16,1,1 -iss-vector-width=16 -iss-mode=score -pass-remarks-missed=iss-subkernels -S %s 2>&1 | FileCheck %s --check-prefix=TAIL
+; RUN: pocl-iss-opt -passes='iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,iss-subkernels(iss-wi-loops)' -iss-kernel=tail -iss-local-size=16,1,1 -iss-vector-width=16 -iss-mode=score -pass-remarks-missed=iss-subkernels -S %s 2>&1 | FileCheck %s --check-prefix=TAIL
 ; ...but not under a quota of a thousand operations.
-; RUN: pocl-iss-opt -passes='iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,iss-subkernels' -iss-kernel=tail -iss-local-size=16,1,1 -iss-vector-width=16 -iss-mode=score -iss-score-part-ops=1000 -pass-remarks-missed=iss-subkernels -S %s 2>&1 | FileCheck %s --check-prefix=TINY
+; RUN: pocl-iss-opt -passes='iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,iss-subkernels(iss-wi-loops)' -iss-kernel=tail -iss-local-size=16,1,1 -iss-vector-width=16 -iss-mode=score -iss-score-part-ops=1000 -pass-remarks-missed=iss-subkernels -S %s 2>&1 | FileCheck %s --check-prefix=TINY
 ; The scores size each distinct part of an access once; past
 ; -iss-score-max-parts of them in a kernel (a stencil of many clamped taps
 ; has two per tap) it is not scored either.
-; RUN: pocl-iss-opt -passes='iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,iss-subkernels' -iss-kernel=tail -iss-local-size=16,1,1 -iss-vector-width=16 -iss-mode=score -iss-score-max-parts=0 -pass-remarks-missed=iss-subkernels -S %s 2>&1 | FileCheck %s --check-prefix=PARTS
+; RUN: pocl-iss-opt -passes='iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,iss-subkernels(iss-wi-loops)' -iss-kernel=tail -iss-local-size=16,1,1 -iss-vector-width=16 -iss-mode=score -iss-score-max-parts=0 -pass-remarks-missed=iss-subkernels -S %s 2>&1 | FileCheck %s --check-prefix=PARTS
 ; Where the model runs out of its quota (-iss-model-max-ops) no region is
 ; modelled, and every dimension would score 0 against the scalar
 ; fallback's 1: the scalar subkernel ran every launch. Not scored instead.
-; RUN: pocl-iss-opt -passes='iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,iss-subkernels' -iss-kernel=tail -iss-local-size=16,1,1 -iss-vector-width=16 -iss-mode=score -iss-model-max-ops=1 -pass-remarks-missed=iss-subkernels -S %s 2>&1 | FileCheck %s --check-prefix=UNMODELLED
+; RUN: pocl-iss-opt -passes='iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,iss-subkernels(iss-wi-loops)' -iss-kernel=tail -iss-local-size=16,1,1 -iss-vector-width=16 -iss-mode=score -iss-model-max-ops=1 -pass-remarks-missed=iss-subkernels -S %s 2>&1 | FileCheck %s --check-prefix=UNMODELLED
 
 target triple = "x86_64-pc-linux-gnu"
 

@@ -9,8 +9,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef POCL_ISS_COMPILER_WORKGROUP_BARRIERS_H
-#define POCL_ISS_COMPILER_WORKGROUP_BARRIERS_H
+#ifndef POCL_ISS_COMPILER_ANALYSIS_BARRIERS_H
+#define POCL_ISS_COMPILER_ANALYSIS_BARRIERS_H
 
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallVector.h"
@@ -80,4 +80,4 @@ void forEachCalleeFirst(llvm::Module &M,
 
 } // namespace iss
 
-#endif // POCL_ISS_COMPILER_WORKGROUP_BARRIERS_H
+#endif // POCL_ISS_COMPILER_ANALYSIS_BARRIERS_H

@@ -1,4 +1,5 @@
-//===- Uniformity.h - Which values are the same for every work-item -*- C++ -*-===//
+//===- Uniformity.h - Which values are the same for every work-item -*- C++
+//-*-===//
 // SPDX-License-Identifier: MIT
 //
 // The variable uniformity analysis of the pocl paper, section 4.6: a value
@@ -11,8 +12,8 @@
 // The roots of divergence are the local ids of dimensions with more than one
 // work-item, private memory whose address escapes, atomic and volatile
 // accesses and calls that write memory; a private variable only loaded and
-// stored is uniform while all its stores are; it spreads through operands, and through control
-// flow: a divergent branch makes the blocks up to its immediate
+// stored is uniform while all its stores are; it spreads through operands, and
+// through control flow: a divergent branch makes the blocks up to its immediate
 // post-dominator divergent, the phis there too, and, when it leaves a loop,
 // every value of the loop used outside it (temporal divergence). A load
 // from a uniform address is uniform: the kernels are free of data races.
@@ -22,8 +23,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef POCL_ISS_COMPILER_WORKGROUP_UNIFORMITY_H
-#define POCL_ISS_COMPILER_WORKGROUP_UNIFORMITY_H
+#ifndef POCL_ISS_COMPILER_ANALYSIS_UNIFORMITY_H
+#define POCL_ISS_COMPILER_ANALYSIS_UNIFORMITY_H
 
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/IR/PassManager.h"
@@ -109,4 +110,4 @@ private:
 
 } // namespace iss
 
-#endif // POCL_ISS_COMPILER_WORKGROUP_UNIFORMITY_H
+#endif // POCL_ISS_COMPILER_ANALYSIS_UNIFORMITY_H

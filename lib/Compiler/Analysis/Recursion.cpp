@@ -10,9 +10,9 @@
 
 #include "Recursion.h"
 
+#include "Barriers.h"
 #include "CompilerInternal.h"
 #include "Passes.h"
-#include "WorkGroup/Barriers.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SCCIterator.h"

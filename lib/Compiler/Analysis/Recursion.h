@@ -12,8 +12,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef POCL_ISS_COMPILER_RECURSION_H
-#define POCL_ISS_COMPILER_RECURSION_H
+#ifndef POCL_ISS_COMPILER_ANALYSIS_RECURSION_H
+#define POCL_ISS_COMPILER_ANALYSIS_RECURSION_H
 
 #include "llvm/ADT/SmallVector.h"
 
@@ -45,4 +45,4 @@ bool checkRecursion(llvm::Module &M, std::string &Log);
 
 } // namespace iss
 
-#endif // POCL_ISS_COMPILER_RECURSION_H
+#endif // POCL_ISS_COMPILER_ANALYSIS_RECURSION_H
