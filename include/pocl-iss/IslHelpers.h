@@ -3,11 +3,12 @@
 //
 // The compiler uses isl (inside libLLVM, through Polly's headers) by the C++
 // objects of isl-noexceptions.h only. The few operations those bindings do
-// not offer, and the ownership and operation quota of an isl context, are
+// not offer (or offer only through a conversion to another kind of object),
+// and the ownership, errors and operation quota of an isl context, are
 // here: lib/Support/IslHelpers.cpp is the only file that calls isl's C
 // functions (STYLE.md). Used by the polyhedral model of input space
-// splitting (lib/Compiler/Splitting, the input-space-splitting paper,
-// sections 3 and 5).
+// splitting and the scores (lib/Compiler/Splitting and Scoring, the
+// input-space-splitting paper, sections 3 to 5).
 //
 // The bindings return null objects after an error (a quota exceeded, say)
 // and their `boolean` aborts when converted to bool in that state: callers
@@ -21,6 +22,7 @@
 #include "isl/isl-noexceptions.h"
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -61,9 +63,27 @@ private:
   unsigned long Saved;
 };
 
+/// Whether an isl operation on \p Ctx failed (a quota ran out, say) since
+/// its error was last reset, as an IslQuota does when it starts and ends.
+bool hasIslError(isl::ctx Ctx);
+
 /// The number of dimensions of \p Type in \p S; 0 on error.
 unsigned islDim(const isl::space &S, isl::dim Type);
 unsigned islDim(const isl::set &S, isl::dim Type);
+/// The same for \p A: isl::dim::param, isl::dim::in (its domain's set
+/// dimensions) or isl::dim::div (the local dimensions of its floors; the
+/// binding's aff::dim asks a multi_aff, which has none).
+unsigned islDim(const isl::aff &A, isl::dim Type);
+
+/// The number of pieces of \p PA; 0 on error. (The binding's n_piece
+/// converts \p PA to a pw_multi_aff first.)
+unsigned pieceCount(const isl::pw_aff &PA);
+
+/// Whether \p A (\p PA) involves the set dimensions First to First + N - 1
+/// of its domain, through its local dimensions too; true when isl cannot
+/// tell (an error): callers rely on a dimension that is surely absent.
+bool involvesInDims(const isl::aff &A, unsigned First, unsigned N);
+bool involvesInDims(const isl::pw_aff &PA, unsigned First, unsigned N);
 
 /// The minimum (maximum) of \p A and \p B where both are defined, and
 /// whichever is defined elsewhere (isl_pw_aff_union_min/max).
@@ -102,6 +122,10 @@ bool involvesParam(const isl::set &S, const isl::id &Id);
 /// test, false when unsure). A null object equals only a null one.
 bool plainIsEqual(const isl::set &A, const isl::set &B);
 bool plainIsEqual(const isl::pw_aff &A, const isl::pw_aff &B);
+/// The same for affine expressions, where NaN equals nothing, itself
+/// included. (The binding's aff::plain_is_equal converts both to
+/// multi_aff.)
+bool plainIsEqual(const isl::aff &A, const isl::aff &B);
 
 /// Whether \p A and \p B differ by an expression of the parameters alone
 /// (a stencil's neighbours, x + 1 and x + width): plainly equal, or each
@@ -154,6 +178,24 @@ isl::aff divExpression(const isl::aff &A, unsigned Pos);
 /// The constraints of \p BS, each as an affine expression over its local
 /// space and whether it is an equality (A = 0) or an inequality (A >= 0).
 std::vector<std::pair<isl::aff, bool>> constraintsOf(const isl::basic_set &BS);
+
+/// A constraint of a basic map { D[i] -> [t] } on its output dimension t:
+/// Coef * t + Rest = 0 (Equality) or >= 0, Coef not zero, Rest affine in
+/// the parameters and the input dimensions (over the map's domain).
+struct OutputConstraint {
+  isl::val Coef;
+  isl::aff Rest;
+  bool Equality = false;
+};
+/// The constraints of \p BM ([p] -> { D[i] -> [t] }: one output dimension,
+/// no local dimensions) that involve t, in isl's order, each written as an
+/// OutputConstraint. None when \p BM is not of that form or isl fails.
+std::optional<std::vector<OutputConstraint>>
+constraintsOnOutput(const isl::basic_map &BM);
+/// \p BM without the constraints that involve its output dimensions First
+/// to First + N - 1: a superset.
+isl::basic_map dropConstraintsInvolvingOutput(isl::basic_map BM, unsigned First,
+                                              unsigned N);
 
 /// isl's text for an object (isl_*_to_str), "<null>" for a null one.
 std::string islStr(const isl::set &S);

@@ -44,9 +44,7 @@ IslQuota::~IslQuota() {
   isl_ctx_reset_error(Ctx.get());
 }
 
-bool IslQuota::exceeded() const {
-  return isl_ctx_last_error(isl::ctx(Ctx).get()) != isl_error_none;
-}
+bool IslQuota::exceeded() const { return hasIslError(Ctx); }
 
 std::string IslQuota::error() const {
   isl_ctx *C = isl::ctx(Ctx).get();
@@ -59,6 +57,10 @@ std::string IslQuota::error() const {
          std::to_string(isl_ctx_last_error_line(C)) + ")";
 }
 
+bool hasIslError(isl::ctx Ctx) {
+  return isl_ctx_last_error(Ctx.get()) != isl_error_none;
+}
+
 unsigned islDim(const isl::space &S, isl::dim Type) {
   isl_size N = isl_space_dim(S.get(), static_cast<isl_dim_type>(Type));
   return N < 0 ? 0 : unsigned(N);
@@ -67,6 +69,25 @@ unsigned islDim(const isl::space &S, isl::dim Type) {
 unsigned islDim(const isl::set &S, isl::dim Type) {
   isl_size N = isl_set_dim(S.get(), static_cast<isl_dim_type>(Type));
   return N < 0 ? 0 : unsigned(N);
+}
+
+unsigned islDim(const isl::aff &A, isl::dim Type) {
+  isl_size N = isl_aff_dim(A.get(), static_cast<isl_dim_type>(Type));
+  return N < 0 ? 0 : unsigned(N);
+}
+
+unsigned pieceCount(const isl::pw_aff &PA) {
+  isl_size N = isl_pw_aff_n_piece(PA.get());
+  return N < 0 ? 0 : unsigned(N);
+}
+
+bool involvesInDims(const isl::aff &A, unsigned First, unsigned N) {
+  return isl_aff_involves_dims(A.get(), isl_dim_in, First, N) != isl_bool_false;
+}
+
+bool involvesInDims(const isl::pw_aff &PA, unsigned First, unsigned N) {
+  return isl_pw_aff_involves_dims(PA.get(), isl_dim_in, First, N) !=
+         isl_bool_false;
 }
 
 isl::pw_aff unionMin(isl::pw_aff A, isl::pw_aff B) {
@@ -155,6 +176,12 @@ bool plainIsEqual(const isl::pw_aff &A, const isl::pw_aff &B) {
     return A.is_null() && B.is_null();
   return A.get() == B.get() ||
          isl_pw_aff_plain_is_equal(A.get(), B.get()) == isl_bool_true;
+}
+
+bool plainIsEqual(const isl::aff &A, const isl::aff &B) {
+  if (A.is_null() || B.is_null())
+    return A.is_null() && B.is_null();
+  return isl_aff_plain_is_equal(A.get(), B.get()) == isl_bool_true;
 }
 
 bool differByParams(const isl::pw_aff &A, const isl::pw_aff &B) {
@@ -282,6 +309,56 @@ std::vector<std::pair<isl::aff, bool>> constraintsOf(const isl::basic_set &BS) {
       },
       &Out);
   return Out;
+}
+
+std::optional<std::vector<OutputConstraint>>
+constraintsOnOutput(const isl::basic_map &BM) {
+  if (BM.is_null() || isl_basic_map_dim(BM.get(), isl_dim_out) != 1 ||
+      localDims(BM) != 0)
+    return std::nullopt;
+  struct State {
+    isl::local_space LS;
+    std::vector<OutputConstraint> Out;
+  } St{isl::local_space(BM.space().domain()), {}};
+  // C is a t + f(p, i) >= 0 (= 0): f is built on the domain, term by term.
+  auto Each = [](isl_constraint *C, void *User) -> isl_stat {
+    auto &St = *static_cast<State *>(User);
+    isl::constraint Con = isl::manage(C);
+    auto Coef = [&](isl_dim_type T, int Pos) {
+      return isl::manage(isl_constraint_get_coefficient_val(Con.get(), T, Pos));
+    };
+    isl::val A = Coef(isl_dim_out, 0);
+    if (A.is_null())
+      return isl_stat_error;
+    if (A.is_zero())
+      return isl_stat_ok;
+    isl_aff *F = isl_aff_zero_on_domain(St.LS.copy());
+    F = isl_aff_set_constant_val(F, isl_constraint_get_constant_val(Con.get()));
+    for (isl_dim_type T : {isl_dim_param, isl_dim_in}) {
+      isl_size N = isl_constraint_dim(Con.get(), T);
+      if (N < 0) {
+        isl_aff_free(F);
+        return isl_stat_error;
+      }
+      for (int I = 0; I < N; ++I)
+        F = isl_aff_set_coefficient_val(F, T, I, Coef(T, I).release());
+    }
+    isl::aff Rest = isl::manage(F);
+    if (Rest.is_null())
+      return isl_stat_error;
+    St.Out.push_back(
+        {A, Rest, isl_constraint_is_equality(Con.get()) == isl_bool_true});
+    return isl_stat_ok;
+  };
+  if (isl_basic_map_foreach_constraint(BM.get(), Each, &St) < 0)
+    return std::nullopt;
+  return std::move(St.Out);
+}
+
+isl::basic_map dropConstraintsInvolvingOutput(isl::basic_map BM, unsigned First,
+                                              unsigned N) {
+  return isl::manage(isl_basic_map_drop_constraints_involving_dims(
+      BM.release(), isl_dim_out, First, N));
 }
 
 template <typename T, char *(*ToStr)(T *)> static std::string toStr(T *Obj) {

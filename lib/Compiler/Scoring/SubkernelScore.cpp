@@ -410,7 +410,7 @@ scoresOf(const WorkItemModel &M, ArrayRef<unsigned> Dims, const ScoreWeights &W,
                   function_ref<std::vector<isl::pw_aff>(bool &)> Compute)
       -> const KnownBox & {
     for (const KnownBox &K : Boxes)
-      if (isl_set_plain_is_equal(K.S.get(), S.get()) == isl_bool_true)
+      if (plainIsEqual(K.S, S))
         return K;
     bool Exact = true;
     std::vector<isl::pw_aff> E = Compute(Exact);

@@ -113,7 +113,7 @@ isl::aff IslExprEmitter::oneExpression(const isl::pw_aff &PA) {
   PA.foreach_piece([&](isl::set, isl::aff A) {
     if (Same.is_null())
       Same = A;
-    else if (isl_aff_plain_is_equal(Same.get(), A.get()) != isl_bool_true)
+    else if (!plainIsEqual(Same, A))
       One = false;
     return isl::stat::ok();
   });
@@ -153,20 +153,17 @@ bool IslExprEmitter::numeratorTerms(const isl::aff &A,
       Out.push_back({V, *K64});
     return V != nullptr;
   };
-  isl_aff *Raw = N.get();
   isl::space Space = N.space();
   for (unsigned I = 0, E = islDim(Space, isl::dim::param); I < E; ++I)
-    if (!Add(isl::dim::param, I, [&] {
-          return idValue(isl::manage(
-              isl_space_get_dim_id(Space.get(), isl_dim_param, I)));
-        }))
+    if (!Add(isl::dim::param, I,
+             [&] { return idValue(Space.dim_id(isl::dim::param, I)); }))
       return false;
-  if (isl_aff_dim(Raw, isl_dim_in) != int(DimValues.size()))
+  if (islDim(N, isl::dim::in) != DimValues.size())
     return false;
   for (unsigned I = 0; I < DimValues.size(); ++I)
     if (!Add(isl::dim::in, I, [&] { return toI64(DimValues[I]); }))
       return false;
-  for (unsigned I = 0, E = isl_aff_dim(Raw, isl_dim_div); I < E; ++I)
+  for (unsigned I = 0, E = islDim(N, isl::dim::div); I < E; ++I)
     if (!Add(isl::dim::div, I, [&]() -> Value * {
           int64_t InnerDen;
           Value *Inner =

@@ -151,7 +151,7 @@ static KeptLoop keptPerWorkItem(const WorkItemModel &M, const RegionModel &R,
     Why = KeptLoop::TripCount;
   else if (ML.Bounded && accessesAllDivergent(R, P, ML, I)) {
     isl::pw_aff Last = Header->Domain.dim_max(3 + ML.Depth);
-    if (Last.is_null() || isl_pw_aff_is_cst(Last.get()) != isl_bool_true)
+    if (Last.is_null() || !Last.is_cst().is_true())
       Why = KeptLoop::Accesses;
   }
   return Q.exceeded() ? KeptLoop::Quota : Why;
@@ -807,7 +807,7 @@ isl::set ModelSplitPlan::copyHolds(ArrayRef<unsigned> Class,
     // Piece by piece: those with the emitted expression (the range's) are
     // right everywhere, the others where they differ from it.
     isl::stat St = Acc.Offset.foreach_piece([&](isl::set Dom, isl::aff A) {
-      if (isl_aff_plain_is_equal(A.get(), One.get()) != isl_bool_true)
+      if (!plainIsEqual(A, One))
         AddBad(isl::pw_aff(A)
                    .intersect_domain(Dom.intersect(Acc.Domain))
                    .ne_set(isl::pw_aff(One)));
@@ -840,7 +840,7 @@ isl::set ModelSplitPlan::copyHolds(ArrayRef<unsigned> Class,
       const ModelBranch &MB = R.Branches[Br];
       // The condition is over the block's dimensions, without its name.
       isl::set Named = Cond;
-      if (isl_set_has_tuple_id(MB.Domain.get()) == isl_bool_true)
+      if (MB.Domain.space().has_tuple_id(isl::dim::set).is_true())
         Named = Named.set_tuple_id(MB.Domain.get_tuple_id());
       isl::set Lifted = Named.intersect(MB.Domain);
       AddBad(MB.Taken[0].subtract(Lifted));
@@ -1171,7 +1171,7 @@ bool nothingToSplit(const WorkItemModel &M, const RegionModel &R,
     if (A.Offset.is_null())
       return true;
     isl::aff Aff = onlyPieceOn(A.Offset, A.Domain);
-    return !Aff.is_null() && isl_aff_dim(Aff.get(), isl_dim_div) == 0;
+    return !Aff.is_null() && islDim(Aff, isl::dim::div) == 0;
   });
 }
 

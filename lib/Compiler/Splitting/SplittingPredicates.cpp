@@ -626,52 +626,25 @@ bool SplittingPredicates::rangesOfTiles(
 static bool boundsOfOut(const isl::basic_map &BM,
                         SmallVectorImpl<isl::aff> &Lower,
                         SmallVectorImpl<isl::aff> &Upper, isl::set &Rest) {
-  struct State {
-    isl::local_space LS;
-    SmallVectorImpl<isl::aff> &Lower, &Upper;
-  } St{isl::local_space(BM.space().domain()), Lower, Upper};
   // a t + f(o, p) >= 0 (or = 0): t >= -f / a where a > 0, t <= f / -a where
   // a < 0.
-  auto Each = [](isl_constraint *C, void *User) -> isl_stat {
-    auto &St = *static_cast<State *>(User);
-    isl::constraint Con = isl::manage(C);
-    auto Coef = [&](isl_dim_type T, int Pos) {
-      return isl::manage(isl_constraint_get_coefficient_val(Con.get(), T, Pos));
-    };
-    isl::val A = Coef(isl_dim_out, 0);
-    if (A.is_null())
-      return isl_stat_error;
-    if (A.is_zero())
-      return isl_stat_ok;
-    isl_aff *F = isl_aff_zero_on_domain(St.LS.copy());
-    F = isl_aff_set_constant_val(F, isl_constraint_get_constant_val(Con.get()));
-    for (isl_dim_type T : {isl_dim_param, isl_dim_in}) {
-      isl_size N = isl_constraint_dim(Con.get(), T);
-      if (N < 0) {
-        isl_aff_free(F);
-        return isl_stat_error;
-      }
-      for (int I = 0; I < N; ++I)
-        F = isl_aff_set_coefficient_val(F, T, I, Coef(T, I).release());
-    }
-    // isl scales down by positive values only.
-    isl::aff Bound = A.is_pos() ? isl::manage(F).neg().scale_down(A)
-                                : isl::manage(F).scale_down(A.neg());
-    if (Bound.is_null())
-      return isl_stat_error;
-    bool Eq = isl_constraint_is_equality(Con.get()) == isl_bool_true;
-    if (Eq || A.is_pos())
-      St.Lower.push_back(Bound.ceil());
-    if (Eq || A.is_neg())
-      St.Upper.push_back(Bound.floor());
-    return isl_stat_ok;
-  };
-  if (isl_basic_map_foreach_constraint(BM.get(), Each, &St) < 0 ||
-      Lower.empty() || Upper.empty())
+  std::optional<std::vector<OutputConstraint>> Cons = constraintsOnOutput(BM);
+  if (!Cons)
     return false;
-  Rest = isl::map(isl::manage(isl_basic_map_drop_constraints_involving_dims(
-                      BM.copy(), isl_dim_out, 0, 1)))
-             .domain();
+  for (const OutputConstraint &C : *Cons) {
+    // isl scales down by positive values only.
+    isl::aff Bound = C.Coef.is_pos() ? C.Rest.neg().scale_down(C.Coef)
+                                     : C.Rest.scale_down(C.Coef.neg());
+    if (Bound.is_null())
+      return false;
+    if (C.Equality || C.Coef.is_pos())
+      Lower.push_back(Bound.ceil());
+    if (C.Equality || C.Coef.is_neg())
+      Upper.push_back(Bound.floor());
+  }
+  if (Lower.empty() || Upper.empty())
+    return false;
+  Rest = isl::map(dropConstraintsInvolvingOutput(BM, 0, 1)).domain();
   return !Rest.is_null();
 }
 
@@ -855,7 +828,7 @@ static std::optional<long> constantStep(const isl::pw_aff &Offset,
   isl::aff X = isl::aff::var_on_domain(isl::local_space(A.domain_space()),
                                        isl::dim::set, Dim);
   isl::aff Rest = A.sub(X.scale(Step));
-  if (isl_aff_involves_dims(Rest.get(), isl_dim_in, Dim, 1) != isl_bool_false)
+  if (involvesInDims(Rest, Dim, 1))
     return std::nullopt;
   return Step.get_num_si();
 }
@@ -1155,14 +1128,14 @@ isl::set SplittingPredicates::uniformPoints(unsigned Access) const {
 bool SplittingPredicates::consecutiveAsWritten(unsigned Access) const {
   const ModelAccess &A = R.Accesses[Access];
   if (!affineAccess(Access) || A.UniformDims >> Dim & 1 ||
-      isl_pw_aff_n_piece(A.Offset.get()) != 1)
+      pieceCount(A.Offset) != 1)
     return false;
   isl::pw_aff X = isl::pw_aff::var_on_domain(
       isl::local_space(A.Offset.domain_space()), isl::dim::set, Dim);
   isl::pw_aff Base = A.Offset.sub(X.scale(isl::val(A.Offset.ctx(), A.Size)));
   bool Free = true;
   isl::stat St = Base.foreach_piece([&](isl::set, isl::aff B) {
-    Free = isl_aff_involves_dims(B.get(), isl_dim_in, Dim, 1) == isl_bool_false;
+    Free = !involvesInDims(B, Dim, 1);
     return isl::stat::ok();
   });
   return !St.is_error() && Free;
@@ -1450,7 +1423,7 @@ bool SplittingPredicates::uniformAcross(unsigned Branch,
   if (Known >= 0)
     return Known;
   bool Uniform = uniformAcross(Branch, Where, Range);
-  if (isl_ctx_last_error(M.ctx().get()) == isl_error_none)
+  if (!hasIslError(M.ctx()))
     Known = Uniform;
   return Uniform;
 }
@@ -1542,7 +1515,7 @@ isl::set SplittingPredicates::uniformCondition(unsigned Branch,
       return {};
   if (involvesVarying(C))
     return {};
-  if (Memo && isl_ctx_last_error(M.ctx().get()) == isl_error_none)
+  if (Memo && !hasIslError(M.ctx()))
     *Memo = C;
   return C;
 }
@@ -1708,7 +1681,7 @@ static isl::set paramsNotCovered(const isl::pw_aff &PA,
   isl::set Bad = isl::set::universe(Outer.params().space());
   unsigned N = islDim(Outer, isl::dim::set);
   isl::stat St = PA.foreach_piece([&](isl::set Dom, isl::aff A) {
-    if (isl_aff_involves_dims(A.get(), isl_dim_in, 0, N) != isl_bool_false)
+    if (involvesInDims(A, 0, N))
       return isl::stat::ok();
     if (Value && (!A.is_cst().is_true() ||
                   !A.constant_val().eq(isl::val(A.ctx(), *Value))))

@@ -477,13 +477,12 @@ bool WorkItemModel::Builder::applyChecks(ArrayRef<RangeCheck> Checks,
   for (const RangeCheck &C : Checks) {
     // First the parameters where it overflows somewhere in the work-item
     // box: the simplest condition to check at run time, and the same for
-    // every use of the value, so computed once. Compared through isl's C
-    // call: the C++ one converts both sides to multi_pw_aff (SobelFilter's
-    // 189 lookups took as long as its 24 checks' gists).
+    // every use of the value, so computed once. Compared by plainIsEqual:
+    // the binding's plain_is_equal converts both sides to multi_pw_aff
+    // (SobelFilter's 189 lookups took as long as its 24 checks' gists).
     auto Cached = find_if(BoxChecks, [&](const BoxCheck &O) {
       return O.Lo.eq(C.Lo).is_true() && O.Hi.eq(C.Hi).is_true() &&
-             isl_pw_aff_plain_is_equal(O.PA.get(), C.PA.get()) ==
-                 isl_bool_true;
+             plainIsEqual(O.PA, C.PA);
     });
     if (Cached == BoxChecks.end()) {
       // In closed form where the value is affine in the ids (a stencil's
@@ -1318,9 +1317,7 @@ Cond WorkItemModel::Builder::compare(CmpInst::Predicate P, Value *A, Value *B,
     unsigned Bits = A->getType()->getIntegerBitWidth();
     unsigned NDims = islDim(S.Space, isl::dim::set);
     auto NonNegative = [&](Expr &E) {
-      return isl_pw_aff_involves_dims(E.PA.get(), isl_dim_in, 0, NDims) ==
-                 isl_bool_false &&
-             isl_pw_aff_is_cst(E.PA.get()) == isl_bool_false &&
+      return !involvesInDims(E.PA, 0, NDims) && E.PA.is_cst().is_false() &&
              needInRange(E, E.PA, S, Bits, true);
     };
     isl::set XNeg = NonNegative(*EA) ? isl::set::empty(S.Space) : X.lt_set(Z);
