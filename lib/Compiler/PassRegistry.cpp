@@ -10,6 +10,7 @@
 
 #include "Analysis/Uniformity.h"
 #include "Passes.h"
+#include "Splitting/RegionSplitter.h"
 #include "Splitting/WorkItemModel.h"
 
 #include "llvm/Passes/PassBuilder.h"
@@ -118,10 +119,15 @@ void registerIssPasses(PassBuilder &PB, const WorkGroupConfig &Config) {
         return false;
       });
   PB.registerPipelineParsingCallback(
-      [](StringRef Name, FunctionPassManager &FPM,
-         ArrayRef<PassBuilder::PipelineElement>) {
+      [Config](StringRef Name, FunctionPassManager &FPM,
+               ArrayRef<PassBuilder::PipelineElement>) {
 #define ISS_FUNCTION_PASS(NAME, CREATE)                                        \
   if (Name == NAME) {                                                          \
+    FPM.addPass(CREATE);                                                       \
+    return true;                                                               \
+  }
+#define ISS_FUNCTION_PRINTER(NAME, CREATE)                                     \
+  if (Name == "print<" NAME ">") {                                             \
     FPM.addPass(CREATE);                                                       \
     return true;                                                               \
   }

@@ -28,6 +28,7 @@
 #include "Splitting/WorkItemModel.h"
 #include "Passes.h"
 
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
 #include "llvm/Analysis/PostDominators.h"
@@ -37,6 +38,7 @@
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/raw_ostream.h"
 #include "llvm/Transforms/Utils/Local.h"
 
 using namespace llvm;
@@ -185,7 +187,7 @@ public:
     for (unsigned I = 0; I < Pieces.size(); ++I)
       if (Hot && Narrow[I] && !this->P->pieces()[I].UniformControl)
         Pieces[I].WholeTiles = false;
-    LockStep.assign(RangePieces.size(), 0);
+    LockStep.assign(RangePieces.size(), -1);
   }
 
   ArrayRef<SplitPieceInfo> pieces() const override { return Pieces; }
@@ -246,6 +248,7 @@ public:
                   Value *const Ids[3],
                   function_ref<Value *(Value *)> MapKernelValue) override;
   std::string describe(unsigned Range) const override;
+  void print(raw_ostream &OS) override;
   int unspecializedRange() const override {
     for (unsigned I = 0; I < RangePieces.size(); ++I)
       if (!Pieces[RangePieces[I]].WholeTiles &&
@@ -350,8 +353,9 @@ private:
   bool PartialEdges;
   SmallVector<SplitPieceInfo, 5> Pieces;
   SmallVector<unsigned, 8> RangePieces;
-  /// Per range: the kernel loops specialize made lock-step in its copy.
-  SmallVector<unsigned, 8> LockStep;
+  /// Per range: the kernel loops specialize made lock-step in its copy
+  /// (-1 before its class is specialized).
+  SmallVector<int, 8> LockStep;
   /// The classes of copyClasses of more than one range, and the
   /// recomputed addresses sameCopy found for each: specialize uses them.
   SmallVector<std::pair<SmallVector<unsigned, 4>, std::vector<isl::pw_aff>>, 2>
@@ -1121,10 +1125,40 @@ std::string ModelSplitPlan::describe(unsigned RangeIndex) const {
                   std::to_string(Count[2]) + " divergent; branches " +
                   std::to_string(Folded) + " of " +
                   std::to_string(R.Branches.size()) + " folded";
-  if (!R.Loops.empty())
+  // Which loops run in lock-step is decided on the copy, as it is
+  // specialized.
+  if (!R.Loops.empty() && LockStep[RangeIndex] >= 0)
     S += "; loops " + std::to_string(LockStep[RangeIndex]) + " of " +
          std::to_string(R.Loops.size()) + " uniform";
   return S;
+}
+
+void ModelSplitPlan::print(raw_ostream &OS) {
+  OS << RangePieces.size() << " ranges of " << Pieces.size() << " pieces\n";
+  for (unsigned I = 0; I < Pieces.size(); ++I)
+    OS << "    piece " << I << " (" << P->pieces()[I].name(R)
+       << "): " << (Pieces[I].WholeTiles ? "whole tiles" : "scalar") << ", "
+       << islStr(M.simplify(P->pieces()[I].Set)) << "\n";
+  for (unsigned I = 0; I < RangePieces.size(); ++I)
+    OS << "    range " << I << " " << P->rangeBounds(I) << ": piece "
+       << RangePieces[I] << "; " << describe(I) << "\n";
+  auto List = [&](ArrayRef<unsigned> L) {
+    OS << "{";
+    ListSeparator Comma;
+    for (unsigned I : L)
+      OS << Comma << I;
+    OS << "}";
+  };
+  OS << "    copies:";
+  for (ArrayRef<unsigned> Class : classes()) {
+    OS << " ";
+    List(Class);
+  }
+  OS << "\n    edges: ";
+  List(edgeRanges());
+  int Plain = unspecializedRange();
+  OS << "\n    unspecialized range: "
+     << (Plain < 0 ? std::string("none") : std::to_string(Plain)) << "\n";
 }
 
 /// Whether a successor of branch \p Br of \p R post-dominates it: the
@@ -1175,34 +1209,33 @@ bool nothingToSplit(const WorkItemModel &M, const RegionModel &R,
   });
 }
 
-SplitPlanner makeSplitPlanner(const WorkItemModel &M, unsigned Dim,
-                              unsigned Width, unsigned MaxPieces,
-                              bool CheapMasks, bool PartialEdges,
-                              Function &Kernel) {
+RegionPlanner makeRegionPlanner(const WorkItemModel &M, unsigned Dim,
+                                unsigned Width, unsigned MaxPieces,
+                                bool CheapMasks, bool PartialEdges,
+                                Function &Kernel) {
   auto DT = std::make_shared<DominatorTree>(Kernel);
   // Only the masked-guard rule asks which successors post-dominate.
   auto PDT = CheapMasks ? std::make_shared<PostDominatorTree>(Kernel) : nullptr;
-  return [&M, Dim, Width, MaxPieces, CheapMasks, PartialEdges, &Kernel, DT,
-          PDT](BasicBlock *Barrier) -> std::unique_ptr<SplitPlan> {
-    OptimizationRemarkEmitter ORE(&Kernel);
-    auto Refuse = [&](const Twine &Why) -> std::unique_ptr<SplitPlan> {
-      ORE.emit([&] {
-        return OptimizationRemarkMissed(DEBUG_TYPE, "NotSplit",
-                                        &Barrier->front())
-               << "region after " << Barrier->getName() << " not split: "
-               << Why.str();
-      });
-      return nullptr;
+  return [&M, Dim, Width, MaxPieces, CheapMasks, PartialEdges, DT,
+          PDT](BasicBlock *Barrier) -> RegionPlan {
+    auto Refuse = [](const Twine &Why) {
+      return RegionPlan{nullptr, Why.str(), /*Refused=*/true};
+    };
+    auto Unsplit = [](const Twine &Why) {
+      return RegionPlan{nullptr, Why.str(), /*Refused=*/false};
     };
     const RegionModel *R = M.region(Barrier);
     if (!R)
-      return nullptr;
+      return Unsplit("no region");
     if (!R->Modelled)
       return Refuse(R->Why.empty() ? "not modelled" : R->Why);
+    // The vectorizer's own masks do better.
     if (M.localSize(Dim) < Width)
-      return nullptr; // no whole tile: the vectorizer's own masks do better
+      return Unsplit("fewer work-items than lanes, no whole tile");
+    // What the gain check below would find, at no cost.
     if (nothingToSplit(M, *R, Dim, Width))
-      return nullptr; // what the gain check below would find, at no cost
+      return Unsplit("nothing a split could fold or mend, as the model shows "
+                     "before any predicate");
     // Where masked loads and stores cost what plain ones do, a straight-line
     // region whose accesses are all consecutive (and not so only by the
     // model's checks) runs as fast on the vectorizer's masks: a branch
@@ -1321,7 +1354,8 @@ SplitPlanner makeSplitPlanner(const WorkItemModel &M, unsigned Dim,
       if (GuardFolds)
         return Refuse(MasksCover);
       if (!Blocked.ML)
-        return nullptr;
+        return Unsplit("no range's copy would fold a branch, mend an access "
+                       "or run a loop in lock-step");
       const char *Why =
           Blocked.Why == KeptLoop::TripCount
               ? "its trip count may differ across the lanes"
@@ -1334,9 +1368,70 @@ SplitPlanner makeSplitPlanner(const WorkItemModel &M, unsigned Dim,
                     Blocked.ML->L->getHeader()->getName() +
                     " kept per work-item there: " + Why);
     }
-    return std::make_unique<ModelSplitPlan>(M, *R, std::move(P), *DT,
-                                            PartialEdges);
+    return RegionPlan{std::make_unique<ModelSplitPlan>(M, *R, std::move(P), *DT,
+                                                       PartialEdges),
+                      "", false};
   };
+}
+
+SplitPlanner makeSplitPlanner(const WorkItemModel &M, unsigned Dim,
+                              unsigned Width, unsigned MaxPieces,
+                              bool CheapMasks, bool PartialEdges,
+                              Function &Kernel) {
+  RegionPlanner Plan = makeRegionPlanner(M, Dim, Width, MaxPieces, CheapMasks,
+                                         PartialEdges, Kernel);
+  return [Plan, &Kernel](BasicBlock *Barrier) -> std::unique_ptr<SplitPlan> {
+    RegionPlan RP = Plan(Barrier);
+    if (RP.Refused) {
+      OptimizationRemarkEmitter ORE(&Kernel);
+      ORE.emit([&] {
+        return OptimizationRemarkMissed(DEBUG_TYPE, "NotSplit",
+                                        &Barrier->front())
+               << "region after " << Barrier->getName()
+               << " not split: " << RP.Why;
+      });
+    }
+    return std::move(RP.Plan);
+  };
+}
+
+PreservedAnalyses SplitPlanPrinterPass::run(Function &F,
+                                            FunctionAnalysisManager &FAM) {
+  if (F.isDeclaration() || !F.hasFnAttribute("iss-local-size"))
+    return PreservedAnalyses::all();
+  static const char *const DimNames[3] = {"x", "y", "z"};
+  unsigned Dim = Config.vectorizedDim();
+  OS << "iss-predicates of @" << F.getName() << ", local size "
+     << Config.LocalSize[0] << "x" << Config.LocalSize[1] << "x"
+     << Config.LocalSize[2] << ", " << modeName(Config.IssMode) << ", "
+     << DimNames[Dim] << " with " << Config.VectorWidth << " lanes\n";
+  // What iss-wi-loops checks before it asks for plans.
+  const char *Whole = nullptr;
+  if (Config.IssMode != Mode::Split && Config.IssMode != Mode::SplitScore)
+    Whole = "the mode does not split";
+  else if (F.hasFnAttribute(AsWrittenAttr))
+    Whole = "the kernel runs as written (iss-as-written)";
+  else if (Config.MaxPieces <= 1)
+    Whole = "one piece at most (POCL_ISS_MAX_PIECES)";
+  else if (Config.LocalSize[Dim] <= 1)
+    Whole = "one work-item along the vectorized dimension";
+  if (Whole) {
+    OS << "  not split: " << Whole << "\n";
+    return PreservedAnalyses::all();
+  }
+  const WorkItemModel &M = FAM.getResult<WorkItemModelAnalysis>(F);
+  RegionPlanner Plan = makeRegionPlanner(
+      M, Dim, Config.VectorWidth, Config.MaxPieces, Config.CheapMasks,
+      Config.PartialEdges && Config.CheapMasks, F);
+  for (const RegionModel &R : M.regions()) {
+    OS << "  region " << blockName(R.Barrier) << ": ";
+    RegionPlan RP = Plan(R.Barrier);
+    if (RP.Plan)
+      RP.Plan->print(OS);
+    else
+      OS << "not split: " << RP.Why << "\n";
+  }
+  return PreservedAnalyses::all();
 }
 
 } // namespace iss

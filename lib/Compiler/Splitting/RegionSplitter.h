@@ -3,24 +3,45 @@
 //
 // Makes the SplitPlan of each parallel region from the model and the
 // splitting predicates (RegionSplitter.cpp); iss-wi-loops runs it in the
-// `split`, `score` and `split+score` modes.
+// `split`, `score` and `split+score` modes. print<iss-predicates> shows
+// what it decides.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef POCL_ISS_COMPILER_SPLITTING_REGIONSPLITTER_H
 #define POCL_ISS_COMPILER_SPLITTING_REGIONSPLITTER_H
 
+#include "Passes.h"
 #include "Splitting/SplitPlan.h"
 
 namespace llvm {
 class Function;
 class PostDominatorTree;
+class raw_ostream;
 } // namespace llvm
 
 namespace iss {
 
 class WorkItemModel;
 struct RegionModel;
+
+/// What the planner makes of one region: a plan, or why the region runs
+/// unsplit.
+struct RegionPlan {
+  std::unique_ptr<SplitPlan> Plan;
+  /// Without a plan, why: a refusal (\p Refused; the planner's remark
+  /// says it) or a region with nothing to gain, left unsplit silently.
+  std::string Why;
+  bool Refused = false;
+};
+
+/// The planner of makeSplitPlanner, telling why it leaves a region
+/// unsplit, without remarks; print<iss-predicates> shows its answers.
+using RegionPlanner = std::function<RegionPlan(llvm::BasicBlock *Barrier)>;
+RegionPlanner makeRegionPlanner(const WorkItemModel &M, unsigned Dim,
+                                unsigned Width, unsigned MaxPieces,
+                                bool CheapMasks, bool PartialEdges,
+                                llvm::Function &Kernel);
 
 /// The planner for \p Kernel's regions, vectorized along \p Dim with
 /// \p Width lanes, at most \p MaxPieces ranges per region. \p M and
@@ -56,6 +77,26 @@ bool masksCoverAsWritten(const WorkItemModel &M, const RegionModel &R,
 /// regions, whose branches are on y).
 bool nothingToSplit(const WorkItemModel &M, const RegionModel &R,
                     unsigned Dim, unsigned Width);
+
+/// print<iss-predicates>: for a kernel prepared by iss-prepare, after
+/// iss-context, the plan iss-wi-loops gets for each region of the model
+/// under \p Config (the iss-* options of pocl-iss-opt: mode, local size,
+/// width, pieces, cheap masks, partial edges), vectorized along
+/// Config.vectorizedDim(): its pieces, ranges and copies
+/// (SplitPlan::print), or why the region runs unsplit. iss-wi-loops asks
+/// only for regions with one exit that the work-items do not all run
+/// alike; the others are shown too.
+class SplitPlanPrinterPass : public llvm::PassInfoMixin<SplitPlanPrinterPass> {
+public:
+  SplitPlanPrinterPass(llvm::raw_ostream &OS, WorkGroupConfig Config)
+      : OS(OS), Config(std::move(Config)) {}
+  llvm::PreservedAnalyses run(llvm::Function &F,
+                              llvm::FunctionAnalysisManager &FAM);
+
+private:
+  llvm::raw_ostream &OS;
+  WorkGroupConfig Config;
+};
 
 } // namespace iss
 

@@ -39,6 +39,7 @@ namespace llvm {
 class BasicBlock;
 class IRBuilderBase;
 class Value;
+class raw_ostream;
 } // namespace llvm
 
 namespace iss {
@@ -162,6 +163,13 @@ public:
   /// the others are divergent). Call it after specializing the class of
   /// \p Range; every range of a class gives the same line.
   virtual std::string describe(unsigned Range) const = 0;
+
+  /// The plan as print<iss-predicates> shows it: the pieces with their
+  /// work-items, the ranges with their bounds and what describe() says of
+  /// them before any copy is specialized (so without its loops), the copy
+  /// classes, the ranges with edges and the unspecialized range. Computes
+  /// the classes and the edges as iss-wi-loops would.
+  virtual void print(llvm::raw_ostream &OS) = 0;
 };
 
 /// The plan for the region a barrier block starts, or null to run it

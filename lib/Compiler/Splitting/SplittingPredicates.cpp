@@ -1810,17 +1810,32 @@ Value *SplittingPredicates::emitBoundsInvariant(
 // Printing
 //===----------------------------------------------------------------------===//
 
-static std::string name(const BasicBlock *BB) {
-  if (BB->hasName())
-    return BB->getName().str();
-  std::string S;
-  raw_string_ostream OS(S);
-  BB->printAsOperand(OS, false);
-  return OS.str();
+std::string SplittingPredicates::rangeBounds(unsigned Range) const {
+  isl::set Context = M.predicateContext();
+  // Ranges whose bounds are computed at run time (emitCuts) are printed
+  // with the bounds rangesOfTiles computes without cuts: the same ranges.
+  if (!Cuts.empty() && !PrintedRangesMade) {
+    PrintedRangesMade = true;
+    std::string Why;
+    if (!rangesOfTiles(RangeTileSets, R.Domain, Dim, Width, Context, MaxRanges,
+                       PrintedRanges, Why) ||
+        PrintedRanges.size() != Ranges.size())
+      PrintedRanges.clear();
+  }
+  const SplitRange &Rg =
+      PrintedRanges.empty() ? Ranges[Range] : PrintedRanges[Range];
+  if (Rg.Begin.is_null() || Rg.End.is_null())
+    return "[bounds computed per group)";
+  SmallVector<std::string, 2> Outer;
+  for (unsigned D = 0; D < 3; ++D)
+    if (D != Dim)
+      Outer.push_back(DimNames[D]);
+  return "[" + islCStr(IslExprEmitter::toAst(Rg.Begin, Context, Outer)) + ", " +
+         islCStr(IslExprEmitter::toAst(Rg.End, Context, Outer)) + ")";
 }
 
 void SplittingPredicates::print(raw_ostream &OS) const {
-  OS << "  region " << name(R.Barrier) << ", dimension " << DimNames[Dim]
+  OS << "  region " << blockName(R.Barrier) << ", dimension " << DimNames[Dim]
      << ", width " << Width << ":\n";
   if (!R.Modelled) {
     OS << "    no split: " << Refusal << "\n";
@@ -1830,7 +1845,7 @@ void SplittingPredicates::print(raw_ostream &OS) const {
   OS << "    full tiles: " << Set(Full) << "\n";
   for (unsigned B = 0; B < R.Branches.size(); ++B) {
     const ModelBranch &Br = R.Branches[B];
-    OS << "    branch " << name(Br.Term->getParent()) << ": ";
+    OS << "    branch " << blockName(Br.Term->getParent()) << ": ";
     if (!idDependent(B))
       OS << "not id-dependent\n";
     else
@@ -1839,7 +1854,7 @@ void SplittingPredicates::print(raw_ostream &OS) const {
   for (unsigned A = 0; A < R.Accesses.size(); ++A) {
     const ModelAccess &Acc = R.Accesses[A];
     OS << "    " << (Acc.IsStore ? "store " : "load ")
-       << name(Acc.I->getParent()) << " #" << A << ":";
+       << blockName(Acc.I->getParent()) << " #" << A << ":";
     if (Acc.UniformDims >> Dim & 1) {
       OS << " uniform address\n";
       continue;
@@ -1865,30 +1880,11 @@ void SplittingPredicates::print(raw_ostream &OS) const {
     OS << "    no split: " << Refusal << "\n";
     return;
   }
-  SmallVector<std::string, 2> Outer;
-  for (unsigned D = 0; D < 3; ++D)
-    if (D != Dim)
-      Outer.push_back(DimNames[D]);
   OS << "    ranges of " << DimNames[Dim] << ":\n";
-  isl::set Context = M.predicateContext();
-  // Ranges whose bounds are computed at run time (emitCuts) are printed
-  // with the bounds rangesOfTiles computes without cuts: the same ranges.
-  if (!Cuts.empty() && PrintedRanges.empty()) {
-    std::string Why;
-    if (!rangesOfTiles(RangeTileSets, R.Domain, Dim, Width, Context, MaxRanges,
-                       PrintedRanges, Why) ||
-        PrintedRanges.size() != Ranges.size())
-      PrintedRanges.clear();
-  }
   for (unsigned I = 0; I < Ranges.size(); ++I) {
+    std::string Bounds = rangeBounds(I); // first: makes PrintedRanges
     const SplitRange &Rg = PrintedRanges.empty() ? Ranges[I] : PrintedRanges[I];
-    if (Rg.Begin.is_null() || Rg.End.is_null())
-      OS << "      [bounds computed per group): piece " << Rg.Piece << "\n";
-    else
-      OS << "      ["
-         << islCStr(IslExprEmitter::toAst(Rg.Begin, Context, Outer)) << ", "
-         << islCStr(IslExprEmitter::toAst(Rg.End, Context, Outer))
-         << "): piece " << Rg.Piece << "\n";
+    OS << "      " << Bounds << ": piece " << Rg.Piece << "\n";
     // What a copy of the body for this range may be specialized with.
     isl::set Where = rangeSet(Rg);
     if (!R.Accesses.empty()) {
@@ -1903,10 +1899,10 @@ void SplittingPredicates::print(raw_ostream &OS) const {
     }
     for (unsigned B = 0; B < R.Branches.size(); ++B) {
       const ModelBranch &Br = R.Branches[B];
-      OS << "        branch " << name(Br.Term->getParent()) << ": ";
+      OS << "        branch " << blockName(Br.Term->getParent()) << ": ";
       int T = takenOn(B, Where);
       if (T >= 0)
-        OS << "always to " << name(Br.Term->getSuccessor(T)) << "\n";
+        OS << "always to " << blockName(Br.Term->getSuccessor(T)) << "\n";
       else if (uniformAcross(B, Where))
         OS << "uniform across the range\n";
       else if (uniformOnTiles(B, Where))

@@ -315,6 +315,11 @@ public:
 
   /// The predicates, pieces and ranges (print<iss-model>).
   void print(llvm::raw_ostream &OS) const;
+  /// The bounds of ranges()[\p Range] as C expressions of the outer ids
+  /// and the parameters, "[Begin, End)", for printing; where they are
+  /// computed per group from RangeCuts, those rangesOfTiles makes without
+  /// cuts (the same ranges).
+  std::string rangeBounds(unsigned Range) const;
 
   // The mathematics on isl objects alone. \p Domain is over a space whose
   // first three set dimensions are the work-item ids (then loop counters),
@@ -563,6 +568,7 @@ private:
   RangeCuts Cuts;
   std::vector<isl::set> RangeTileSets;
   mutable std::vector<SplitRange> PrintedRanges;
+  mutable bool PrintedRangesMade = false;
   std::string Refusal;
 };
 

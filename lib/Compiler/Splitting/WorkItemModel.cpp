@@ -2329,7 +2329,7 @@ static std::string valueName(const Value *V) {
   return OS.str();
 }
 
-static std::string blockName(const BasicBlock *BB) {
+std::string blockName(const BasicBlock *BB) {
   return BB->hasName() ? BB->getName().str() : valueName(BB);
 }
 

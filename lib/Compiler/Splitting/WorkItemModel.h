@@ -318,6 +318,10 @@ private:
   std::vector<RegionModel> Regions;
 };
 
+/// A block's name for printing: its own, or its number as an operand
+/// (%3).
+std::string blockName(const llvm::BasicBlock *BB);
+
 /// The analysis-manager wrapper: the model of a kernel prepared by
 /// iss-prepare (its iss-local-size attribute); of an empty kernel for
 /// other functions.

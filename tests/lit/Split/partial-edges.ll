@@ -24,6 +24,12 @@
 ; RUN: pocl-iss-opt -passes='iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,iss-context' -iss-kernel=Convolution2D -iss-local-size=32,8,1 -iss-vector-width=16 -iss-mode=split -iss-cheap-masks -iss-partial-edges=false -S %s | pocl-iss-opt -passes='iss-split' -iss-kernel=Convolution2D -iss-local-size=32,8,1 -iss-vector-width=16 -iss-mode=split -iss-cheap-masks -iss-partial-edges=false -S | FileCheck %s --check-prefix=NONE
 ; RUN: pocl-iss-opt -passes='iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,iss-context' -iss-kernel=Convolution2D -iss-local-size=32,8,1 -iss-vector-width=16 -iss-mode=split -S %s | pocl-iss-opt -passes='iss-split' -iss-kernel=Convolution2D -iss-local-size=32,8,1 -iss-vector-width=16 -iss-mode=split -S | FileCheck %s --check-prefix=NONE
 ; RUN: pocl-iss-opt -passes='iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,iss-context' -iss-kernel=Convolution2D -iss-local-size=64,1,1 -iss-vector-width=16 -iss-mode=split -iss-cheap-masks -S %s | pocl-iss-opt -passes='iss-split' -iss-kernel=Convolution2D -iss-local-size=64,1,1 -iss-vector-width=16 -iss-mode=split -iss-cheap-masks -S | FileCheck %s --check-prefix=NONE
+; The plan's ranges with edges (print<iss-predicates>): the interior's,
+; only with rows, partial edges and cheap masks.
+; RUN: pocl-iss-opt -passes='iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,iss-context,function(print<iss-predicates>)' -iss-kernel=Convolution2D -iss-local-size=32,8,1 -iss-vector-width=16 -iss-mode=split -iss-cheap-masks -o /dev/null %s 2>&1 | FileCheck %s --check-prefix=PLAN
+; RUN: pocl-iss-opt -passes='iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,iss-context,function(print<iss-predicates>)' -iss-kernel=Convolution2D -iss-local-size=32,8,1 -iss-vector-width=16 -iss-mode=split -iss-cheap-masks -iss-partial-edges=false -o /dev/null %s 2>&1 | FileCheck %s --check-prefix=PLAN-NONE
+; RUN: pocl-iss-opt -passes='iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,iss-context,function(print<iss-predicates>)' -iss-kernel=Convolution2D -iss-local-size=32,8,1 -iss-vector-width=16 -iss-mode=split -o /dev/null %s 2>&1 | FileCheck %s --check-prefix=PLAN-NONE
+; RUN: pocl-iss-opt -passes='iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,iss-context,function(print<iss-predicates>)' -iss-kernel=Convolution2D -iss-local-size=64,1,1 -iss-vector-width=16 -iss-mode=split -iss-cheap-masks -o /dev/null %s 2>&1 | FileCheck %s --check-prefix=PLAN-NONE
 
 ; CHECK-LABEL: define void @__iss_sub_Convolution2D_0(
 ; The neighbours of the interior, once per group.
@@ -77,6 +83,16 @@
 ; SCRATCH: br i1 %wi.lane.active.re, label %wi.lane.write,
 ; SCRATCH: wi.lane.write:
 ; SCRATCH-NEXT: store i32 %withsc
+
+; Range 1 is the interior, between the remainder on the left and the
+; divergent border on the right.
+; PLAN-LABEL: iss-predicates of @Convolution2D
+; PLAN-NEXT: region entry.barrier: 3 ranges of 3 pieces
+; PLAN: range 1 [{{.*}}): piece 0;
+; PLAN: edges: {1}
+; PLAN-NONE-LABEL: iss-predicates of @Convolution2D
+; PLAN-NONE-NEXT: region entry.barrier: 3 ranges of 3 pieces
+; PLAN-NONE: edges: {}{{$}}
 
 ; NONE-LABEL: define void @__iss_sub_Convolution2D_0(
 ; NONE-NOT: wi.edge

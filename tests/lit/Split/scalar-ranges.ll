@@ -53,6 +53,13 @@
 ; RUN: pocl-iss-opt -passes='iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,iss-context' -iss-kernel=lid0 -iss-local-size=64,1,1 -iss-vector-width=16 -iss-mode=split -S %s | pocl-iss-opt -passes='iss-split' -iss-kernel=lid0 -iss-local-size=64,1,1 -iss-vector-width=16 -iss-mode=split -pass-remarks-missed=iss-split -S 2>&1 | FileCheck %s --check-prefix=LID
 ; RUN: pocl-iss-opt -passes='iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,iss-context' -iss-kernel=border -iss-local-size=64,1,1 -iss-vector-width=16 -iss-mode=split -S %s | pocl-iss-opt -passes='iss-split' -iss-kernel=border -iss-local-size=64,1,1 -iss-vector-width=16 -iss-mode=split -S | FileCheck %s --check-prefix=BORDER
 ; RUN: pocl-iss-opt -passes='iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,iss-context' -iss-kernel=rows -iss-local-size=64,1,1 -iss-vector-width=16 -iss-mode=split -S %s | pocl-iss-opt -passes='iss-split' -iss-kernel=rows -iss-local-size=64,1,1 -iss-vector-width=16 -iss-mode=split -S | FileCheck %s --check-prefix=ROWS
+;
+; The planner's answers (print<iss-predicates>), the silent ones too.
+; RUN: pocl-iss-opt -passes='iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,iss-context,function(print<iss-predicates>)' -iss-kernel=tailpow -iss-local-size=64,1,1 -iss-vector-width=16 -iss-mode=split -o /dev/null %s 2>&1 | FileCheck %s --check-prefix=PLAN-TAIL
+; RUN: pocl-iss-opt -passes='iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,iss-context,function(print<iss-predicates>)' -iss-kernel=clamped -iss-local-size=64,1,1 -iss-vector-width=16 -iss-mode=split -o /dev/null %s 2>&1 | FileCheck %s --check-prefix=PLAN-CLAMP
+; RUN: pocl-iss-opt -passes='iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,iss-context,function(print<iss-predicates>)' -iss-kernel=lid0 -iss-local-size=64,1,1 -iss-vector-width=16 -iss-mode=split -o /dev/null %s 2>&1 | FileCheck %s --check-prefix=PLAN-LID
+; RUN: pocl-iss-opt -passes='iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,iss-context,function(print<iss-predicates>)' -iss-kernel=border -iss-local-size=64,1,1 -iss-vector-width=16 -iss-mode=split -o /dev/null %s 2>&1 | FileCheck %s --check-prefix=PLAN-BORDER
+; RUN: pocl-iss-opt -passes='iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,iss-context,function(print<iss-predicates>)' -iss-kernel=rows -iss-local-size=64,1,1 -iss-vector-width=16 -iss-mode=split -o /dev/null %s 2>&1 | FileCheck %s --check-prefix=PLAN-ROWS
 
 target triple = "x86_64-pc-linux-gnu"
 
@@ -260,6 +267,27 @@ end:
 ; LID-NOT: wi.range
 ; LID: wi.x.header:
 ; LID-NOT: wi.range
+
+; PLAN-TAIL-LABEL: iss-predicates of @tailpow
+; PLAN-TAIL-NEXT: region entry.barrier: not split: no range's copy would fold a branch, mend an access or run a loop in lock-step
+
+; PLAN-CLAMP-LABEL: iss-predicates of @clamped
+; PLAN-CLAMP-NEXT: region entry.barrier: not split: what it would fold or mend lies in ranges whose tiles stay scalar, the loop at for.cond kept per work-item there: its trip count may differ across the lanes
+
+; PLAN-LID-LABEL: iss-predicates of @lid0
+; PLAN-LID-NEXT: region entry.barrier: not split: no range's copy would fold a branch, mend an access or run a loop in lock-step
+
+; Left of r the loop, in tiles the guard may cut; from r on the guard and
+; the loop's exit folded, in and out consecutive.
+; PLAN-BORDER-LABEL: iss-predicates of @border
+; PLAN-BORDER-NEXT: region entry.barrier: 2 ranges of 2 pieces
+; PLAN-BORDER: range 0 [{{.*}}): piece 1; accesses 4 consecutive, 0 uniform, 0 divergent; branches 0 of 2 folded{{$}}
+; PLAN-BORDER-NEXT: range 1 [{{.*}}, 64): piece 0; accesses 2 consecutive, 2 uniform, 0 divergent; branches 2 of 2 folded{{$}}
+
+; The tiles below n run the loop of divergent accesses, the guard folded.
+; PLAN-ROWS-LABEL: iss-predicates of @rows
+; PLAN-ROWS-NEXT: region entry.barrier: 3 ranges of 3 pieces
+; PLAN-ROWS: range 0 [{{.*}}): piece 0; accesses 0 consecutive, 0 uniform, 2 divergent; branches 1 of 2 folded{{$}}
 
 ; BORDER-LABEL: define void @__iss_sub_border_0(
 ; BORDER: wi.range1:

@@ -30,6 +30,9 @@
 ; RUN: pocl-iss-opt -passes='iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,iss-context,function(print<iss-model>)' -iss-kernel=smooth -iss-local-size=64,1,1 -iss-vector-width=8 -o /dev/null %s 2>&1 | FileCheck %s --check-prefix=MODEL
 ; RUN: pocl-iss-opt -passes='iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,iss-context' -iss-kernel=smooth -iss-local-size=64,1,1 -iss-vector-width=8 -iss-mode=split -S %s | pocl-iss-opt -passes='iss-split' -iss-kernel=smooth -iss-local-size=64,1,1 -iss-vector-width=8 -iss-mode=split -S | FileCheck %s
 ; RUN: pocl-iss-opt -passes='iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,iss-context' -iss-kernel=wrap -iss-local-size=64,1,1 -iss-vector-width=8 -iss-mode=split -S %s | pocl-iss-opt -passes='iss-split' -iss-kernel=wrap -iss-local-size=64,1,1 -iss-vector-width=8 -iss-mode=split -S | FileCheck %s --check-prefix=WRAP
+; The classes as the plan gives them (print<iss-predicates>).
+; RUN: pocl-iss-opt -passes='iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,iss-context,function(print<iss-predicates>)' -iss-kernel=smooth -iss-local-size=64,1,1 -iss-vector-width=8 -iss-mode=split -o /dev/null %s 2>&1 | FileCheck %s --check-prefix=PLAN
+; RUN: pocl-iss-opt -passes='iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,iss-context,function(print<iss-predicates>)' -iss-kernel=wrap -iss-local-size=64,1,1 -iss-vector-width=8 -iss-mode=split -o /dev/null %s 2>&1 | FileCheck %s --check-prefix=PLAN-WRAP
 
 target triple = "x86_64-pc-linux-gnu"
 
@@ -94,6 +97,25 @@ entry:
   store float %v, ptr %pb
   ret void
 }
+
+; The two cut tiles share a copy, the region as written.
+; PLAN-LABEL: iss-predicates of @smooth
+; PLAN-NEXT: region entry.barrier: 4 ranges of 3 pieces
+; PLAN: range 0 [{{.*}}): piece 2;
+; PLAN-NEXT: range 1 [{{.*}}): piece 0;
+; PLAN-NEXT: range 2 [{{.*}}): piece 2;
+; PLAN-NEXT: range 3 [{{.*}}, 64): piece 1;
+; PLAN-NEXT: copies: {0, 2} {1} {3}
+; PLAN-NEXT: edges: {}
+; PLAN-NEXT: unspecialized range: 0
+
+; One piece, two ranges, two copies.
+; PLAN-WRAP-LABEL: iss-predicates of @wrap
+; PLAN-WRAP-NEXT: region entry.barrier: 3 ranges of 2 pieces
+; PLAN-WRAP: range 0 [{{.*}}): piece 0;
+; PLAN-WRAP-NEXT: range 1 [{{.*}}): piece 1;
+; PLAN-WRAP-NEXT: range 2 [{{.*}}, 64): piece 0;
+; PLAN-WRAP-NEXT: copies: {0} {1} {2}
 
 ; MODEL: ranges of x:
 ; MODEL-NEXT: [0, {{.*}}): piece 2
