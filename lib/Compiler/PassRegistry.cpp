@@ -115,6 +115,11 @@ void registerIssPasses(PassBuilder &PB, const WorkGroupConfig &Config) {
     return true;                                                               \
   }
 #define ISS_BUILDER_PASS(NAME, CREATE, BUILDS) ISS_MODULE_PASS(NAME, CREATE, )
+#define ISS_MODULE_PRINTER(NAME, CREATE)                                       \
+  if (Name == "print<" NAME ">") {                                             \
+    MPM.addPass(CREATE);                                                       \
+    return true;                                                               \
+  }
 #include "PassRegistry.def"
         return false;
       });

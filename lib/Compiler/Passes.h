@@ -25,6 +25,7 @@ class MDNode;
 class IRBuilderBase;
 class PassBuilder;
 class Value;
+class raw_ostream;
 } // namespace llvm
 
 namespace iss {
@@ -215,6 +216,24 @@ public:
 private:
   WorkGroupConfig Config;
   std::string Builder;
+};
+
+/// print<iss-scores>: what iss-subkernels decides for the kernel Config
+/// names, in its place (after iss-cond-barriers), computed by the pass's
+/// own steps on a copy of the module: each candidate subkernel's score
+/// (SubkernelScore::print), how many of its parts are exact and whether
+/// another dominates it, or why the first one runs alone.
+class SubkernelScoresPrinterPass
+    : public llvm::PassInfoMixin<SubkernelScoresPrinterPass> {
+public:
+  SubkernelScoresPrinterPass(llvm::raw_ostream &OS, WorkGroupConfig C)
+      : OS(OS), Config(std::move(C)) {}
+  llvm::PreservedAnalyses run(llvm::Module &M,
+                              llvm::ModuleAnalysisManager &MAM);
+
+private:
+  llvm::raw_ostream &OS;
+  WorkGroupConfig Config;
 };
 
 /// iss-hoist-uniform: after iss-wi-loops, calls of functions that touch no

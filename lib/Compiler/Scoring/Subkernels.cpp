@@ -19,6 +19,10 @@
 // The passes of a subkernel find their kernel by name: the copy takes the
 // kernel's name while they run, and the kernel a name of its own.
 //
+// print<iss-scores> (SubkernelScoresPrinterPass) takes the same steps up
+// to the elimination (scoreCandidates) on a copy of the module, and prints
+// the candidates with their scores.
+//
 //===----------------------------------------------------------------------===//
 
 #include "CompilerInternal.h"
@@ -170,6 +174,114 @@ static bool masksCoverEveryRegion(const WorkItemModel &M, const Candidate &C,
   });
 }
 
+/// The configuration of candidate \p C's subkernel, index \p Index in the
+/// kernel's table.
+static WorkGroupConfig configOf(const WorkGroupConfig &Config,
+                                const Candidate &C, unsigned Index) {
+  WorkGroupConfig SC = Config;
+  SC.Subkernel = Index;
+  if (C.Dim < 0) {
+    SC.IssMode = Mode::Scalar;
+  } else {
+    SC.VecDim = C.Dim;
+    SC.GivenWidth = Config.VectorWidth;
+    SC.VectorWidth = C.Width;
+  }
+  return SC;
+}
+
+namespace {
+
+/// The candidates of a kernel with their scores, and which are kept.
+struct ScoredCandidates {
+  /// Fewer than two: one subkernel, as the builder makes it (the modes
+  /// without scores, kernels kept as written, kernels with no dimension
+  /// to vectorize); nothing below is set.
+  std::vector<Candidate> Cands;
+  /// The first candidate's copy of the kernel, after its iss-context, and
+  /// the model of it the scores come from, kept in the function analyses:
+  /// the builder of the first subkernel takes it from there rather than
+  /// build it again.
+  Function *First = nullptr;
+  const WorkItemModel *Model = nullptr;
+  /// What is known of the launch parameters (scoresOf).
+  isl::set Context;
+  /// Why the first candidate is built alone, not scored; empty if scored.
+  std::string Unscored;
+  /// Whether that is because the scores could not be computed (a remark)
+  /// rather than because the masks cover every region.
+  bool ScoresFailed = false;
+};
+
+} // namespace
+
+/// iss-subkernels' decision for \p Kernel, a kernel of \p M after
+/// iss-cond-barriers: its candidates, the first one's copy (made by \p SB,
+/// under the kernel's name until released) with its model, the scores and
+/// the static elimination. Shared by the pass and print<iss-scores>.
+static ScoredCandidates scoreCandidates(const WorkGroupConfig &Config,
+                                        Module &M, Function &Kernel,
+                                        SubkernelBuilder &SB,
+                                        ModuleAnalysisManager &MAM) {
+  ScoredCandidates S;
+  if (Config.scores() && !Kernel.hasFnAttribute(AsWrittenAttr))
+    S.Cands = candidates(Config);
+  if (S.Cands.size() < 2)
+    return S;
+  std::vector<Candidate> &Cands = S.Cands;
+  // The model, on the first candidate's copy after iss-context.
+  S.First = SB.copy();
+  SB.run(ContextArraysPass(configOf(Config, Cands[0], 0)));
+  FunctionAnalysisManager &FAM = functionAnalyses(M, MAM);
+  FAM.registerPass([] { return WorkItemModelAnalysis(); });
+  S.Model = &FAM.getResult<WorkItemModelAnalysis>(*S.First);
+  // Where the masks cover every region along the first dimension, its
+  // split is refused as written, before any set is computed
+  // (RegionSplitter), and every access its score counts is consecutive
+  // along it. The scores would still weigh it against the other
+  // dimensions and the scalar fallback, which can win only where guards
+  // leave little of a tile to run (Parboil's 2DCONV: the scalar fallback,
+  // in launches whose image is at most two pixels wide or high, which run
+  // nothing). That choice is given up for a compile that costs what
+  // `vec`'s does: no scores, one subkernel.
+  if (Config.IssMode == Mode::SplitScore && Config.CheapMasks &&
+      masksCoverEveryRegion(*S.Model, Cands[0], Config, *S.First)) {
+    S.Unscored = "the masks cover every region along it (-iss-cheap-masks)";
+  } else {
+    ScoreWeights W{Config.WeightConsecutive, Config.WeightUniform,
+                   Config.WeightDivergent};
+    SmallVector<unsigned, 3> Dims;
+    for (const Candidate &C : Cands)
+      if (C.Dim >= 0)
+        Dims.push_back(C.Dim);
+    std::vector<SubkernelScore> Scores =
+        scoresOf(*S.Model, Dims, W, &S.Context, &S.Unscored);
+    if (!S.Unscored.empty()) {
+      S.ScoresFailed = true;
+    } else {
+      for (unsigned I = 0; I < Dims.size(); ++I)
+        Cands[I].Score = std::move(Scores[I]);
+      eliminate(Cands, S.Context);
+    }
+  }
+  // Unscored, what `vec` would run: the first subkernel, for every launch.
+  if (!S.Unscored.empty())
+    for (Candidate &C : drop_begin(Cands))
+      C.Keep = false;
+  return S;
+}
+
+/// A scored candidate on one line: its subkernel, whether it is dominated,
+/// its exact parts and its score (POCL_DEBUG=llvm, print<iss-scores>).
+static std::string scoreLine(const Candidate &C, Mode M) {
+  std::string Score;
+  raw_string_ostream SOS(Score);
+  C.Score.print(SOS);
+  return "subkernel " + C.describe(M) + (C.Keep ? "" : " (dominated)") + ", " +
+         std::to_string(C.Score.exactParts()) + " of " +
+         std::to_string(C.Score.parts()) + " parts exact, score " + Score;
+}
+
 /// One array of POCL_ISS_STATS counters for all subkernels: each
 /// subkernel's array becomes a part of the kernel's, and the counters of
 /// !iss.pieces are renumbered in order.
@@ -279,95 +391,34 @@ PreservedAnalyses SubkernelsPass::run(Module &M, ModuleAnalysisManager &MAM) {
   Function *Kernel = kernelToProcess(M, Config);
   if (!Kernel)
     return PreservedAnalyses::all();
-  std::vector<Candidate> Cands;
-  if (Config.scores() && !Kernel->hasFnAttribute(AsWrittenAttr))
-    Cands = candidates(Config);
-  // One subkernel, as iss-wi-loops builds it: the modes without scores,
-  // kernels kept as written and kernels with no dimension to vectorize.
+  SubkernelBuilder SB(M, *Kernel, MAM);
+  ScoredCandidates S = scoreCandidates(Config, M, *Kernel, SB, MAM);
+  std::vector<Candidate> &Cands = S.Cands;
+  // One subkernel, as the builder makes it.
   if (Cands.size() < 2) {
-    SubkernelBuilder SB(M, *Kernel, MAM);
     SB.run(ContextArraysPass(Config));
     SB.build(Builder, Config);
     return PreservedAnalyses::none();
   }
-
-  SubkernelBuilder SB(M, *Kernel, MAM);
-  auto ConfigOf = [&](const Candidate &C, unsigned Index) {
-    WorkGroupConfig SC = Config;
-    SC.Subkernel = Index;
-    if (C.Dim < 0) {
-      SC.IssMode = Mode::Scalar;
-    } else {
-      SC.VecDim = C.Dim;
-      SC.GivenWidth = Config.VectorWidth;
-      SC.VectorWidth = C.Width;
-    }
-    return SC;
-  };
-  // The model, on the first candidate's copy after iss-context, kept in
-  // the analysis manager: the builder of the first subkernel takes it from
-  // there rather than build it again.
-  Function *First = SB.copy();
-  SB.run(ContextArraysPass(ConfigOf(Cands[0], 0)));
-  FunctionAnalysisManager &FAM = functionAnalyses(M, MAM);
-  FAM.registerPass([] { return WorkItemModelAnalysis(); });
-  const WorkItemModel *Model = &FAM.getResult<WorkItemModelAnalysis>(*First);
-  isl::set Context;
-  // Where the masks cover every region along the first dimension, its
-  // split is refused as written, before any set is computed
-  // (RegionSplitter), and every access its score counts is consecutive
-  // along it. The scores would still weigh it against the other
-  // dimensions and the scalar fallback, which can win only where guards
-  // leave little of a tile to run (Parboil's 2DCONV: the scalar fallback,
-  // in launches whose image is at most two pixels wide or high, which run
-  // nothing). That choice is given up for a compile that costs what
-  // `vec`'s does: no scores, one subkernel.
-  // Why the first subkernel is built alone, not scored; empty if scored.
-  std::string Unscored;
-  if (Config.IssMode == Mode::SplitScore && Config.CheapMasks &&
-      masksCoverEveryRegion(*Model, Cands[0], Config, *First)) {
-    Unscored = "the masks cover every region along it (-iss-cheap-masks)";
-  } else {
-    ScoreWeights W{Config.WeightConsecutive, Config.WeightUniform,
-                   Config.WeightDivergent};
-    SmallVector<unsigned, 3> Dims;
+  Function *First = S.First;
+  const WorkItemModel *Model = S.Model;
+  const isl::set &Context = S.Context;
+  if (S.ScoresFailed) {
+    OptimizationRemarkEmitter ORE(First);
+    ORE.emit([&] {
+      return OptimizationRemarkMissed(DEBUG_TYPE, "NotScored", First)
+             << "subkernel " << Cands[0].describe(Config.IssMode)
+             << " alone, not scored: " << S.Unscored;
+    });
+  } else if (S.Unscored.empty() && debugEnabled(DbgLLVM)) {
     for (const Candidate &C : Cands)
-      if (C.Dim >= 0)
-        Dims.push_back(C.Dim);
-    std::vector<SubkernelScore> Scores =
-        scoresOf(*Model, Dims, W, &Context, &Unscored);
-    if (!Unscored.empty()) {
-      OptimizationRemarkEmitter ORE(First);
-      ORE.emit([&] {
-        return OptimizationRemarkMissed(DEBUG_TYPE, "NotScored", First)
-               << "subkernel " << Cands[0].describe(Config.IssMode)
-               << " alone, not scored: " << Unscored;
-      });
-    } else {
-      for (unsigned I = 0; I < Dims.size(); ++I)
-        Cands[I].Score = std::move(Scores[I]);
-      eliminate(Cands, Context);
-      if (debugEnabled(DbgLLVM))
-        for (const Candidate &C : Cands) {
-          std::string S;
-          raw_string_ostream OS(S);
-          C.Score.print(OS);
-          debugLog(DbgLLVM,
-                   "%s: subkernel %s%s, %u of %u parts exact, score %s",
-                   Config.Kernel.c_str(), C.describe(Config.IssMode).c_str(),
-                   C.Keep ? "" : " (dominated)", C.Score.exactParts(),
-                   C.Score.parts(), S.c_str());
-        }
-    }
+      debugLog(DbgLLVM, "%s: %s", Config.Kernel.c_str(),
+               scoreLine(C, Config.IssMode).c_str());
   }
-  if (!Unscored.empty()) {
-    // What `vec` would run: the first subkernel, for every launch.
-    for (Candidate &C : drop_begin(Cands))
-      C.Keep = false;
+  if (!S.Unscored.empty())
     debugLog(DbgLLVM, "%s: subkernel %s alone, not scored: %s",
              Config.Kernel.c_str(), Cands[0].describe(Config.IssMode).c_str(),
-             Unscored.c_str());
-  }
+             S.Unscored.c_str());
 
   SmallVector<const Candidate *, 4> Kept;
   for (const Candidate &C : Cands)
@@ -380,7 +431,7 @@ PreservedAnalyses SubkernelsPass::run(Module &M, ModuleAnalysisManager &MAM) {
     emitSelect(M, Config, nullptr, Context, Kept);
   }
   if (!Cands[0].Keep) {
-    FAM.clear(*First, First->getName());
+    functionAnalyses(M, MAM).clear(*First, First->getName());
     SB.release(First, "dominated");
     First = nullptr;
   }
@@ -391,11 +442,11 @@ PreservedAnalyses SubkernelsPass::run(Module &M, ModuleAnalysisManager &MAM) {
     Function *Copy = First; // its iss-context has run
     if (Kept[I] != &Cands[0]) {
       Copy = SB.copy();
-      SB.run(ContextArraysPass(ConfigOf(*Kept[I], I)));
+      SB.run(ContextArraysPass(configOf(Config, *Kept[I], I)));
     }
     // The first copy is as the model saw it: its builder finds the model
     // cached.
-    SB.build(Builder, ConfigOf(*Kept[I], I));
+    SB.build(Builder, configOf(Config, *Kept[I], I));
     SB.release(Copy, "sub" + Twine(I));
     std::string Sub = "__iss_sub_" + Config.Kernel + "_" + std::to_string(I);
     // Beside vector subkernels, the scalar fallback runs only launches that
@@ -413,6 +464,39 @@ PreservedAnalyses SubkernelsPass::run(Module &M, ModuleAnalysisManager &MAM) {
   gatherPieceCounters(M, Config.Kernel, Kept.size());
   SB.eraseSources();
   return PreservedAnalyses::none();
+}
+
+PreservedAnalyses SubkernelScoresPrinterPass::run(Module &M,
+                                                  ModuleAnalysisManager &MAM) {
+  if (!kernelToProcess(M, Config))
+    return PreservedAnalyses::all();
+  OS << "iss-scores of @" << Config.Kernel << ", local size "
+     << Config.LocalSize[0] << "x" << Config.LocalSize[1] << "x"
+     << Config.LocalSize[2] << ", " << modeName(Config.IssMode) << "\n";
+  // On a copy of the module: the pass's copy of the kernel and its
+  // iss-context change the module.
+  std::unique_ptr<Module> Copy = CloneModule(M);
+  Function *Kernel = kernelToProcess(*Copy, Config);
+  {
+    SubkernelBuilder SB(*Copy, *Kernel, MAM);
+    ScoredCandidates S = scoreCandidates(Config, *Copy, *Kernel, SB, MAM);
+    if (S.Cands.size() < 2)
+      OS << "  one subkernel, not scored: "
+         << (!Config.scores() ? "the mode has no scores"
+             : Kernel->hasFnAttribute(AsWrittenAttr)
+                 ? "the kernel runs as written (iss-as-written)"
+                 : "no dimension to vectorize")
+         << "\n";
+    else if (!S.Unscored.empty())
+      OS << "  subkernel " << S.Cands[0].describe(Config.IssMode)
+         << " alone, not scored: " << S.Unscored << "\n";
+    else
+      for (const Candidate &C : S.Cands)
+        OS << "  " << scoreLine(C, Config.IssMode) << "\n";
+  }
+  // The copy's analyses go before it does.
+  MAM.clear(*Copy, Copy->getName());
+  return PreservedAnalyses::all();
 }
 
 } // namespace iss

@@ -15,11 +15,14 @@
 ; dominates the scalar fallback (score 1) too. One subkernel, vectorizing
 ; y, and a selection that returns 0.
 ; RUN: pocl-iss-opt -passes='iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,iss-subkernels(iss-split)' -iss-kernel=rows -iss-local-size=8,8,1 -iss-vector-width=8 -iss-mode=split+score -S %s | FileCheck %s --check-prefix=ROWS
-; The scores (POCL_DEBUG=llvm): products of the extents of the boxes over
-; the launch, the group counts iss_N<d> times the local size; x's in and
-; out are gathers (w_div = 0.5 each). Each part is a box over the launch,
-; so its box volume is its exact size.
-; RUN: env POCL_DEBUG=llvm pocl-iss-opt -passes='iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,iss-subkernels(iss-split)' -iss-kernel=rows -iss-local-size=8,8,1 -iss-vector-width=8 -iss-mode=split+score -o /dev/null %s 2>&1 | FileCheck %s --check-prefix=SCORES
+; The scores (print<iss-scores>, in iss-subkernels' place): products of
+; the extents of the boxes over the launch, the group counts iss_N<d> times
+; the local size; x's in and out are gathers (w_div = 0.5 each). Each part
+; is a box over the launch, so its box volume is its exact size.
+; RUN: pocl-iss-opt -passes='iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,print<iss-scores>' -iss-kernel=rows -iss-local-size=8,8,1 -iss-vector-width=8 -iss-mode=split+score -o /dev/null %s 2>&1 | FileCheck %s --check-prefix=SCORES
+; Negative: no scores in `vec`, nor without a dimension to vectorize.
+; RUN: pocl-iss-opt -passes='iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,print<iss-scores>' -iss-kernel=rows -iss-local-size=8,8,1 -iss-vector-width=8 -iss-mode=vec -o /dev/null %s 2>&1 | FileCheck %s --check-prefix=NOSCORES-VEC
+; RUN: pocl-iss-opt -passes='iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,print<iss-scores>' -iss-kernel=rows -iss-local-size=1,1,1 -iss-vector-width=8 -iss-mode=split+score -o /dev/null %s 2>&1 | FileCheck %s --check-prefix=NOSCORES-ONE
 ; The same in `score` mode: the subkernel is not split (no ranges).
 ; RUN: pocl-iss-opt -passes='iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,iss-subkernels(iss-wi-loops)' -iss-kernel=rows -iss-local-size=8,8,1 -iss-vector-width=8 -iss-mode=score -S %s | FileCheck %s --check-prefix=SCORE
 ; POCL_ISS_DIMS=0 leaves x alone: the x subkernel is kept, and the scalar
@@ -158,9 +161,16 @@ end:
 ; ROWS: !iss.subkernels = !{![[S:[0-9]+]]}
 ; ROWS: ![[S]] = !{!"rows", !"__iss_sub_rows_0", !"split+score:y/8"}
 
-; SCORES: rows: subkernel split+score:x/8 (dominated), 3 of 3 parts exact, score 0 + 3 * [iss_N0] -> { [(8iss_N0)] } * [iss_N1] -> { [(8iss_N1)] } * [iss_N2] -> { [(iss_N2)] }{{$}}
-; SCORES: rows: subkernel split+score:y/8, 3 of 3 parts exact, score 0 + 5 * [iss_N0] -> { [(8iss_N0)] } * [iss_N1] -> { [(8iss_N1)] } * [iss_N2] -> { [(iss_N2)] }{{$}}
-; SCORES: rows: subkernel split+score:scalar (dominated), 0 of 0 parts exact, score 1{{$}}
+; SCORES-LABEL: iss-scores of @rows, local size 8x8x1, split+score
+; SCORES-NEXT: subkernel split+score:x/8 (dominated), 3 of 3 parts exact, score 0 + 3 * [iss_N0] -> { [(8iss_N0)] } * [iss_N1] -> { [(8iss_N1)] } * [iss_N2] -> { [(iss_N2)] }{{$}}
+; SCORES-NEXT: subkernel split+score:y/8, 3 of 3 parts exact, score 0 + 5 * [iss_N0] -> { [(8iss_N0)] } * [iss_N1] -> { [(8iss_N1)] } * [iss_N2] -> { [(iss_N2)] }{{$}}
+; SCORES-NEXT: subkernel split+score:scalar (dominated), 0 of 0 parts exact, score 1{{$}}
+
+; NOSCORES-VEC-LABEL: iss-scores of @rows, local size 8x8x1, vec
+; NOSCORES-VEC-NEXT: one subkernel, not scored: the mode has no scores
+; NOSCORES-VEC-NOT: subkernel
+; NOSCORES-ONE-LABEL: iss-scores of @rows, local size 1x1x1, split+score
+; NOSCORES-ONE-NEXT: one subkernel, not scored: no dimension to vectorize
 
 ; SCORE: !iss.subkernels = !{![[S:[0-9]+]]}
 ; SCORE: ![[S]] = !{!"rows", !"__iss_sub_rows_0", !"score:y/8"}

@@ -18,10 +18,12 @@
 ;     y[i] = s[k] * x[i];
 ; }
 ;
-; RUN: env POCL_DEBUG=llvm pocl-iss-opt -passes='iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,iss-subkernels(iss-split)' -iss-kernel=tail -iss-local-size=16,4,1 -iss-vector-width=8 -iss-mode=split+score -iss-cheap-masks -S %s 2>&1 | FileCheck %s --check-prefix=ALONE
+; RUN: pocl-iss-opt -passes='iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,iss-subkernels(iss-split)' -iss-kernel=tail -iss-local-size=16,4,1 -iss-vector-width=8 -iss-mode=split+score -iss-cheap-masks -S %s | FileCheck %s --check-prefix=ALONE
+; RUN: pocl-iss-opt -passes='iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,print<iss-scores>' -iss-kernel=tail -iss-local-size=16,4,1 -iss-vector-width=8 -iss-mode=split+score -iss-cheap-masks -o /dev/null %s 2>&1 | FileCheck %s --check-prefix=ALONE-SCORES
 ; Without -iss-cheap-masks the region is split and scored: the scalar
 ; fallback stays beside x.
 ; RUN: pocl-iss-opt -passes='iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,iss-subkernels(iss-split)' -iss-kernel=tail -iss-local-size=16,4,1 -iss-vector-width=8 -iss-mode=split+score -S %s | FileCheck %s --check-prefix=SCORED
+; RUN: pocl-iss-opt -passes='iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,print<iss-scores>' -iss-kernel=tail -iss-local-size=16,4,1 -iss-vector-width=8 -iss-mode=split+score -o /dev/null %s 2>&1 | FileCheck %s --check-prefix=SCORED-SCORES
 ; scale's uniform load s[k] under the guard is not consecutive: the rule
 ; does not apply, and the subkernels are scored.
 ; RUN: pocl-iss-opt -passes='iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,iss-subkernels(iss-split)' -iss-kernel=scale -iss-local-size=16,4,1 -iss-vector-width=8 -iss-mode=split+score -iss-cheap-masks -S %s | FileCheck %s --check-prefix=SCALE
@@ -88,8 +90,10 @@ end:
   ret void
 }
 
-; ALONE: tail: subkernel split+score:x/8 alone, not scored: the masks cover every region along it (-iss-cheap-masks)
-; ALONE-NOT: subkernel split+score:scalar
+; ALONE-SCORES-LABEL: iss-scores of @tail, local size 16x4x1, split+score
+; ALONE-SCORES-NEXT: subkernel split+score:x/8 alone, not scored: the masks cover every region along it (-iss-cheap-masks)
+; ALONE-SCORES-NOT: subkernel split+score:scalar
+
 ; ALONE-LABEL: define i32 @__iss_select_tail(ptr %0, ptr %1)
 ; ALONE-NEXT: entry:
 ; ALONE-NEXT: ret i32 0
@@ -97,6 +101,10 @@ end:
 ; ALONE-NOT: define void @__iss_sub_tail_1
 ; ALONE: !iss.subkernels = !{![[S:[0-9]+]]}
 ; ALONE: ![[S]] = !{!"tail", !"__iss_sub_tail_0", !"split+score:x/8"}
+
+; SCORED-SCORES-LABEL: iss-scores of @tail, local size 16x4x1, split+score
+; SCORED-SCORES-NEXT: subkernel split+score:x/8, 2 of 2 parts exact, score 0 + 4 *
+; SCORED-SCORES-NEXT: subkernel split+score:scalar, 0 of 0 parts exact, score 1{{$}}
 
 ; SCORED-LABEL: define i32 @__iss_select_tail
 ; SCORED: select

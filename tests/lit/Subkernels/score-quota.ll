@@ -30,6 +30,9 @@
 ; -iss-score-max-parts of them in a kernel (a stencil of many clamped taps
 ; has two per tap) it is not scored either.
 ; RUN: pocl-iss-opt -passes='iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,iss-subkernels(iss-wi-loops)' -iss-kernel=tail -iss-local-size=16,1,1 -iss-vector-width=16 -iss-mode=score -iss-score-max-parts=0 -pass-remarks-missed=iss-subkernels -S %s 2>&1 | FileCheck %s --check-prefix=PARTS
+; print<iss-scores> says the same, and the scores within the limits.
+; RUN: pocl-iss-opt -passes='iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,print<iss-scores>' -iss-kernel=tail -iss-local-size=16,1,1 -iss-vector-width=16 -iss-mode=score -iss-score-max-parts=0 -o /dev/null %s 2>&1 | FileCheck %s --check-prefix=PARTS-SCORES
+; RUN: pocl-iss-opt -passes='iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,print<iss-scores>' -iss-kernel=tail -iss-local-size=16,1,1 -iss-vector-width=16 -iss-mode=score -o /dev/null %s 2>&1 | FileCheck %s --check-prefix=TAIL-SCORES
 ; Where the model runs out of its quota (-iss-model-max-ops) no region is
 ; modelled, and every dimension would score 0 against the scalar
 ; fallback's 1: the scalar subkernel ran every launch. Not scored instead.
@@ -125,6 +128,14 @@ end:
 ; PARTS: remark: {{.*}} subkernel score:x/16 alone, not scored: more than 0 parts of accesses to size (-iss-score-max-parts)
 ; PARTS: !iss.subkernels = !{![[S:[0-9]+]]}
 ; PARTS: ![[S]] = !{!"tail", !"__iss_sub_tail_0", !"score:x/16"}
+
+; PARTS-SCORES-LABEL: iss-scores of @tail, local size 16x1x1, score
+; PARTS-SCORES-NEXT: subkernel score:x/16 alone, not scored: more than 0 parts of accesses to size (-iss-score-max-parts)
+; PARTS-SCORES-NOT: subkernel
+
+; TAIL-SCORES-LABEL: iss-scores of @tail, local size 16x1x1, score
+; TAIL-SCORES-NEXT: subkernel score:x/16, {{[0-9]+}} of {{[0-9]+}} parts exact, score 0 + 2 *
+; TAIL-SCORES-NEXT: subkernel score:scalar, 0 of 0 parts exact, score 1{{$}}
 
 ; UNMODELLED: remark: {{.*}} subkernel score:x/16 alone, not scored: no region is modelled: isl ran out of quota
 ; UNMODELLED: !iss.subkernels = !{![[S:[0-9]+]]}
