@@ -35,8 +35,8 @@ struct RegionPlan {
   bool Refused = false;
 };
 
-/// The planner of makeSplitPlanner, telling why it leaves a region
-/// unsplit, without remarks; print<iss-predicates> shows its answers.
+/// The decisions of makeSplitPlanner (same arguments) with their reasons,
+/// and no remarks: print<iss-predicates> shows them.
 using RegionPlanner = std::function<RegionPlan(llvm::BasicBlock *Barrier)>;
 RegionPlanner makeRegionPlanner(const WorkItemModel &M, unsigned Dim,
                                 unsigned Width, unsigned MaxPieces,
@@ -45,10 +45,11 @@ RegionPlanner makeRegionPlanner(const WorkItemModel &M, unsigned Dim,
 
 /// The planner for \p Kernel's regions, vectorized along \p Dim with
 /// \p Width lanes, at most \p MaxPieces ranges per region. \p M and
-/// \p Kernel must outlive it. A region it does not split is a remark
-/// (iss-split) saying why. \p CheapMasks: masked loads and stores cost
-/// what plain ones do (WorkGroupConfig::CheapMasks). \p PartialEdges: the
-/// plans may have edges (SplitPlan::edgeRanges).
+/// \p Kernel must outlive it. A region it refuses to split
+/// (RegionPlan::Refused) is a remark (iss-split) saying why; one with
+/// nothing to gain stays unsplit silently. \p CheapMasks: masked loads and
+/// stores cost what plain ones do (WorkGroupConfig::CheapMasks).
+/// \p PartialEdges: the plans may have edges (SplitPlan::edgeRanges).
 SplitPlanner makeSplitPlanner(const WorkItemModel &M, unsigned Dim,
                               unsigned Width, unsigned MaxPieces,
                               bool CheapMasks, bool PartialEdges,
