@@ -64,7 +64,7 @@ struct WorkGroupConfig {
   /// iss-as-written).
   bool Choice = true;
   /// Count the work-items each piece of a split region runs
-  /// (POCL_ISS_STATS; iss-wi-loops, split modes).
+  /// (POCL_ISS_STATS; iss-split).
   bool Stats = false;
   /// Which work-item dimensions may get subkernels (POCL_ISS_DIMS, bit d).
   unsigned DimsMask = 7;

@@ -531,7 +531,7 @@ static bool compileKernel(const std::vector<uint8_t> &Binary,
   Out.SelectSymbol = "__iss_select_" + Config.Kernel;
   if (NamedMDNode *NMD = M->getNamedMetadata("iss.pieces")) {
     // kernel, counter, region, piece, how (scalar, whole tiles, masked
-    // partial tiles), properties, horizontal, subkernel (iss-wi-loops,
+    // partial tiles), properties, horizontal, subkernel (iss-split,
     // emitPieceCounters), counters in order.
     static const char *const Runs[] = {"scalar", "whole tiles",
                                        "partial tiles beside its whole ones, "

@@ -6,7 +6,7 @@
 // selected it, so the subkernel choices of the input-space-splitting paper
 // (section 6, Table 3) can be seen for a real run. Kernels compiled in a
 // split mode also count the work-items each piece of each region ran
-// (iss-wi-loops); a second table gives, per piece, its properties and its
+// (iss-split); a second table gives, per piece, its properties and its
 // share of the region's work-items.
 //
 //===----------------------------------------------------------------------===//

@@ -4,7 +4,7 @@
 // The split itself (the input-space-splitting paper, sections 3 and 5;
 // DESIGN.md section 6, "Split"): for each parallel region the model
 // covers, the splitting predicates give the ranges of the vectorized id
-// and their pieces; this file turns them into a SplitPlan for iss-wi-loops.
+// and their pieces; this file turns them into a SplitPlan for iss-split.
 //  - Bounds: each range's [Begin, End) is a piecewise affine expression of
 //    the parameters and the outer ids, emitted per work group and outer
 //    ids (IslExprEmitter). Where the model is exact only under assumptions
@@ -72,7 +72,7 @@ static Value *hasEdge(IRBuilderBase &B, Value *Bound) {
 SplitPlan::~SplitPlan() = default;
 
 /// Whether \p Acc loads a work-group value (a work-item global, the
-/// scratch base): iss-wi-loops replaces those loads, the copy has none.
+/// scratch base): iss-split replaces those loads, the copy has none.
 static bool readsWorkGroupValue(const ModelAccess &Acc) {
   auto *G = dyn_cast_or_null<GlobalVariable>(Acc.Base);
   return G && (G->getName() == ScratchGlobal ||
@@ -552,7 +552,7 @@ static void rewriteInductionVariables(Loop *L, ValueToValueMapTy &VMap,
 /// exits become conditions on the outer ids, the counters and the
 /// parameters, which all lanes evaluate alike, and their induction
 /// variables functions of the counter. The loops then run in lock-step
-/// across the range, and iss-wi-loops may move the work-item loop inside
+/// across the range, and iss-split may move the work-item loop inside
 /// them (horizontal parallelization within a range, section 3 of the
 /// paper: Convolution2D's mask loops in the centre). Returns how many were.
 /// A loop whose accesses all are divergent across the lanes of the range
@@ -1405,7 +1405,7 @@ PreservedAnalyses SplitPlanPrinterPass::run(Function &F,
      << Config.LocalSize[0] << "x" << Config.LocalSize[1] << "x"
      << Config.LocalSize[2] << ", " << modeName(Config.IssMode) << ", "
      << DimNames[Dim] << " with " << Config.VectorWidth << " lanes\n";
-  // What iss-wi-loops checks before it asks for plans.
+  // What iss-split checks before it asks for plans.
   const char *Whole = nullptr;
   if (Config.IssMode != Mode::Split && Config.IssMode != Mode::SplitScore)
     Whole = "the mode does not split";

@@ -2,9 +2,9 @@
 // SPDX-License-Identifier: MIT
 //
 // Makes the SplitPlan of each parallel region from the model and the
-// splitting predicates (RegionSplitter.cpp); iss-wi-loops runs it in the
-// `split`, `score` and `split+score` modes. print<iss-predicates> shows
-// what it decides.
+// splitting predicates (RegionSplitter.cpp); iss-split runs it in the
+// `split` and `split+score` modes. print<iss-predicates> shows what it
+// decides.
 //
 //===----------------------------------------------------------------------===//
 
@@ -80,11 +80,11 @@ bool nothingToSplit(const WorkItemModel &M, const RegionModel &R,
                     unsigned Dim, unsigned Width);
 
 /// print<iss-predicates>: for a kernel prepared by iss-prepare, after
-/// iss-context, the plan iss-wi-loops gets for each region of the model
+/// iss-context, the plan iss-split gets for each region of the model
 /// under \p Config (the iss-* options of pocl-iss-opt: mode, local size,
 /// width, pieces, cheap masks, partial edges), vectorized along
 /// Config.vectorizedDim(): its pieces, ranges and copies
-/// (SplitPlan::print), or why the region runs unsplit. iss-wi-loops asks
+/// (SplitPlan::print), or why the region runs unsplit. iss-split asks
 /// only for regions with one exit that the work-items do not all run
 /// alike; the others are shown too.
 class SplitPlanPrinterPass : public llvm::PassInfoMixin<SplitPlanPrinterPass> {

@@ -1,15 +1,15 @@
-//===- SplitPlan.h - How iss-wi-loops runs a split region -------*- C++ -*-===//
+//===- SplitPlan.h - How iss-split runs a split region ----------*- C++ -*-===//
 // SPDX-License-Identifier: MIT
 //
-// The interface between the work-item loops (WorkGroup/WorkItemLoops.cpp)
-// and input space splitting (the input-space-splitting paper, sections 3
+// The interface between the split regions' loops (SplitRegions.cpp) and
+// the rest of input space splitting (the input-space-splitting paper, sections 3
 // and 5; DESIGN.md section 6, "Split"). For a parallel region, a plan cuts
 // the vectorized work-item loop into consecutive ranges of the vectorized
 // id, whose bounds are computed per work group (and per outer work-item
 // ids) from the parameters; each range runs its own copy of the region's
 // body, specialised to the piece of the work-item space it covers.
 //
-// iss-wi-loops builds the loops: each range its own nest of the outer
+// iss-split builds the loops: each range its own nest of the outer
 // work-item loops around a loop of the vectorized id; a range of a piece
 // made of whole tiles is a loop over tiles around a loop of exactly w
 // work-items, which the loop vectorizer turns into straight vector code
@@ -54,7 +54,7 @@ struct SplitPieceInfo {
 };
 
 /// How one parallel region is split. Made per region by the splitter;
-/// iss-wi-loops calls it while it builds the region's loops.
+/// iss-split calls it while it builds the region's loops.
 class SplitPlan {
 public:
   virtual ~SplitPlan();
@@ -134,7 +134,7 @@ public:
   /// first or last one) on which their copy computes what the region as
   /// written does (Convolution2D's interior beside the image's border,
   /// which the tile's border lanes cut). emitBounds leaves such a tile out
-  /// of the range that holds it; iss-wi-loops runs it apart: those
+  /// of the range that holds it; iss-split runs it apart: those
   /// work-items with a copy of the range's class as one vector iteration
   /// with masks, the tile's others with the region as written, scalar.
   virtual llvm::ArrayRef<unsigned> edgeRanges() = 0;
@@ -168,7 +168,7 @@ public:
   /// work-items, the ranges with their bounds and what describe() says of
   /// them before any copy is specialized (so without its loops), the copy
   /// classes, the ranges with edges and the unspecialized range. Computes
-  /// the classes and the edges as iss-wi-loops would.
+  /// the classes and the edges as iss-split would.
   virtual void print(llvm::raw_ostream &OS) = 0;
 };
 

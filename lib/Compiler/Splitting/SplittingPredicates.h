@@ -65,7 +65,7 @@
 //                   work-item loop inside (horizontal parallelization);
 //                   classify() tells consecutive, uniform and divergent
 //                   accesses apart (POCL_ISS_STATS, the scores).
-// All of it reads the kernel's IR: ask for the model before iss-wi-loops
+// All of it reads the kernel's IR: ask for the model before iss-split
 // changes the kernel.
 //
 //===----------------------------------------------------------------------===//

@@ -9,12 +9,12 @@
 // (SplittingPredicates.h) are computed from it.
 //
 // Where it runs. On the kernel function after the work-group front half's
-// canonical passes (after iss-context, before iss-wi-loops). There, the
+// canonical passes (after iss-context, before iss-split). There, the
 // local size is a compile-time constant (iss-prepare), the work-item ids
 // are loads of _local_id_{x,y,z}, get_global_id(d) is inlined as
 // _local_id_d + _group_id_d * L_d + _global_offset_d, and a parallel region
 // is what a barrier block reaches before the next barrier blocks, exactly
-// the region iss-wi-loops copies into a work-item loop nest (formRegion in
+// the region iss-split copies into a work-item loop nest (formRegion in
 // WorkItemLoops.cpp): the split pass asks for the model before it builds the
 // work-group function and finds a region by its barrier block, its blocks,
 // branches and accesses by the kernel's own IR (map them through the

@@ -6,7 +6,7 @@
 ; wrapping, and so does an index truncated to int. Those two are exact
 ; where the opaque parameter's values keep them in range: y * w is
 ; computed from the local ids, the arguments and the work-group values
-; alone, so the assumption is one per work-item (iss-wi-loops checks it
+; alone, so the assumption is one per work-item (iss-split checks it
 ; for each y of the group before it runs the split).
 ;
 ; __kernel void bs(__global float *out, __global const float *in, int w,

@@ -1,4 +1,4 @@
-; iss-wi-loops in `split` mode on a 2D border test (PolyBench's 2DCONV
+; iss-split in `split` mode on a 2D border test (PolyBench's 2DCONV
 ; shape: rows 0 and m - 1 skipped, x guarded by n), local size 16x4,
 ; 8 lanes. Each range runs as its own nest of rows. Two things keep the
 ; split from costing a work group more than the vector code it replaces:

@@ -1,6 +1,6 @@
 ; The paper's Figure 4: a condition on a parameter alone (p > 0) is hoisted
 ; out of the work-item loop, which is versioned for it, in every vector
-; mode. iss-wi-loops marks the work-item loops parallel and leaves the
+; mode. iss-split marks the work-item loops parallel and leaves the
 ; uniform branch inside; LLVM's loop unswitching in the O3 pipeline that
 ; the compiler runs next (lib/Compiler/Pipeline.cpp) makes the two
 ; versions, and each becomes straight vector code: one test per work

@@ -1,4 +1,4 @@
-; iss-wi-loops in `split` mode on the paper's Figure 5, A[x] = B[max(5, x)]
+; iss-split in `split` mode on the paper's Figure 5, A[x] = B[max(5, x)]
 ; with tiles of 4 in groups of 16: the range [8, 16) is consecutive, and
 ; its copy reads B at B + 4x, the max gone (the model's affine offset on
 ; the range); the range [0, 8) keeps the library's max. Negative: an index

@@ -1,4 +1,4 @@
-; iss-wi-loops in `split` mode: no horizontal parallelization inside a
+; iss-split in `split` mode: no horizontal parallelization inside a
 ; range for a kernel loop whose accesses are all divergent across the
 ; lanes. Rodinia's kmeans_swap transposes a row-major matrix: in the range
 ; of whole tiles the guard folds and the feature loop runs as often on

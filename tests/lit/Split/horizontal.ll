@@ -1,4 +1,4 @@
-; iss-wi-loops in `split` mode, horizontal parallelization inside a range:
+; iss-split in `split` mode, horizontal parallelization inside a range:
 ; a box filter whose window [max(0, x - r), min(n - 1, x + r)] is clamped
 ; at the borders. In the range of whole tiles where no clamp applies, the
 ; loop runs 2r + 1 times on every work-item: the split rewrites its exit

@@ -1,4 +1,4 @@
-; iss-wi-loops in `split` mode: a kernel loop whose trip count diverges
+; iss-split in `split` mode: a kernel loop whose trip count diverges
 ; only where a parameter cuts a tile is a reason to split by itself. Here
 ; the loop runs 4 times below n and 8 times from n on; its addresses are
 ; consecutive everywhere and it has no branch to fold, but no mode runs it

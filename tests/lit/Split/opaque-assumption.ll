@@ -4,7 +4,7 @@
 ; exact only where they do not wrap, which depends on u_yw: the model
 ; assumes it of the value each work-item has (an assumption per
 ; work-item), and as y * width is computed from the local ids and
-; work-group values alone, iss-wi-loops checks it once per work group,
+; work-group values alone, iss-split checks it once per work group,
 ; after the entry: a loop over the group's rows (x does not change it)
 ; recomputes y * width and tests the assumption, kept from LLVM's full
 ; unroller for the vectorizer's and-reduction. Where a row fails, the

@@ -1,4 +1,4 @@
-; iss-wi-loops in `split` mode on Convolution2D (Figure 2, as in
+; iss-split in `split` mode on Convolution2D (Figure 2, as in
 ; Model/convolution2d.ll), local size 32x8, 16 lanes: the partial edges.
 ; In the first group column the left border (x < vstep - O_x) cuts the
 ; first tile, which the remainder's vector copy ran whole; its other lanes

@@ -1,5 +1,5 @@
 ; print<iss-predicates>: the plan the splitting predicates give each region
-; for the iss-* options, as iss-wi-loops gets it, or why the region runs
+; for the iss-* options, as iss-split gets it, or why the region runs
 ; unsplit.
 ;
 ; saxpy, a tail guard: three ranges, below n (the guard always taken), the
@@ -15,7 +15,7 @@
 ; split+score plans alike for its subkernel along x.
 ; RUN: pocl-iss-opt -passes='iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,iss-context,function(print<iss-predicates>)' -iss-kernel=saxpy -iss-local-size=64,1,1 -iss-vector-width=8 -iss-mode=split+score -o /dev/null %s 2>&1 | FileCheck %s --check-prefix=SCORE
 ; Negative: the refusal past the limit on ranges (the remark's reason), and
-; the regions iss-wi-loops leaves unsplit without a remark or does not ask
+; the regions iss-split leaves unsplit without a remark or does not ask
 ; about: fewer work-items than lanes, a mode that does not split, one piece
 ; allowed, one work-item along x.
 ; RUN: pocl-iss-opt -passes='iss-prepare,iss-barriers,iss-loop-barriers,iss-cond-barriers,iss-context,function(print<iss-predicates>)' -iss-kernel=saxpy -iss-local-size=64,1,1 -iss-vector-width=8 -iss-mode=split -iss-split-pieces=2 -o /dev/null %s 2>&1 | FileCheck %s --check-prefix=LIMIT

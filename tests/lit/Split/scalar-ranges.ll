@@ -1,4 +1,4 @@
-; iss-wi-loops in `split` mode: a split gains only where a range's copy
+; iss-split in `split` mode: a split gains only where a range's copy
 ; can run its tiles as vector code, and only in a range that does
 ; something.
 ;

@@ -1,4 +1,4 @@
-; iss-wi-loops in `split` mode: ranges of a region with kernel loops share
+; iss-split in `split` mode: ranges of a region with kernel loops share
 ; a copy too (SplitPlan::copyClasses), where it keeps every loop that runs
 ; in lock-step on each of them in lock-step on them all.
 ;

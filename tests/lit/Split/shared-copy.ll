@@ -1,4 +1,4 @@
-; iss-wi-loops in `split` mode: ranges whose specialised copies would be
+; iss-split in `split` mode: ranges whose specialised copies would be
 ; the same code share one copy (SplitPlan::copyClasses). A 1D smoothing
 ; step guarded on both sides (0 < i < n - 1), local size 64, 8 lanes, has
 ; four ranges: the tile that 0 cuts and the one that n - 1 cuts (scalar,

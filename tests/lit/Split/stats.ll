@@ -1,4 +1,4 @@
-; iss-wi-loops with -iss-stats (POCL_ISS_STATS=1, the paper's Table 3): a
+; iss-split with -iss-stats (POCL_ISS_STATS=1, the paper's Table 3): a
 ; box filter with clamped borders is split in three ranges of whole tiles,
 ; and the group's work-items run unsplit where the model's assumption on
 ; the offsets fails (the `.plain` fallback). Each range adds its

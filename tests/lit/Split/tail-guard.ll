@@ -1,4 +1,4 @@
-; iss-wi-loops in `split` mode on a tail guard (a padded NDRange): the
+; iss-split in `split` mode on a tail guard (a padded NDRange): the
 ; model's ranges cut the work-item loop into tiles below n, the tile that n
 ; cuts, and tiles above n, with bounds computed per work group from the
 ; group offset and n. The guard is folded in the first and the last copy
