@@ -399,7 +399,8 @@ CL_API_ENTRY cl_int CL_API_CALL clGetDeviceInfo(cl_device_id Device,
   case CL_DEVICE_OPENCL_C_ALL_VERSIONS: {
     // Not OpenCL C 2.0, whose generic address space, pipes and device-side
     // enqueue the device does not have: -cl-std=CL2.0 fails the build
-    // (Frontend.cpp), where pocl 3.1 takes it without listing it.
+    // (Compiler/Frontend/Clang.cpp), where pocl 3.1 takes it without
+    // listing it.
     std::vector<cl_name_version> All;
     const cl_version Known[] = {CL_MAKE_VERSION(1, 0, 0),
                                 CL_MAKE_VERSION(1, 1, 0),

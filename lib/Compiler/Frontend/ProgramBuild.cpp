@@ -1,4 +1,4 @@
-//===- Program.cpp - clBuildProgram, clCompileProgram, clLinkProgram ------===//
+//===- ProgramBuild.cpp - clBuildProgram, clCompileProgram, clLinkProgram -===//
 // SPDX-License-Identifier: MIT
 //
 // The program-level half of the compiler: source to bitcode with clang,

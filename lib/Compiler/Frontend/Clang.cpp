@@ -1,4 +1,4 @@
-//===- Frontend.cpp - Clang in process: OpenCL C to LLVM IR ---------------===//
+//===- Clang.cpp - Clang in process: OpenCL C to LLVM IR ------------------===//
 // SPDX-License-Identifier: MIT
 //
 // Compiles OpenCL C the way pocl does (DESIGN.md section 3): triple
