@@ -3,8 +3,9 @@
 //
 // Registers every pass of PassRegistry.def with a PassBuilder, so that
 // pocl-iss-opt -passes=iss-... runs them as opt runs LLVM's, and builds the
-// compile's work-group pipeline from the same list (-passes=iss-workgroup
-// in pocl-iss-opt).
+// compile's work-group pipeline and the program build's two from the same
+// list (-passes=iss-workgroup, iss-before-library and iss-after-library in
+// pocl-iss-opt).
 //
 //===----------------------------------------------------------------------===//
 
@@ -82,6 +83,21 @@ static bool isBuilderPass(StringRef Name) {
   return false;
 }
 
+std::string programPipeline(ProgramStage Stage) {
+  std::string Pipeline;
+#define ISS_PROGRAM_PASS(NAME, CREATE, STAGE)                                  \
+  if (Stage == STAGE)                                                          \
+    Pipeline += Pipeline.empty() ? NAME : "," NAME;
+#include "PassRegistry.def"
+  return Pipeline;
+}
+
+Error addProgramPasses(ModulePassManager &MPM, ProgramStage Stage) {
+  PassBuilder PB;
+  registerIssPasses(PB, WorkGroupConfig());
+  return PB.parsePassPipeline(MPM, programPipeline(Stage));
+}
+
 void registerIssPasses(PassBuilder &PB) {
   registerIssPasses(PB, WorkGroupConfig::fromCommandLine());
 }
@@ -109,12 +125,23 @@ void registerIssPasses(PassBuilder &PB, const WorkGroupConfig &Config) {
           }
           return true;
         }
+        if (Name == "iss-before-library" || Name == "iss-after-library") {
+          ProgramStage Stage = Name == "iss-before-library"
+                                   ? ProgramStage::BeforeLibrary
+                                   : ProgramStage::AfterLibrary;
+          if (Error E = PB.parsePassPipeline(MPM, programPipeline(Stage))) {
+            errs() << Name << ": " << toString(std::move(E)) << "\n";
+            return false;
+          }
+          return true;
+        }
 #define ISS_MODULE_PASS(NAME, CREATE, IN_PIPELINE)                             \
   if (Name == NAME) {                                                          \
     MPM.addPass(CREATE);                                                       \
     return true;                                                               \
   }
 #define ISS_BUILDER_PASS(NAME, CREATE, BUILDS) ISS_MODULE_PASS(NAME, CREATE, )
+#define ISS_PROGRAM_PASS(NAME, CREATE, STAGE) ISS_MODULE_PASS(NAME, CREATE, )
 #define ISS_MODULE_PRINTER(NAME, CREATE)                                       \
   if (Name == "print<" NAME ">") {                                             \
     MPM.addPass(CREATE);                                                       \

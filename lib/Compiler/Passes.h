@@ -1,9 +1,11 @@
 //===- Passes.h - The kernel compiler's LLVM passes -----------------------===//
 // SPDX-License-Identifier: MIT
 //
-// The passes of the work-group function generation (pocl's front half, the
-// pocl paper, section 4) in LLVM's new pass manager. PassRegistry.def names
-// each one once; the pipeline, pocl-iss-opt and the lit tests read it.
+// The kernel compiler's passes in LLVM's new pass manager: the rewrites of
+// a program's build around the kernel library's linking (Frontend/), and
+// the work-group function generation (pocl's front half, the pocl paper,
+// section 4) with input space splitting. PassRegistry.def names each one
+// once; the pipelines, pocl-iss-opt and the lit tests read it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -288,6 +290,55 @@ public:
                               llvm::FunctionAnalysisManager &);
 };
 
+/// Where a pass of the program build (PassRegistry.def's ISS_PROGRAM_PASS)
+/// runs: on the program as Clang made it (or clLinkProgram linked it), or
+/// once pocl's kernel library is linked into it.
+enum class ProgramStage { BeforeLibrary, AfterLibrary };
+
+/// Declares a module pass without parameters.
+#define ISS_PLAIN_MODULE_PASS(CLASS)                                           \
+  class CLASS : public llvm::PassInfoMixin<CLASS> {                            \
+  public:                                                                      \
+    llvm::PreservedAnalyses run(llvm::Module &M,                               \
+                                llvm::ModuleAnalysisManager &);                \
+  }
+
+/// iss-printf: each call of printf becomes a call of the kernel library's
+/// __pocl_printf(buffer, position, capacity, format, ...), the first three
+/// loaded from the printf-buffer globals, the format in address space 2
+/// (DESIGN.md section 3); printf's declaration goes.
+ISS_PLAIN_MODULE_PASS(PrintfPass);
+
+/// iss-sampler-init: each call of __translate_sampler_initializer(bits),
+/// Clang's form of a sampler_t constant, becomes the bits as a pointer
+/// constant, the library's dev_sampler_t (Frontend/SamplerInitializer.cpp).
+ISS_PLAIN_MODULE_PASS(SamplerInitializerPass);
+
+/// iss-array-layers: before each sampled read of an image array with float
+/// coordinates, the layer is divided by the array size when the sampler's
+/// coordinates are normalized, which pocl 3.1's library undoes by scaling
+/// the whole coordinate (Frontend/ImageArrayLayers.cpp).
+ISS_PLAIN_MODULE_PASS(ImageArrayLayersPass);
+
+/// iss-missing-alpha: after each read_image* of four elements, the alpha
+/// becomes 1 when the image's order is CL_R, which the library leaves 0
+/// at the border and in integer reads (Frontend/MissingAlpha.cpp).
+ISS_PLAIN_MODULE_PASS(MissingAlphaPass);
+
+/// iss-image-align: once the library is linked, every vector load and
+/// store of the functions the image builtins reach gets the alignment of
+/// its element, which an image over the application's memory may have
+/// only (Frontend/ImageAccessAlignment.cpp).
+ISS_PLAIN_MODULE_PASS(ImageAccessAlignmentPass);
+
+/// iss-half-images: once the library is linked, its one-channel float
+/// pixel read and write (pocl_read_pixel_fast_f, write_float_pixel) get
+/// the CL_HALF_FLOAT case pocl 3.1 lacks, in front
+/// (Frontend/SingleChannelHalf.cpp).
+ISS_PLAIN_MODULE_PASS(SingleChannelHalfPass);
+
+#undef ISS_PLAIN_MODULE_PASS
+
 /// The kernel \p C names, or null when \p M does not define it (the passes
 /// then leave \p M alone).
 llvm::Function *kernelToProcess(llvm::Module &M, const WorkGroupConfig &C);
@@ -387,10 +438,19 @@ llvm::Error addWorkGroupPasses(llvm::ModulePassManager &MPM,
 /// invalidates what it changed; false if \p Name is none of them.
 bool runBuilderPass(llvm::StringRef Name, const WorkGroupConfig &Config,
                     llvm::Module &M, llvm::ModuleAnalysisManager &MAM);
+/// The program build's passes of \p Stage as a textual pipeline: the
+/// ISS_PROGRAM_PASS entries of PassRegistry.def of that stage, in its
+/// order. `-passes=iss-before-library` and `iss-after-library` name them
+/// in pocl-iss-opt.
+std::string programPipeline(ProgramStage Stage);
+/// Adds programPipeline(\p Stage) to \p MPM, as the program build runs
+/// it. An error only where the registry's names do not parse.
+llvm::Error addProgramPasses(llvm::ModulePassManager &MPM, ProgramStage Stage);
 
 /// Lets \p PB parse the names in PassRegistry.def in pipelines, their
 /// passes made for \p Config (and `iss-workgroup`, the whole work-group
-/// pipeline); \p PB must outlive its parses.
+/// pipeline, `iss-before-library` and `iss-after-library`, the program
+/// build's two); \p PB must outlive its parses.
 void registerIssPasses(llvm::PassBuilder &PB, const WorkGroupConfig &Config);
 /// The same, \p Config from the iss-* command-line options (pocl-iss-opt).
 void registerIssPasses(llvm::PassBuilder &PB);

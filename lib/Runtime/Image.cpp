@@ -8,8 +8,8 @@
 // and four-channel RGBA with every channel type, BGRA and ARGB with 8-bit
 // ones. pocl 3.1's library has no half case for single-channel images (it
 // reads such a pixel as 234.0 and never writes it): the compiler adds one
-// (addSingleChannelHalf, lib/Compiler/Program.cpp), and CL_R and CL_A are
-// listed with CL_HALF_FLOAT as OpenCL 3.0 requires of CL_R.
+// (iss-half-images, lib/Compiler/Frontend/SingleChannelHalf.cpp), and CL_R
+// and CL_A are listed with CL_HALF_FLOAT as OpenCL 3.0 requires of CL_R.
 //
 // An image's pixels are packed unless CL_MEM_USE_HOST_PTR gives the
 // application's memory and pitches; a 1D image buffer uses its buffer's

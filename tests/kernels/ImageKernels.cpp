@@ -450,7 +450,8 @@ void checkSampling(const Env &E, HostImage Im, unsigned Seed,
     // coordinates its library scales an array's layer by the array size
     // too (read_image.cl, nonrepeat_filter and repeat_filter), where the
     // layer is never normalized (OpenCL C 3.0, 8.2). pocl-iss divides the
-    // layer back before the call (Program.cpp, unnormalizeArrayLayers).
+    // layer back before the call (iss-array-layers,
+    // lib/Compiler/Frontend/ImageArrayLayers.cpp).
     if (!E.IsPoclIss && Im.isArray() && M.Normalized)
       continue;
     cl_int Err;
@@ -531,7 +532,8 @@ CLT_TEST(sample3DHalf) {
 /// Single-channel half images (CL_R is required with read-write images by
 /// OpenCL 3.0). pocl 3.1's library reads them as 234.0 (read_image.cl,
 /// get_float_pixel has no half case), so these run on pocl-iss only,
-/// which adds the case (Program.cpp, addSingleChannelHalf).
+/// which adds the case (iss-half-images,
+/// lib/Compiler/Frontend/SingleChannelHalf.cpp).
 void checkHalfSampling(const Env &E, cl_mem_object_type T, size_t W, size_t H,
                        size_t D, unsigned Seed) {
   if (!E.IsPoclIss)
@@ -896,7 +898,8 @@ CLT_TEST(everyListedFormatRoundTrips) {
     // pocl 3.1 lists single-channel CL_HALF_FLOAT but its library reads
     // such pixels as 234.0 and never writes them (read_image.cl,
     // get_float_pixel; write_image.cl, write_float_pixel); pocl-iss adds
-    // the half case (Program.cpp, addSingleChannelHalf).
+    // the half case (iss-half-images,
+    // lib/Compiler/Frontend/SingleChannelHalf.cpp).
     if (!E.IsPoclIss && T == CL_HALF_FLOAT && (O == CL_R || O == CL_A))
       continue;
     unsigned Channels = O == CL_R || O == CL_A ? 1 : 4;
@@ -1021,7 +1024,7 @@ kernel void writeHalf(write_only image2d_t R, write_only image2d_t A,
 /// (OpenCL C 3.0, 8.3 and 8.2). pocl 3.1's library departs from this: its
 /// border colour is (0, 0, 0, 0) for every format and its integer reads of
 /// CL_R give an alpha of 0; pocl-iss sets the alpha after each read
-/// (Program.cpp, completeMissingAlpha).
+/// (iss-missing-alpha, lib/Compiler/Frontend/MissingAlpha.cpp).
 CLT_TEST(missingAlphaIsOne) {
   Program P = E.build(Source);
   Kernel K = E.kernel(P, "readR");

@@ -2,7 +2,8 @@
 // SPDX-License-Identifier: MIT
 //
 // The program-level half of the compiler: source to bitcode with clang,
-// linking compiled programs and pocl's kernel library, and the descriptions
+// linking compiled programs and pocl's kernel library (with the program
+// build's passes before and after, PassRegistry.def), and the descriptions
 // of the kernels the runtime needs before any launch (argument kinds and
 // sizes, attributes, automatic __local variables).
 //
@@ -10,20 +11,17 @@
 
 #include "Analysis/Recursion.h"
 #include "CompilerInternal.h"
+#include "Passes.h"
 #include "ProgramCache.h"
 
 #include "pocl-iss/Env.h"
 #include "pocl-iss/StackGuard.h"
 
-#include "llvm/ADT/SmallPtrSet.h"
-#include "llvm/IR/IRBuilder.h"
-#include "llvm/IR/InstIterator.h"
-#include "llvm/IR/Instructions.h"
 #include "llvm/IR/Verifier.h"
 #include "llvm/Linker/Linker.h"
+#include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/raw_ostream.h"
 
-#include <cstddef>
 #include <dlfcn.h>
 #include <functional>
 #include <sstream>
@@ -32,312 +30,30 @@ using namespace llvm;
 
 namespace iss {
 
-/// Kernel printf calls become calls to the library's __pocl_printf with the
-/// printf buffer globals as explicit arguments (DESIGN.md section 3); the
-/// work-group generator later replaces those globals with the per-thread
-/// buffer of the work-group context. Clang declares printf with a generic
-/// format pointer while the library's format lives in address space 2.
-static void rewritePrintf(Module &M) {
-  Function *Printf = M.getFunction("printf");
-  if (!Printf || !Printf->isDeclaration())
-    return;
-  LLVMContext &Ctx = M.getContext();
-  Type *Ptr = PointerType::get(Ctx, 0);
-  Type *ConstPtr = PointerType::get(Ctx, 2);
-  Type *I32 = Type::getInt32Ty(Ctx);
-  FunctionCallee PoclPrintf = M.getOrInsertFunction(
-      "__pocl_printf", FunctionType::get(I32, {Ptr, Ptr, I32, ConstPtr}, true));
-  auto Global = [&](const char *Name, Type *T) {
-    return M.getOrInsertGlobal(Name, T);
-  };
-  Constant *Buffer = Global("_printf_buffer", Ptr);
-  Constant *Position = Global("_printf_buffer_position", Ptr);
-  Constant *Capacity = Global("_printf_buffer_capacity", I32);
-  SmallVector<CallInst *, 8> Calls;
-  for (User *U : Printf->users())
-    if (auto *CI = dyn_cast<CallInst>(U))
-      if (CI->getCalledFunction() == Printf)
-        Calls.push_back(CI);
-  for (CallInst *CI : Calls) {
-    IRBuilder<> B(CI);
-    SmallVector<Value *, 8> Args = {B.CreateLoad(Ptr, Buffer),
-                                    B.CreateLoad(Ptr, Position),
-                                    B.CreateLoad(I32, Capacity)};
-    Value *Fmt = CI->getArgOperand(0);
-    Args.push_back(Fmt->getType() == ConstPtr
-                       ? Fmt
-                       : B.CreateAddrSpaceCast(Fmt, ConstPtr));
-    for (unsigned I = 1; I < CI->arg_size(); ++I)
-      Args.push_back(CI->getArgOperand(I));
-    CallInst *New = B.CreateCall(PoclPrintf, Args);
-    New->setCallingConv(CallingConv::C);
-    CI->replaceAllUsesWith(New);
-    CI->eraseFromParent();
+/// Runs the program build's passes of \p Stage (PassRegistry.def) on \p M.
+/// False, with a log, only where the registry's names do not parse.
+static bool runProgramPasses(Module &M, ProgramStage Stage, std::string &Log) {
+  PassBuilder PB;
+  AnalysisManagers AM(PB);
+  ModulePassManager MPM;
+  if (Error E = addProgramPasses(MPM, Stage)) {
+    Log += "error: internal: the program build's pipeline does not parse: " +
+           toString(std::move(E)) + "\n";
+    return false;
   }
-  if (Printf->use_empty())
-    Printf->eraseFromParent();
+  MPM.run(M, AM.MAM);
+  return true;
 }
 
-/// A sampler_t constant (`constant sampler_t s = CLK_...;`) reaches the IR
-/// as a call of `__translate_sampler_initializer(i32 bits)`, which Clang
-/// leaves for the target to define. pocl 3.1's library takes a sampler as
-/// its CLK_* bits in a pointer-sized integer (`dev_sampler_t` is uintptr_t,
-/// and the runtime passes a sampler argument the same way): each call
-/// becomes that integer as a pointer constant.
-static void rewriteSamplerInitializers(Module &M) {
-  Function *Init = M.getFunction("__translate_sampler_initializer");
-  if (!Init || !Init->isDeclaration())
-    return;
-  Type *I64 = Type::getInt64Ty(M.getContext());
-  SmallVector<CallInst *, 8> Calls;
-  for (User *U : Init->users())
-    if (auto *CI = dyn_cast<CallInst>(U))
-      if (CI->getCalledFunction() == Init && CI->arg_size() == 1)
-        Calls.push_back(CI);
-  for (CallInst *CI : Calls) {
-    IRBuilder<> B(CI);
-    Value *New = B.CreateIntToPtr(
-        B.CreateZExtOrTrunc(CI->getArgOperand(0), I64), CI->getType());
-    CI->replaceAllUsesWith(New);
-    CI->eraseFromParent();
-  }
-  if (Init->use_empty())
-    Init->eraseFromParent();
-}
-
-/// An image array's layer coordinate is never normalized (OpenCL C 3.0,
-/// 8.2), but pocl 3.1's library multiplies the whole coordinate, layer
-/// included, by the image's size when the sampler's coordinates are
-/// normalized. Before each sampled read of an array with float
-/// coordinates, the layer is divided by the array size under such a
-/// sampler, so that the library's product gives it back. The 1D array's
-/// float2 coordinate is passed as a double (the x86-64 C ABI of 8-byte
-/// vectors).
-static void unnormalizeArrayLayers(Module &M) {
-  LLVMContext &Ctx = M.getContext();
-  Type *I8 = Type::getInt8Ty(Ctx), *I32 = Type::getInt32Ty(Ctx);
-  Type *I64 = Type::getInt64Ty(Ctx), *F32 = Type::getFloatTy(Ctx);
-  for (Function &F : M) {
-    StringRef N = F.getName();
-    if (!F.isDeclaration() || !N.contains("_cl_read_image") ||
-        !N.contains("_array_") || !N.contains("11ocl_sampler") ||
-        !(N.ends_with("Dv2_f") || N.ends_with("Dv4_f")) || F.arg_size() != 3)
-      continue;
-    unsigned Layer = N.ends_with("Dv2_f") ? 1 : 2;
-    SmallVector<CallInst *, 8> Calls;
-    for (User *U : F.users())
-      if (auto *CI = dyn_cast<CallInst>(U))
-        if (CI->getCalledFunction() == &F)
-          Calls.push_back(CI);
-    for (CallInst *CI : Calls) {
-      IRBuilder<> B(CI);
-      Value *Coord = CI->getArgOperand(2);
-      Type *CoordTy = Coord->getType();
-      Value *Vec = CoordTy->isVectorTy()
-                       ? Coord
-                       : B.CreateBitCast(Coord, FixedVectorType::get(F32, 2));
-      Value *Bits = B.CreatePtrToInt(CI->getArgOperand(1), I64);
-      Value *Normalized =
-          B.CreateICmpNE(B.CreateAnd(Bits, 1), ConstantInt::get(I64, 0));
-      Value *SizeAt = B.CreateConstInBoundsGEP1_64(
-          I8, CI->getArgOperand(0), offsetof(iss_image, array_size));
-      Value *Size = B.CreateSIToFP(B.CreateLoad(I32, SizeAt), F32);
-      Value *L = B.CreateExtractElement(Vec, Layer);
-      L = B.CreateSelect(Normalized, B.CreateFDiv(L, Size), L);
-      Vec = B.CreateInsertElement(Vec, L, Layer);
-      CI->setArgOperand(
-          2, CoordTy->isVectorTy() ? Vec : B.CreateBitCast(Vec, CoordTy));
-    }
-  }
-}
-
-/// A read from an image whose format has no alpha channel gives an alpha
-/// of 1 (OpenCL C 3.0, 8.3: CL_R reads as (r, 0, 0, 1), and so does its
-/// border colour). pocl 3.1's library gives 1 only to in-bounds float
-/// reads: 0 to integer reads and to the border colour. Of the formats the
-/// device supports only CL_R lacks alpha, so after every read_image* the
-/// last element becomes 1 when the image's order is CL_R.
-static void completeMissingAlpha(Module &M) {
-  const uint64_t ClR = 0x10B0; // CL_R
-  LLVMContext &Ctx = M.getContext();
-  Type *I8 = Type::getInt8Ty(Ctx), *I32 = Type::getInt32Ty(Ctx);
-  for (Function &F : M) {
-    auto *RetTy = dyn_cast<FixedVectorType>(F.getReturnType());
-    if (!F.isDeclaration() || !F.getName().contains("_cl_read_image") ||
-        !RetTy || RetTy->getNumElements() != 4 || F.arg_size() < 2)
-      continue;
-    Constant *One = RetTy->getElementType()->isFloatTy()
-                        ? ConstantFP::get(RetTy->getElementType(), 1.0)
-                        : ConstantInt::get(RetTy->getElementType(), 1);
-    SmallVector<CallInst *, 8> Calls;
-    for (User *U : F.users())
-      if (auto *CI = dyn_cast<CallInst>(U))
-        if (CI->getCalledFunction() == &F)
-          Calls.push_back(CI);
-    for (CallInst *CI : Calls) {
-      SmallVector<Use *, 4> Uses;
-      for (Use &U : CI->uses())
-        Uses.push_back(&U);
-      IRBuilder<> B(CI->getNextNode());
-      Value *OrderAt = B.CreateConstInBoundsGEP1_64(
-          I8, CI->getArgOperand(0), offsetof(iss_image, channel_order));
-      Value *IsR = B.CreateICmpEQ(B.CreateLoad(I32, OrderAt),
-                                  ConstantInt::get(I32, ClR));
-      Value *Alpha = B.CreateSelect(IsR, One, B.CreateExtractElement(CI, 3));
-      Value *New = B.CreateInsertElement(CI, Alpha, 3);
-      for (Use *U : Uses)
-        U->set(New);
-    }
-  }
-}
-
-/// pocl 3.1's library reads and writes a pixel as one vector (a float4
-/// through a float4 pointer), which LLVM may compile to an aligned vector
-/// instruction; an image over the application's memory
-/// (CL_MEM_USE_HOST_PTR) need not be aligned to more than its channels,
-/// and such an image crashed the kernel (pocl 3.1 crashes the same way).
-/// In the library functions the image builtins reach, every vector load
-/// and store is given the alignment of its element, which costs nothing
-/// on x86 where the address is aligned.
-static void relaxImageAccessAlignment(Module &M) {
-  SmallVector<Function *, 32> Work;
-  SmallPtrSet<Function *, 32> Seen;
-  for (Function &F : M) {
-    StringRef N = F.getName();
-    if (!F.isDeclaration() &&
-        (N.contains("_cl_read_image") || N.contains("_cl_write_image")) &&
-        Seen.insert(&F).second)
-      Work.push_back(&F);
-  }
-  while (!Work.empty()) {
-    Function *F = Work.pop_back_val();
-    for (Instruction &I : instructions(*F)) {
-      if (auto *CB = dyn_cast<CallBase>(&I))
-        if (Function *Callee = CB->getCalledFunction())
-          if (!Callee->isDeclaration() && Seen.insert(Callee).second)
-            Work.push_back(Callee);
-      Type *T = nullptr;
-      if (auto *L = dyn_cast<LoadInst>(&I))
-        T = L->getType();
-      else if (auto *St = dyn_cast<StoreInst>(&I))
-        T = St->getValueOperand()->getType();
-      auto *VT = dyn_cast_or_null<FixedVectorType>(T);
-      if (!VT)
-        continue;
-      Align Elem(M.getDataLayout().getTypeStoreSize(VT->getElementType()));
-      if (auto *L = dyn_cast<LoadInst>(&I))
-        L->setAlignment(std::min(L->getAlign(), Elem));
-      else
-        cast<StoreInst>(&I)->setAlignment(
-            std::min(cast<StoreInst>(&I)->getAlign(), Elem));
-    }
-  }
-}
-
-/// The library function of the linked module named \p Name (internal, so
-/// the linker may have suffixed it) with \p Args arguments, or null. A
-/// program's own function of that name is external and never taken.
-static Function *libraryFunction(Module &M, StringRef Name, unsigned Args) {
-  for (Function &F : M)
-    if (!F.isDeclaration() && F.hasLocalLinkage() && F.arg_size() == Args &&
-        (F.getName() == Name || F.getName().starts_with((Name + ".").str())))
-      return &F;
-  return nullptr;
-}
-
-/// Splits \p F's entry after its allocas so that a test can run first:
-/// returns the block holding the rest of the old entry's code; the entry
-/// then ends in an unconditional branch to it, for the caller to replace.
-static BasicBlock *prependToFunction(Function &F) {
-  BasicBlock &Entry = F.getEntryBlock();
-  BasicBlock::iterator At = Entry.getFirstNonPHIOrDbgOrAlloca();
-  return Entry.splitBasicBlock(At, "pocl.path");
-}
-
-/// Single-channel CL_HALF_FLOAT images (CL_R and CL_A; OpenCL 3.0 requires
-/// CL_R with read-write images). pocl 3.1's read_image.cl reads one
-/// channel with get_float_pixel, which has no half case (a pixel reads as
-/// 234.0), and write_image.cl's write_float_pixel has none either (the
-/// pixel is left unwritten); its four-channel paths do have one. Both are
-/// internal functions every sampled and unsampled float read and write
-/// goes through (filters included), so a half case is put in front of
-/// each: pocl_read_pixel_fast_f(base, type, order, data) loads the half
-/// element at data[base] (the library's base index counts elements) and
-/// gives (h, 0, 0, 1) for CL_R, (0, 0, 0, h) for CL_A;
-/// write_float_pixel(color, data, base, type) stores color rounded to the
-/// nearest half (ties to even, OpenCL C 3.0 section 8.3.1.3).
-static void addSingleChannelHalf(Module &M) {
-  const uint64_t ClR = 0x10B0, ClA = 0x10B1, ClHalf = 0x10DD;
-  LLVMContext &Ctx = M.getContext();
-  Type *I32 = Type::getInt32Ty(Ctx), *F32 = Type::getFloatTy(Ctx);
-  Type *Half = Type::getHalfTy(Ctx);
-  if (Function *Read = libraryFunction(M, "pocl_read_pixel_fast_f", 4)) {
-    auto *RetTy = dyn_cast<FixedVectorType>(Read->getReturnType());
-    if (RetTy && RetTy->getNumElements() == 4 &&
-        RetTy->getElementType()->isFloatTy() &&
-        Read->getArg(1)->getType() == I32 &&
-        Read->getArg(2)->getType() == I32 &&
-        Read->getArg(3)->getType()->isPointerTy()) {
-      BasicBlock *Rest = prependToFunction(*Read);
-      BasicBlock *Entry = &Read->getEntryBlock();
-      BasicBlock *HalfBB = BasicBlock::Create(Ctx, "iss.half", Read, Rest);
-      Entry->getTerminator()->eraseFromParent();
-      IRBuilder<> B(Entry);
-      Value *Order = Read->getArg(2);
-      Value *IsR = B.CreateICmpEQ(Order, ConstantInt::get(I32, ClR));
-      Value *IsA = B.CreateICmpEQ(Order, ConstantInt::get(I32, ClA));
-      Value *IsHalf =
-          B.CreateICmpEQ(Read->getArg(1), ConstantInt::get(I32, ClHalf));
-      B.CreateCondBr(B.CreateAnd(IsHalf, B.CreateOr(IsR, IsA)), HalfBB, Rest);
-      B.SetInsertPoint(HalfBB);
-      Value *At = B.CreateGEP(Half, Read->getArg(3), Read->getArg(0));
-      Value *H = B.CreateFPExt(B.CreateAlignedLoad(Half, At, Align(2)), F32);
-      Value *Zero = ConstantFP::get(F32, 0.0);
-      Value *V = B.CreateInsertElement(
-          ConstantVector::get({cast<Constant>(Zero), cast<Constant>(Zero),
-                               cast<Constant>(Zero),
-                               ConstantFP::get(F32, 1.0)}),
-          H, uint64_t(0));
-      Value *AV = B.CreateInsertElement(
-          ConstantVector::getSplat(ElementCount::getFixed(4),
-                                   cast<Constant>(Zero)),
-          H, uint64_t(3));
-      B.CreateRet(B.CreateSelect(IsR, V, AV));
-    }
-  }
-  if (Function *Write = libraryFunction(M, "write_float_pixel", 4)) {
-    if (Write->getArg(0)->getType() == F32 &&
-        Write->getArg(1)->getType()->isPointerTy() &&
-        Write->getArg(3)->getType() == I32) {
-      BasicBlock *Rest = prependToFunction(*Write);
-      BasicBlock *Entry = &Write->getEntryBlock();
-      BasicBlock *HalfBB = BasicBlock::Create(Ctx, "iss.half", Write, Rest);
-      Entry->getTerminator()->eraseFromParent();
-      IRBuilder<> B(Entry);
-      B.CreateCondBr(
-          B.CreateICmpEQ(Write->getArg(3), ConstantInt::get(I32, ClHalf)),
-          HalfBB, Rest);
-      B.SetInsertPoint(HalfBB);
-      Value *At = B.CreateGEP(Half, Write->getArg(1), Write->getArg(2));
-      B.CreateAlignedStore(B.CreateFPTrunc(Write->getArg(0), Half), At,
-                           Align(2));
-      B.CreateRetVoid();
-    }
-  }
-}
-
-/// Links the library, describes the kernels and refuses what cannot run;
-/// notes in \p Deps the functions the process is to provide.
+/// Links the library between the program build's two stages of passes,
+/// describes the kernels and refuses what cannot run; notes in \p Deps the
+/// functions the process is to provide.
 static BuildResult finishExecutable(std::unique_ptr<Module> M, BuildResult R,
                                     BuildDependencies &Deps) {
-  rewritePrintf(*M);
-  rewriteSamplerInitializers(*M);
-  unnormalizeArrayLayers(*M);
-  completeMissingAlpha(*M);
-  if (!linkKernelLibrary(*M, R.Log))
+  if (!runProgramPasses(*M, ProgramStage::BeforeLibrary, R.Log) ||
+      !linkKernelLibrary(*M, R.Log) ||
+      !runProgramPasses(*M, ProgramStage::AfterLibrary, R.Log))
     return R;
-  relaxImageAccessAlignment(*M);
-  addSingleChannelHalf(*M);
   // What neither the program nor the library defines cannot run, unless
   // the JIT finds it in the process (the library formats floats for printf
   // with the C library's snprintf).

@@ -1,0 +1,65 @@
+//===- MissingAlpha.cpp - An alpha of 1 for images without one ------------===//
+// SPDX-License-Identifier: MIT
+//
+// iss-missing-alpha (see Passes.h). A read from an image whose format has
+// no alpha channel gives an alpha of 1 (OpenCL C 3.0, 8.3: CL_R reads as
+// (r, 0, 0, 1), and so does its border colour). pocl 3.1's library gives 1
+// only to in-bounds float reads: 0 to integer reads and to the border
+// colour. Of the formats the device supports only CL_R lacks alpha, so
+// after every read_image* the last element becomes 1 when the image's
+// order (iss_image's channel_order, WorkGroupABI.h) is CL_R.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Passes.h"
+
+#include "pocl-iss/WorkGroupABI.h"
+
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/Module.h"
+
+#include <cstddef>
+
+using namespace llvm;
+
+namespace iss {
+
+PreservedAnalyses MissingAlphaPass::run(Module &M, ModuleAnalysisManager &) {
+  const uint64_t ClR = 0x10B0; // CL_R
+  LLVMContext &Ctx = M.getContext();
+  Type *I8 = Type::getInt8Ty(Ctx), *I32 = Type::getInt32Ty(Ctx);
+  bool Changed = false;
+  for (Function &F : M) {
+    auto *RetTy = dyn_cast<FixedVectorType>(F.getReturnType());
+    if (!F.isDeclaration() || !F.getName().contains("_cl_read_image") ||
+        !RetTy || RetTy->getNumElements() != 4 || F.arg_size() < 2)
+      continue;
+    Constant *One = RetTy->getElementType()->isFloatTy()
+                        ? ConstantFP::get(RetTy->getElementType(), 1.0)
+                        : ConstantInt::get(RetTy->getElementType(), 1);
+    SmallVector<CallInst *, 8> Calls;
+    for (User *U : F.users())
+      if (auto *CI = dyn_cast<CallInst>(U))
+        if (CI->getCalledFunction() == &F)
+          Calls.push_back(CI);
+    for (CallInst *CI : Calls) {
+      SmallVector<Use *, 4> Uses;
+      for (Use &U : CI->uses())
+        Uses.push_back(&U);
+      IRBuilder<> B(CI->getNextNode());
+      Value *OrderAt = B.CreateConstInBoundsGEP1_64(
+          I8, CI->getArgOperand(0), offsetof(iss_image, channel_order));
+      Value *IsR = B.CreateICmpEQ(B.CreateLoad(I32, OrderAt),
+                                  ConstantInt::get(I32, ClR));
+      Value *Alpha = B.CreateSelect(IsR, One, B.CreateExtractElement(CI, 3));
+      Value *New = B.CreateInsertElement(CI, Alpha, 3);
+      for (Use *U : Uses)
+        U->set(New);
+      Changed = true;
+    }
+  }
+  return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
+}
+
+} // namespace iss
