@@ -93,9 +93,15 @@ static bool translateOptions(const std::vector<std::string> &In,
                              std::string &Log) {
   static const char *const PassThrough[] = {
       "-cl-single-precision-constant",
-      "-cl-fp32-correctly-rounded-divide-sqrt", "-cl-opt-disable",
-      "-cl-mad-enable", "-cl-no-signed-zeros", "-cl-unsafe-math-optimizations",
-      "-cl-finite-math-only", "-cl-fast-relaxed-math", "-w", "-Werror",
+      "-cl-fp32-correctly-rounded-divide-sqrt",
+      "-cl-opt-disable",
+      "-cl-mad-enable",
+      "-cl-no-signed-zeros",
+      "-cl-unsafe-math-optimizations",
+      "-cl-finite-math-only",
+      "-cl-fast-relaxed-math",
+      "-w",
+      "-Werror",
       "-cl-uniform-work-group-size"};
   for (size_t I = 0; I < In.size(); ++I) {
     const std::string &O = In[I];
@@ -263,14 +269,17 @@ std::unique_ptr<Module> compileOpenCL(LLVMContext &Ctx,
   // "N warnings generated." belongs in the build log, not on stderr.
   CI.setVerboseOutputStream(LogStream);
   clang::PreprocessorOptions &PP = CI.getPreprocessorOpts();
-  PP.addRemappedFile(Input, MemoryBuffer::getMemBufferCopy(Source, Input).release());
-  PP.addRemappedFile(std::string(VirtualDir) + "/iss_kernel.h",
-                     MemoryBuffer::getMemBufferCopy(KernelHeaderShim).release());
+  PP.addRemappedFile(Input,
+                     MemoryBuffer::getMemBufferCopy(Source, Input).release());
+  PP.addRemappedFile(
+      std::string(VirtualDir) + "/iss_kernel.h",
+      MemoryBuffer::getMemBufferCopy(KernelHeaderShim).release());
   PP.addRemappedFile(std::string(VirtualDir) + "/iss_types.h",
                      MemoryBuffer::getMemBufferCopy(TypesHeaderShim).release());
   for (const HeaderSource &H : Headers) {
     std::string Name = std::string(VirtualDir) + "/" + H.Name;
-    PP.addRemappedFile(Name, MemoryBuffer::getMemBufferCopy(H.Source, Name).release());
+    PP.addRemappedFile(
+        Name, MemoryBuffer::getMemBufferCopy(H.Source, Name).release());
   }
   PP.RetainRemappedFileBuffers = false;
   CI.getLangOpts().CharIsSigned = true;

@@ -76,8 +76,8 @@ static BuildResult finishExecutable(std::unique_ptr<Module> M, BuildResult R,
   std::string VerifyErrors;
   raw_string_ostream VS(VerifyErrors);
   if (verifyModule(*M, &VS)) {
-    R.Log += "error: internal: the linked program does not verify:\n" +
-             VS.str();
+    R.Log +=
+        "error: internal: the linked program does not verify:\n" + VS.str();
     return R;
   }
   for (Function *K : kernelsOf(*M)) {
