@@ -39,7 +39,7 @@ static std::string builderPass(const WorkGroupConfig &Config) {
   return Name;
 }
 
-std::string workGroupPipeline(const WorkGroupConfig &Config) {
+std::string workGroupPipeline(const WorkGroupConfig &Config, bool ReadyForO3) {
   std::string Pipeline;
   auto Add = [&](StringRef Name) {
     Pipeline += (Pipeline.empty() ? "" : ",") + Name.str();
@@ -51,6 +51,9 @@ std::string workGroupPipeline(const WorkGroupConfig &Config) {
             : std::string(NAME));
 #define ISS_BUILDER_PASS(NAME, CREATE, BUILDS)                                 \
   if (BUILDS && !Config.scores())                                              \
+    Add(NAME);
+#define ISS_BACKEND_PASS(NAME, CREATE, IN_PIPELINE)                            \
+  if (ReadyForO3 && (IN_PIPELINE))                                             \
     Add(NAME);
 #include "PassRegistry.def"
   return Pipeline;
@@ -67,11 +70,11 @@ bool runBuilderPass(StringRef Name, const WorkGroupConfig &Config, Module &M,
   return false;
 }
 
-Error addWorkGroupPasses(ModulePassManager &MPM,
-                         const WorkGroupConfig &Config) {
+Error addWorkGroupPasses(ModulePassManager &MPM, const WorkGroupConfig &Config,
+                         bool ReadyForO3) {
   PassBuilder PB;
   registerIssPasses(PB, Config);
-  return PB.parsePassPipeline(MPM, workGroupPipeline(Config));
+  return PB.parsePassPipeline(MPM, workGroupPipeline(Config, ReadyForO3));
 }
 
 /// Whether \p Name is a pass that builds a work-group function.
@@ -141,6 +144,8 @@ void registerIssPasses(PassBuilder &PB, const WorkGroupConfig &Config) {
     return true;                                                               \
   }
 #define ISS_BUILDER_PASS(NAME, CREATE, BUILDS) ISS_MODULE_PASS(NAME, CREATE, )
+#define ISS_BACKEND_PASS(NAME, CREATE, IN_PIPELINE)                            \
+  ISS_MODULE_PASS(NAME, CREATE, )
 #define ISS_PROGRAM_PASS(NAME, CREATE, STAGE) ISS_MODULE_PASS(NAME, CREATE, )
 #define ISS_MODULE_PRINTER(NAME, CREATE)                                       \
   if (Name == "print<" NAME ">") {                                             \

@@ -421,17 +421,19 @@ struct AnalysisManagers {
 };
 
 /// The work-group passes (the front half, then input space splitting and
-/// the subkernels, then their preparation for O3) for \p Config as a
-/// textual pipeline: the module passes of PassRegistry.def in its order,
-/// those its third column selects. The compile runs it, then O3.
-/// `-passes=iss-workgroup` names it in pocl-iss-opt, with \p Config from
-/// the iss-* options.
-std::string workGroupPipeline(const WorkGroupConfig &Config);
-/// Adds workGroupPipeline(\p Config) to \p MPM, as the compile runs it;
-/// FrontHalfTest runs the same. An error only where the registry's names
-/// do not parse.
+/// the subkernels, then, with \p ReadyForO3, their preparation for O3)
+/// for \p Config as a textual pipeline: the passes of PassRegistry.def in
+/// its order, those its third column selects. The compile runs it, then
+/// O3. `-passes=iss-workgroup` names it in pocl-iss-opt, with \p Config
+/// from the iss-* options.
+std::string workGroupPipeline(const WorkGroupConfig &Config,
+                              bool ReadyForO3 = true);
+/// Adds workGroupPipeline(\p Config, \p ReadyForO3) to \p MPM, as the
+/// compile runs it; FrontHalfTest runs the same. An error only where the
+/// registry's names do not parse.
 llvm::Error addWorkGroupPasses(llvm::ModulePassManager &MPM,
-                               const WorkGroupConfig &Config);
+                               const WorkGroupConfig &Config,
+                               bool ReadyForO3 = true);
 
 /// Runs on \p M the pass named \p Name of those of PassRegistry.def that
 /// build a work-group function (ISS_BUILDER_PASS), made for \p Config, and

@@ -12,9 +12,10 @@
 // four times the CPU time, not sixteen. CPU time, which a loaded machine
 // disturbs little, and a bound of 8 keep it from flaking; quadratic passes
 // give 20 to 50. LLVM's own O3, superlinear on such kernels, is left
-// out. Evidence of speed is examples/compile-bench; this catches quadratic
-// time. The smaller kernel is then compiled completely and its
-// results checked.
+// out, and so are the passes that ready the subkernels for it
+// (ReadyForO3), which run LLVM's InstCombine. Evidence of speed is
+// examples/compile-bench; this catches quadratic time. The smaller kernel
+// is then compiled completely and its results checked.
 //
 //===----------------------------------------------------------------------===//
 
@@ -90,7 +91,8 @@ double frontHalfSeconds(const std::vector<uint8_t> &Binary) {
   llvm::PassBuilder PB;
   AnalysisManagers AM(PB);
   llvm::ModulePassManager Front;
-  if (llvm::Error E = addWorkGroupPasses(Front, Config)) {
+  if (llvm::Error E =
+          addWorkGroupPasses(Front, Config, /*ReadyForO3=*/false)) {
     ADD_FAILURE() << llvm::toString(std::move(E));
     return 0;
   }
