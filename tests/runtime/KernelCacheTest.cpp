@@ -199,7 +199,7 @@ CACHE_TEST(damagedSymbolName) {
 }
 
 /// The checksum of cache entries (FNV-1a 64 with two seeds, in hex), as
-/// lib/Compiler/ProgramBinary.cpp computes it.
+/// lib/Compiler/Frontend/ProgramBinary.cpp computes it.
 static std::string entryHash(const std::string &Data) {
   auto Fnv = [&](unsigned long long H) {
     for (unsigned char C : Data) {

@@ -2,7 +2,7 @@
 ; out of the work-item loop, which is versioned for it, in every vector
 ; mode. iss-split marks the work-item loops parallel and leaves the
 ; uniform branch inside; LLVM's loop unswitching in the O3 pipeline that
-; the compiler runs next (lib/Compiler/Pipeline.cpp) makes the two
+; the compiler runs next (lib/Compiler/Backend/Pipeline.cpp) makes the two
 ; versions, and each becomes straight vector code: one test per work
 ; group, no select and no mask per work-item.
 ;

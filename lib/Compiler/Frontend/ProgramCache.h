@@ -14,8 +14,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef POCL_ISS_COMPILER_PROGRAMCACHE_H
-#define POCL_ISS_COMPILER_PROGRAMCACHE_H
+#ifndef POCL_ISS_COMPILER_FRONTEND_PROGRAMCACHE_H
+#define POCL_ISS_COMPILER_FRONTEND_PROGRAMCACHE_H
 
 #include "pocl-iss/KernelCompiler.h"
 
@@ -68,4 +68,4 @@ void writeCachedProgram(const std::string &Dir, const std::string &Key,
 
 } // namespace iss
 
-#endif // POCL_ISS_COMPILER_PROGRAMCACHE_H
+#endif // POCL_ISS_COMPILER_FRONTEND_PROGRAMCACHE_H

@@ -6,8 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef POCL_ISS_COMPILER_KERNELCACHE_H
-#define POCL_ISS_COMPILER_KERNELCACHE_H
+#ifndef POCL_ISS_COMPILER_BACKEND_KERNELCACHE_H
+#define POCL_ISS_COMPILER_BACKEND_KERNELCACHE_H
 
 #include "pocl-iss/KernelCompiler.h"
 
@@ -62,4 +62,4 @@ std::string cachedKernelPath(const std::string &Dir, const std::string &Key);
 
 } // namespace iss
 
-#endif // POCL_ISS_COMPILER_KERNELCACHE_H
+#endif // POCL_ISS_COMPILER_BACKEND_KERNELCACHE_H
