@@ -22,6 +22,7 @@
 #include <vector>
 
 namespace llvm {
+class CallInst;
 class GlobalVariable;
 class Function;
 namespace vfs {
@@ -66,6 +67,9 @@ std::unique_ptr<llvm::Module> readBinary(llvm::LLVMContext &Ctx,
 
 /// The kernels of \p M: functions with the spir_kernel convention.
 std::vector<llvm::Function *> kernelsOf(llvm::Module &M);
+/// The instructions that call \p F (not those that pass it on), gathered
+/// first so that the caller may rewrite or erase them.
+std::vector<llvm::CallInst *> callsOf(llvm::Function &F);
 /// Argument and attribute information from clang's kernel metadata.
 KernelInfo describeKernel(llvm::Function &Kernel);
 /// Function-scope __local variables of \p Kernel, in slot order: internal,

@@ -35,6 +35,24 @@ static SmallVector<Function *, 4> subkernels(Module &M) {
   return Out;
 }
 
+/// Runs \p FPM on each subkernel of \p M that \p Runs accepts; what
+/// the runs preserve.
+static PreservedAnalyses
+runOnSubkernels(Module &M, ModuleAnalysisManager &MAM, FunctionPassManager &FPM,
+                function_ref<bool(const Function &)> Runs) {
+  FunctionAnalysisManager &FAM = functionAnalyses(M, MAM);
+  PreservedAnalyses PA = PreservedAnalyses::all();
+  for (Function *F : subkernels(M))
+    if (Runs(*F)) {
+      PreservedAnalyses FPA = FPM.run(*F, FAM);
+      FAM.invalidate(*F, FPA);
+      PA.intersect(std::move(FPA));
+    }
+  PA.preserveSet<AllAnalysesOn<Function>>();
+  PA.preserve<FunctionAnalysisManagerModuleProxy>();
+  return PA;
+}
+
 PreservedAnalyses CodegenAttributesPass::run(Module &M,
                                              ModuleAnalysisManager &) {
   for (Function *F : subkernels(M)) {
@@ -87,17 +105,9 @@ PreservedAnalyses ScalarizeSubkernelsPass::run(Module &M,
   FPM.addPass(GenericIntrinsicsPass());
   FPM.addPass(InstCombinePass());
   FPM.addPass(ScalarizerPass(SO));
-  FunctionAnalysisManager &FAM = functionAnalyses(M, MAM);
-  PreservedAnalyses PA = PreservedAnalyses::all();
-  for (Function *F : subkernels(M))
-    if (!F->hasFnAttribute(ScalarAttr) && !F->hasFnAttribute(AsWrittenAttr)) {
-      PreservedAnalyses FPA = FPM.run(*F, FAM);
-      FAM.invalidate(*F, FPA);
-      PA.intersect(std::move(FPA));
-    }
-  PA.preserveSet<AllAnalysesOn<Function>>();
-  PA.preserve<FunctionAnalysisManagerModuleProxy>();
-  return PA;
+  return runOnSubkernels(M, MAM, FPM, [](const Function &F) {
+    return !F.hasFnAttribute(ScalarAttr) && !F.hasFnAttribute(AsWrittenAttr);
+  });
 }
 
 /// Switches with at least this many cases are turned into lookup tables
@@ -126,21 +136,11 @@ static bool hasHugeSwitch(const Function &F) {
 /// become tables stay switches; their cost is LLVM's.
 PreservedAnalyses HugeSwitchTablesPass::run(Module &M,
                                             ModuleAnalysisManager &MAM) {
-  FunctionAnalysisManager &FAM = functionAnalyses(M, MAM);
-  PreservedAnalyses PA = PreservedAnalyses::all();
-  for (Function *F : subkernels(M))
-    if (hasHugeSwitch(*F)) {
-      FunctionPassManager FPM;
-      FPM.addPass(InstCombinePass());
-      FPM.addPass(SimplifyCFGPass(
-          SimplifyCFGOptions().convertSwitchToLookupTable(true)));
-      PreservedAnalyses FPA = FPM.run(*F, FAM);
-      FAM.invalidate(*F, FPA);
-      PA.intersect(std::move(FPA));
-    }
-  PA.preserveSet<AllAnalysesOn<Function>>();
-  PA.preserve<FunctionAnalysisManagerModuleProxy>();
-  return PA;
+  FunctionPassManager FPM;
+  FPM.addPass(InstCombinePass());
+  FPM.addPass(
+      SimplifyCFGPass(SimplifyCFGOptions().convertSwitchToLookupTable(true)));
+  return runOnSubkernels(M, MAM, FPM, hasHugeSwitch);
 }
 
 } // namespace iss

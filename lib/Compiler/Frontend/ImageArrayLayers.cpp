@@ -13,6 +13,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "CompilerInternal.h"
 #include "Passes.h"
 
 #include "pocl-iss/WorkGroupABI.h"
@@ -40,12 +41,7 @@ PreservedAnalyses ImageArrayLayersPass::run(Module &M,
         !(N.ends_with("Dv2_f") || N.ends_with("Dv4_f")) || F.arg_size() != 3)
       continue;
     unsigned Layer = N.ends_with("Dv2_f") ? 1 : 2;
-    SmallVector<CallInst *, 8> Calls;
-    for (User *U : F.users())
-      if (auto *CI = dyn_cast<CallInst>(U))
-        if (CI->getCalledFunction() == &F)
-          Calls.push_back(CI);
-    for (CallInst *CI : Calls) {
+    for (CallInst *CI : callsOf(F)) {
       IRBuilder<> B(CI);
       Value *Coord = CI->getArgOperand(2);
       Type *CoordTy = Coord->getType();

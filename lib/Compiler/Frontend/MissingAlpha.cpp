@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "CompilerInternal.h"
 #include "Passes.h"
 
 #include "pocl-iss/WorkGroupABI.h"
@@ -38,12 +39,7 @@ PreservedAnalyses MissingAlphaPass::run(Module &M, ModuleAnalysisManager &) {
     Constant *One = RetTy->getElementType()->isFloatTy()
                         ? ConstantFP::get(RetTy->getElementType(), 1.0)
                         : ConstantInt::get(RetTy->getElementType(), 1);
-    SmallVector<CallInst *, 8> Calls;
-    for (User *U : F.users())
-      if (auto *CI = dyn_cast<CallInst>(U))
-        if (CI->getCalledFunction() == &F)
-          Calls.push_back(CI);
-    for (CallInst *CI : Calls) {
+    for (CallInst *CI : callsOf(F)) {
       SmallVector<Use *, 4> Uses;
       for (Use &U : CI->uses())
         Uses.push_back(&U);

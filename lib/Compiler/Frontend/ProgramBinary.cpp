@@ -144,6 +144,15 @@ std::vector<Function *> kernelsOf(Module &M) {
   return Kernels;
 }
 
+std::vector<CallInst *> callsOf(Function &F) {
+  std::vector<CallInst *> Calls;
+  for (User *U : F.users())
+    if (auto *CI = dyn_cast<CallInst>(U))
+      if (CI->getCalledFunction() == &F)
+        Calls.push_back(CI);
+  return Calls;
+}
+
 static std::string mdString(Function &F, StringRef Kind, unsigned I) {
   if (MDNode *N = F.getMetadata(Kind))
     if (I < N->getNumOperands())
