@@ -91,8 +91,7 @@ double frontHalfSeconds(const std::vector<uint8_t> &Binary) {
   llvm::PassBuilder PB;
   AnalysisManagers AM(PB);
   llvm::ModulePassManager Front;
-  if (llvm::Error E =
-          addWorkGroupPasses(Front, Config, /*ReadyForO3=*/false)) {
+  if (llvm::Error E = addWorkGroupPasses(Front, Config, /*ReadyForO3=*/false)) {
     ADD_FAILURE() << llvm::toString(std::move(E));
     return 0;
   }

@@ -35,8 +35,8 @@
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
-#include "llvm/IR/Module.h"
 #include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/Module.h"
 
 using namespace llvm;
 
@@ -54,18 +54,29 @@ Kind kindOf(StringRef Name, bool &FromDoublePair) {
     const char *Name;
     Kind K;
   } Table[] = {
-      {"sse.max.ps", Kind::Max},         {"sse2.max.pd", Kind::Max},
-      {"avx.max.ps.256", Kind::Max},     {"avx.max.pd.256", Kind::Max},
-      {"sse.min.ps", Kind::Min},         {"sse2.min.pd", Kind::Min},
-      {"avx.min.ps.256", Kind::Min},     {"avx.min.pd.256", Kind::Min},
-      {"sse41.blendvps", Kind::Blend},   {"sse41.blendvpd", Kind::Blend},
-      {"sse41.pblendvb", Kind::Blend},   {"avx.blendv.ps.256", Kind::Blend},
-      {"avx.blendv.pd.256", Kind::Blend}, {"avx2.pblendvb", Kind::Blend},
-      {"sse41.round.ps", Kind::Round},   {"sse41.round.pd", Kind::Round},
-      {"avx.round.ps.256", Kind::Round}, {"avx.round.pd.256", Kind::Round},
-      {"sse2.cvttps2dq", Kind::Truncate}, {"avx.cvtt.ps2dq.256", Kind::Truncate},
+      {"sse.max.ps", Kind::Max},
+      {"sse2.max.pd", Kind::Max},
+      {"avx.max.ps.256", Kind::Max},
+      {"avx.max.pd.256", Kind::Max},
+      {"sse.min.ps", Kind::Min},
+      {"sse2.min.pd", Kind::Min},
+      {"avx.min.ps.256", Kind::Min},
+      {"avx.min.pd.256", Kind::Min},
+      {"sse41.blendvps", Kind::Blend},
+      {"sse41.blendvpd", Kind::Blend},
+      {"sse41.pblendvb", Kind::Blend},
+      {"avx.blendv.ps.256", Kind::Blend},
+      {"avx.blendv.pd.256", Kind::Blend},
+      {"avx2.pblendvb", Kind::Blend},
+      {"sse41.round.ps", Kind::Round},
+      {"sse41.round.pd", Kind::Round},
+      {"avx.round.ps.256", Kind::Round},
+      {"avx.round.pd.256", Kind::Round},
+      {"sse2.cvttps2dq", Kind::Truncate},
+      {"avx.cvtt.ps2dq.256", Kind::Truncate},
       {"avx.cvtt.pd2dq.256", Kind::Truncate},
-      {"sse2.cvtps2dq", Kind::Convert},  {"avx.cvt.ps2dq.256", Kind::Convert},
+      {"sse2.cvtps2dq", Kind::Convert},
+      {"avx.cvt.ps2dq.256", Kind::Convert},
       {"avx.cvt.pd2dq.256", Kind::Convert},
   };
   for (const auto &E : Table)
@@ -86,14 +97,15 @@ Value *lower(IRBuilderBase &B, CallInst *CI, Kind K, bool FromDoublePair) {
   case Kind::Max:
   case Kind::Min: {
     Value *Bv = CI->getArgOperand(1);
-    Value *Take = K == Kind::Max ? B.CreateFCmpOGT(A, Bv) : B.CreateFCmpOLT(A, Bv);
+    Value *Take =
+        K == Kind::Max ? B.CreateFCmpOGT(A, Bv) : B.CreateFCmpOLT(A, Bv);
     return B.CreateSelect(Take, A, Bv);
   }
   case Kind::Blend: {
     Value *Bv = CI->getArgOperand(1), *Mask = CI->getArgOperand(2);
     auto *VT = cast<FixedVectorType>(Mask->getType());
-    Type *IntVT = VectorType::get(
-        B.getIntNTy(VT->getScalarSizeInBits()), VT->getElementCount());
+    Type *IntVT = VectorType::get(B.getIntNTy(VT->getScalarSizeInBits()),
+                                  VT->getElementCount());
     Value *Sign = B.CreateICmpSLT(B.CreateBitCast(Mask, IntVT),
                                   Constant::getNullValue(IntVT));
     return B.CreateSelect(Sign, Bv, A);

@@ -83,9 +83,9 @@ static std::unique_ptr<TargetMachine> makeTargetMachine(std::string &Error) {
   if (!Tgt)
     return nullptr;
   TargetOptions Opts;
-  return std::unique_ptr<TargetMachine>(Tgt->createTargetMachine(
-      T.Triple, T.CPU, "", Opts, Reloc::PIC_, CodeModel::Small,
-      CodeGenOptLevel::Aggressive));
+  return std::unique_ptr<TargetMachine>(
+      Tgt->createTargetMachine(T.Triple, T.CPU, "", Opts, Reloc::PIC_,
+                               CodeModel::Small, CodeGenOptLevel::Aggressive));
 }
 
 namespace {
@@ -324,7 +324,8 @@ static bool optimize(Module &M, const WorkGroupConfig &Config,
   Start = std::chrono::steady_clock::now();
   PassBuilder PB(&TM, tuningFor(Config));
   AnalysisManagers AM(PB);
-  ModulePassManager O3 = PB.buildPerModuleDefaultPipeline(OptimizationLevel::O3);
+  ModulePassManager O3 =
+      PB.buildPerModuleDefaultPipeline(OptimizationLevel::O3);
   O3.run(M, AM.MAM);
   Ms.O3 = msSince(Start);
   dumpIR(M, Config, "optimized");

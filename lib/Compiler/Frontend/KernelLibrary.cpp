@@ -38,7 +38,8 @@ static MemoryBuffer *libraryBuffer(std::string &Error) {
     }
     auto B = MemoryBuffer::getFile(T.LibraryPath);
     if (!B) {
-      LoadError = "cannot read " + T.LibraryPath + ": " + B.getError().message();
+      LoadError =
+          "cannot read " + T.LibraryPath + ": " + B.getError().message();
       return;
     }
     Buffer = std::move(*B);
@@ -117,8 +118,9 @@ bool linkKernelLibrary(Module &M, std::string &Log) {
   }
   auto Lib = getLazyBitcodeModule(Buffer->getMemBufferRef(), M.getContext());
   if (!Lib) {
-    Log += "error: cannot read the kernel library: " +
-           toString(Lib.takeError()) + "\n";
+    Log +=
+        "error: cannot read the kernel library: " + toString(Lib.takeError()) +
+        "\n";
     return false;
   }
   (*Lib)->setDataLayout(M.getDataLayout());

@@ -224,10 +224,11 @@ KernelInfo describeKernel(Function &F) {
     Arg.Name = mdString(F, "kernel_arg_name", I);
     Arg.TypeName = mdString(F, "kernel_arg_type", I);
     std::string Access = mdString(F, "kernel_arg_access_qual", I);
-    Arg.AccessQualifier = Access == "read_only"    ? CL_KERNEL_ARG_ACCESS_READ_ONLY
-                          : Access == "write_only" ? CL_KERNEL_ARG_ACCESS_WRITE_ONLY
-                          : Access == "read_write" ? CL_KERNEL_ARG_ACCESS_READ_WRITE
-                                                   : CL_KERNEL_ARG_ACCESS_NONE;
+    Arg.AccessQualifier =
+        Access == "read_only"    ? CL_KERNEL_ARG_ACCESS_READ_ONLY
+        : Access == "write_only" ? CL_KERNEL_ARG_ACCESS_WRITE_ONLY
+        : Access == "read_write" ? CL_KERNEL_ARG_ACCESS_READ_WRITE
+                                 : CL_KERNEL_ARG_ACCESS_NONE;
     std::string Qual = mdString(F, "kernel_arg_type_qual", I);
     if (Qual.find("const") != std::string::npos)
       Arg.TypeQualifier |= CL_KERNEL_ARG_TYPE_CONST;
@@ -237,7 +238,8 @@ KernelInfo describeKernel(Function &F) {
       Arg.TypeQualifier |= CL_KERNEL_ARG_TYPE_VOLATILE;
     int64_t AS = mdInt(F, "kernel_arg_addr_space", I);
     std::string Base = mdString(F, "kernel_arg_base_type", I);
-    if (Base.find("image") != std::string::npos && Base.find("_t") != std::string::npos)
+    if (Base.find("image") != std::string::npos &&
+        Base.find("_t") != std::string::npos)
       Arg.Kind = ArgKind::Image;
     else if (Base == "sampler_t")
       Arg.Kind = ArgKind::Sampler;
@@ -320,7 +322,8 @@ bool usesBarriers(Function &Kernel) {
       continue;
     StringRef N = F->getName();
     if (N == "pocl.barrier" || N == "_Z7barrierj" ||
-        N == "_Z18work_group_barrierj" || N == "_Z18work_group_barrierj12memory_scope")
+        N == "_Z18work_group_barrierj" ||
+        N == "_Z18work_group_barrierj12memory_scope")
       return true;
     for (BasicBlock &BB : *F)
       for (Instruction &I : BB)

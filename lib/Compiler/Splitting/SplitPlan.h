@@ -2,8 +2,8 @@
 // SPDX-License-Identifier: MIT
 //
 // The interface between the split regions' loops (SplitRegions.cpp) and
-// the rest of input space splitting (the input-space-splitting paper, sections 3
-// and 5; DESIGN.md section 6, "Split"). For a parallel region, a plan cuts
+// the rest of input space splitting (the input-space-splitting paper, sections
+// 3 and 5; DESIGN.md section 6, "Split"). For a parallel region, a plan cuts
 // the vectorized work-item loop into consecutive ranges of the vectorized
 // id, whose bounds are computed per work group (and per outer work-item
 // ids) from the parameters; each range runs its own copy of the region's
