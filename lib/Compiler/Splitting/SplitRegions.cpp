@@ -60,6 +60,19 @@ private:
     return Plan && emitSplitRegion(R, Start, *Plan);
   }
   bool emitSplitRegion(const Region &R, BasicBlock *Start, SplitPlan &Plan);
+  void emitScalarFallback(const Region &R, BasicBlock *Start,
+                          BasicBlock *Plain, BasicBlock *After);
+  BasicBlock *
+  joinWholeGroups(BasicBlock *Start, BasicBlock *General,
+                  ArrayRef<std::pair<BasicBlock *, unsigned>> Wholes,
+                  SplitPlan &Plan,
+                  MutableArrayRef<std::pair<Value *, Value *>> Once,
+                  Value *&Same, Value *&EdgesOn);
+  void emitRangeClass(const Region &R, BasicBlock *Start, SplitPlan &Plan,
+                      function_ref<Value *(Value *)> MapKernelValue,
+                      SmallVectorImpl<unsigned> &RangeCounters,
+                      ArrayRef<unsigned> Ranges, Nest &N, BasicBlock *Cur,
+                      ArrayRef<std::pair<Value *, Value *>> Bounds);
   Value *assumptionsHold(SplitPlan &Plan,
                          function_ref<Value *(Value *)> MapKernelValue);
   /// The loop of one range [\p Begin, \p End) of the vectorized id, from
@@ -149,6 +162,152 @@ SplitBuilder::assumptionsHold(SplitPlan &Plan,
   return Assumptions;
 }
 
+/// The loops of the ranges \p Ranges (a class of \p Plan) of region \p R
+/// (begun at \p Start) within nest \p N, from \p Cur, the bounds of each
+/// in \p Bounds, and their copy of the body; \p RangeCounters holds each
+/// range's POCL_ISS_STATS counter, ~0u before its first.
+void SplitBuilder::emitRangeClass(
+    const Region &R, BasicBlock *Start, SplitPlan &Plan,
+    function_ref<Value *(Value *)> MapKernelValue,
+    SmallVectorImpl<unsigned> &RangeCounters, ArrayRef<unsigned> Ranges,
+    Nest &N, BasicBlock *Cur, ArrayRef<std::pair<Value *, Value *>> Bounds) {
+  unsigned D = Config.vectorizedDim();
+  ArrayRef<unsigned> RangePieces = Plan.rangePieces();
+  Value *Ids[3] = {N.Ids[0], N.Ids[1], N.Ids[2]};
+  BasicBlock *Body, *BodyEnd;
+  const SplitPieceInfo &Info = Plan.pieces()[RangePieces[Ranges.front()]];
+  // Counted once per outer ids as the ranges are entered, outside the
+  // loops the vectorizer works on.
+  if (countsPieces())
+    for (unsigned K = 0; K < Ranges.size(); ++K) {
+      IRBuilder<> CB(Cur);
+      auto [Begin, End] = Bounds[K];
+      Value *Top = CB.CreateBinaryIntrinsic(Intrinsic::umax, End, Begin);
+      unsigned &Counter = RangeCounters[Ranges[K]];
+      Counter =
+          countWorkItems(CB, CB.CreateSub(Top, Begin), Start,
+                         Plan.pieces()[RangePieces[Ranges[K]]].Name, Counter);
+    }
+  BasicBlock *From = Cur, *To = N.BodyEnd;
+  auto [Begin, End] = Bounds.front();
+  if (Ranges.size() > 1) {
+    // A loop over the class's ranges, kept a loop: unrolled, it would
+    // make the copies again.
+    BasicBlock *Header = BasicBlock::Create(Ctx, "wi.ranges", WG, WGExit);
+    BasicBlock *Latch =
+        BasicBlock::Create(Ctx, "wi.ranges.latch", WG, WGExit);
+    N.Blocks.push_back(Header);
+    N.Blocks.push_back(Latch);
+    BranchInst::Create(Header, Cur);
+    IRBuilder<> KB(Header);
+    PHINode *K = KB.CreatePHI(KB.getInt32Ty(), 2, "wi.range.index");
+    K->addIncoming(KB.getInt32(0), Cur);
+    std::tie(Begin, End) = Bounds.back();
+    for (unsigned J = Ranges.size() - 1; J-- > 0;) {
+      Value *IsJ = KB.CreateICmpEQ(K, KB.getInt32(J));
+      Begin = KB.CreateSelect(IsJ, Bounds[J].first, Begin);
+      End = KB.CreateSelect(IsJ, Bounds[J].second, End);
+    }
+    IRBuilder<> LB(Latch);
+    Value *Next =
+        LB.CreateAdd(K, LB.getInt32(1), "wi.range.next", true, true);
+    K->addIncoming(Next, Latch);
+    auto *Br =
+        LB.CreateCondBr(LB.CreateICmpULT(Next, LB.getInt32(Ranges.size())),
+                        Header, N.BodyEnd);
+    Br->setMetadata(
+        LLVMContext::MD_loop,
+        makeLoopID(Ctx, {loopHint(Ctx, "llvm.loop.unroll.disable")}));
+    From = Header;
+    To = Latch;
+  }
+  buildRangeLoop(From, To, Begin, End, Info.WholeTiles, Ids, Body, BodyEnd,
+                 N.Loops, N.Blocks);
+  ValueToValueMapTy VMap;
+  size_t CopyBegin = N.Blocks.size();
+  cloneRegion(
+      R, Ids, [&](BasicBlock *) { return BodyEnd; }, Body, N.Blocks, &VMap);
+  bool Horizontal = Plan.specialize(Ranges, VMap, Ids, MapKernelValue) &&
+                    Info.WholeTiles && Config.Horizontal;
+  if (Horizontal)
+    runTileInside(N, CopyBegin, Body, BodyEnd, Ids[D]);
+  for (unsigned I : Ranges)
+    if (RangeCounters[I] != ~0u) {
+      PieceCounter &PC = PieceCounters[RangeCounters[I]];
+      PC.WholeTiles = Info.WholeTiles;
+      PC.Properties = Plan.describe(I);
+      PC.Horizontal = Horizontal;
+    }
+  markParallel(N);
+}
+
+/// Region \p R (begun at \p Start) unsplit, from \p Plain to \p After,
+/// for the work groups where the split plan's assumptions fail: only
+/// those whose offsets come within a group of the int range run it, so
+/// it is kept scalar and cold, and costs little to compile.
+void SplitBuilder::emitScalarFallback(const Region &R, BasicBlock *Start,
+                                      BasicBlock *Plain, BasicBlock *After) {
+  Nest N = buildNest(Plain, After, false);
+  cloneRegion(
+      R, N.Ids, [&](BasicBlock *) { return N.BodyEnd; }, N.Body, N.Blocks);
+  if (!N.Loops.empty())
+    N.Loops.back().Role = LoopRec::Scalar;
+  markParallel(N);
+  ColdParts.push_back({Plain, After});
+  if (countsPieces()) {
+    IRBuilder<> PB(Plain->getTerminator());
+    countWorkItems(PB, PB.getInt64(Config.workItems()), Start, "fallback");
+  }
+}
+
+/// The work groups that one range covers whole, entered at the blocks
+/// of \p Wholes (each with its range), join the others at a block after
+/// \p General, with their bounds known: the bounds \p Once, whether
+/// they are the same in every row (\p Same) and whether the group may have
+/// edges (\p EdgesOn) become phis there. Returns the block.
+BasicBlock *SplitBuilder::joinWholeGroups(
+    BasicBlock *Start, BasicBlock *General,
+    ArrayRef<std::pair<BasicBlock *, unsigned>> Wholes, SplitPlan &Plan,
+    MutableArrayRef<std::pair<Value *, Value *>> Once, Value *&Same,
+    Value *&EdgesOn) {
+  unsigned D = Config.vectorizedDim();
+  BasicBlock *Join =
+      BasicBlock::Create(Ctx, Start->getName() + ".join", WG, WGExit);
+  BranchInst::Create(Join, General);
+  IRBuilder<> JB(Join);
+  auto Phi = [&](Value *InGeneral, function_ref<Value *(unsigned)> InWhole,
+                 const Twine &Name) -> Value * {
+    if (all_of(Wholes,
+               [&](auto &W) { return InWhole(W.second) == InGeneral; }))
+      return InGeneral;
+    PHINode *P = JB.CreatePHI(InGeneral->getType(), Wholes.size() + 1, Name);
+    P->addIncoming(InGeneral, General);
+    for (auto [Whole, Range] : Wholes)
+      P->addIncoming(InWhole(Range), Whole);
+    return P;
+  };
+  for (auto [Whole, Range] : Wholes)
+    BranchInst::Create(Join, Whole);
+  for (unsigned I = 0; I < Once.size(); ++I) {
+    Once[I].first = Phi(
+        Once[I].first, [&](unsigned) { return JB.getInt64(0); },
+        "wi.begin" + Twine(I));
+    Once[I].second = Phi(
+        Once[I].second,
+        [&](unsigned Range) {
+          return JB.getInt64(Range == I ? Config.LocalSize[D] : 0);
+        },
+        "wi.end" + Twine(I));
+  }
+  if (auto *C = dyn_cast<ConstantInt>(Same); !C || !C->isOne())
+    Same = Phi(
+        Same, [&](unsigned) { return JB.getTrue(); }, "wi.same");
+  if (!Plan.edgeRanges().empty())
+    EdgesOn = Phi(
+        EdgesOn, [&](unsigned) { return JB.getFalse(); }, "wi.edges");
+  return Join;
+}
+
 /// A region split by \p Plan: the outer work-item loops as usual, and
 /// inside them, instead of one loop over the vectorized id, one loop per
 /// range of the plan, each with its own specialised copy of the region.
@@ -196,19 +355,7 @@ bool SplitBuilder::emitSplitRegion(const Region &R, BasicBlock *Start,
     if (Written >= 0) {
       Fallback = Plain;
     } else {
-      // Only work groups whose offsets come within a group of the int
-      // range run this: kept scalar, it costs little to compile.
-      Nest N = buildNest(Plain, After, false);
-      cloneRegion(
-          R, N.Ids, [&](BasicBlock *) { return N.BodyEnd; }, N.Body, N.Blocks);
-      if (!N.Loops.empty())
-        N.Loops.back().Role = LoopRec::Scalar;
-      markParallel(N);
-      ColdParts.push_back({Plain, After});
-      if (countsPieces()) {
-        IRBuilder<> PB(Plain->getTerminator());
-        countWorkItems(PB, PB.getInt64(Config.workItems()), Start, "fallback");
-      }
+      emitScalarFallback(R, Start, Plain, After);
     }
   }
   // Each class of ranges (SplitPlan::copyClasses: those whose copies are
@@ -277,118 +424,11 @@ bool SplitBuilder::emitSplitRegion(const Region &R, BasicBlock *Start,
   // Whether the group may have edges (SplitPlan::edgeRanges): not one that
   // a range covers whole.
   Value *EdgesOn = HB.getTrue();
-  if (!Wholes.empty() && !WholeCopies) {
-    // The whole groups join the others with their bounds known.
-    BasicBlock *Join =
-        BasicBlock::Create(Ctx, Start->getName() + ".join", WG, WGExit);
-    BranchInst::Create(Join, General);
-    IRBuilder<> JB(Join);
-    auto Phi = [&](Value *InGeneral, function_ref<Value *(unsigned)> InWhole,
-                   const Twine &Name) -> Value * {
-      if (all_of(Wholes,
-                 [&](auto &W) { return InWhole(W.second) == InGeneral; }))
-        return InGeneral;
-      PHINode *P = JB.CreatePHI(InGeneral->getType(), Wholes.size() + 1, Name);
-      P->addIncoming(InGeneral, General);
-      for (auto [Whole, Range] : Wholes)
-        P->addIncoming(InWhole(Range), Whole);
-      return P;
-    };
-    for (auto [Whole, Range] : Wholes)
-      BranchInst::Create(Join, Whole);
-    for (unsigned I = 0; I < Once.size(); ++I) {
-      Once[I].first = Phi(
-          Once[I].first, [&](unsigned) { return JB.getInt64(0); },
-          "wi.begin" + Twine(I));
-      Once[I].second = Phi(
-          Once[I].second,
-          [&](unsigned Range) {
-            return JB.getInt64(Range == I ? Config.LocalSize[D] : 0);
-          },
-          "wi.end" + Twine(I));
-    }
-    if (auto *C = dyn_cast<ConstantInt>(Same); !C || !C->isOne())
-      Same = Phi(
-          Same, [&](unsigned) { return JB.getTrue(); }, "wi.same");
-    if (!Plan.edgeRanges().empty())
-      EdgesOn = Phi(
-          EdgesOn, [&](unsigned) { return JB.getFalse(); }, "wi.edges");
-    General = Join;
-  }
+  if (!Wholes.empty() && !WholeCopies)
+    General = joinWholeGroups(Start, General, Wholes, Plan, Once, Same, EdgesOn);
   SmallVector<SmallVector<unsigned, 4>, 8> Classes;
   Plan.copyClasses(Classes);
   SmallVector<unsigned, 8> RangeCounters(RangePieces.size(), ~0u);
-  // The loops of the ranges \p Ranges (a class) within nest N, from Cur,
-  // the bounds of each in \p Bounds, and their copy of the body.
-  auto EmitClass = [&](ArrayRef<unsigned> Ranges, Nest &N, BasicBlock *Cur,
-                       ArrayRef<std::pair<Value *, Value *>> Bounds) {
-    Value *Ids[3] = {N.Ids[0], N.Ids[1], N.Ids[2]};
-    BasicBlock *Body, *BodyEnd;
-    const SplitPieceInfo &Info = Plan.pieces()[RangePieces[Ranges.front()]];
-    // Counted once per outer ids as the ranges are entered, outside the
-    // loops the vectorizer works on.
-    if (countsPieces())
-      for (unsigned K = 0; K < Ranges.size(); ++K) {
-        IRBuilder<> CB(Cur);
-        auto [Begin, End] = Bounds[K];
-        Value *Top = CB.CreateBinaryIntrinsic(Intrinsic::umax, End, Begin);
-        unsigned &Counter = RangeCounters[Ranges[K]];
-        Counter =
-            countWorkItems(CB, CB.CreateSub(Top, Begin), Start,
-                           Plan.pieces()[RangePieces[Ranges[K]]].Name, Counter);
-      }
-    BasicBlock *From = Cur, *To = N.BodyEnd;
-    auto [Begin, End] = Bounds.front();
-    if (Ranges.size() > 1) {
-      // A loop over the class's ranges, kept a loop: unrolled, it would
-      // make the copies again.
-      BasicBlock *Header = BasicBlock::Create(Ctx, "wi.ranges", WG, WGExit);
-      BasicBlock *Latch =
-          BasicBlock::Create(Ctx, "wi.ranges.latch", WG, WGExit);
-      N.Blocks.push_back(Header);
-      N.Blocks.push_back(Latch);
-      BranchInst::Create(Header, Cur);
-      IRBuilder<> KB(Header);
-      PHINode *K = KB.CreatePHI(KB.getInt32Ty(), 2, "wi.range.index");
-      K->addIncoming(KB.getInt32(0), Cur);
-      std::tie(Begin, End) = Bounds.back();
-      for (unsigned J = Ranges.size() - 1; J-- > 0;) {
-        Value *IsJ = KB.CreateICmpEQ(K, KB.getInt32(J));
-        Begin = KB.CreateSelect(IsJ, Bounds[J].first, Begin);
-        End = KB.CreateSelect(IsJ, Bounds[J].second, End);
-      }
-      IRBuilder<> LB(Latch);
-      Value *Next =
-          LB.CreateAdd(K, LB.getInt32(1), "wi.range.next", true, true);
-      K->addIncoming(Next, Latch);
-      auto *Br =
-          LB.CreateCondBr(LB.CreateICmpULT(Next, LB.getInt32(Ranges.size())),
-                          Header, N.BodyEnd);
-      Br->setMetadata(
-          LLVMContext::MD_loop,
-          makeLoopID(Ctx, {loopHint(Ctx, "llvm.loop.unroll.disable")}));
-      From = Header;
-      To = Latch;
-    }
-    buildRangeLoop(From, To, Begin, End, Info.WholeTiles, Ids, Body, BodyEnd,
-                   N.Loops, N.Blocks);
-    ValueToValueMapTy VMap;
-    size_t CopyBegin = N.Blocks.size();
-    cloneRegion(
-        R, Ids, [&](BasicBlock *) { return BodyEnd; }, Body, N.Blocks, &VMap);
-    bool Horizontal = Plan.specialize(Ranges, VMap, Ids, MapKernelValue) &&
-                      Info.WholeTiles && Config.Horizontal;
-    if (Horizontal)
-      runTileInside(N, CopyBegin, Body, BodyEnd, Ids[D]);
-    for (unsigned I : Ranges)
-      if (RangeCounters[I] != ~0u) {
-        PieceCounter &PC = PieceCounters[RangeCounters[I]];
-        PC.WholeTiles = Info.WholeTiles;
-        PC.Properties = Plan.describe(I);
-        PC.Horizontal = Horizontal;
-      }
-    markParallel(N);
-  };
   auto *Known = dyn_cast<ConstantInt>(Same);
   BasicBlock *Pre = General;
   BasicBlock *Edges =
@@ -456,7 +496,8 @@ bool SplitBuilder::emitSplitRegion(const Region &R, BasicBlock *Start,
         N.Blocks.push_back(Cur);
       }
     }
-    EmitClass(Ranges, N, Cur, Bounds);
+    emitRangeClass(R, Start, Plan, MapKernelValue, RangeCounters, Ranges, N, Cur,
+                   Bounds);
     Pre = Next;
   }
   if (Edges != After)
@@ -471,7 +512,8 @@ bool SplitBuilder::emitSplitRegion(const Region &R, BasicBlock *Start,
       IRBuilder<> WB(N.Body);
       std::pair<Value *, Value *> Bound = {WB.getInt64(0),
                                            WB.getInt64(Config.LocalSize[D])};
-      EmitClass({Range}, N, N.Body, Bound);
+      emitRangeClass(R, Start, Plan, MapKernelValue, RangeCounters, {Range}, N,
+                     N.Body, Bound);
     }
   return true;
 }
