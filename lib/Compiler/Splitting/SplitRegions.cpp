@@ -60,8 +60,8 @@ private:
     return Plan && emitSplitRegion(R, Start, *Plan);
   }
   bool emitSplitRegion(const Region &R, BasicBlock *Start, SplitPlan &Plan);
-  void emitScalarFallback(const Region &R, BasicBlock *Start,
-                          BasicBlock *Plain, BasicBlock *After);
+  void emitScalarFallback(const Region &R, BasicBlock *Start, BasicBlock *Plain,
+                          BasicBlock *After);
   BasicBlock *
   joinWholeGroups(BasicBlock *Start, BasicBlock *General,
                   ArrayRef<std::pair<BasicBlock *, unsigned>> Wholes,
@@ -194,8 +194,7 @@ void SplitBuilder::emitRangeClass(
     // A loop over the class's ranges, kept a loop: unrolled, it would
     // make the copies again.
     BasicBlock *Header = BasicBlock::Create(Ctx, "wi.ranges", WG, WGExit);
-    BasicBlock *Latch =
-        BasicBlock::Create(Ctx, "wi.ranges.latch", WG, WGExit);
+    BasicBlock *Latch = BasicBlock::Create(Ctx, "wi.ranges.latch", WG, WGExit);
     N.Blocks.push_back(Header);
     N.Blocks.push_back(Latch);
     BranchInst::Create(Header, Cur);
@@ -209,12 +208,10 @@ void SplitBuilder::emitRangeClass(
       End = KB.CreateSelect(IsJ, Bounds[J].second, End);
     }
     IRBuilder<> LB(Latch);
-    Value *Next =
-        LB.CreateAdd(K, LB.getInt32(1), "wi.range.next", true, true);
+    Value *Next = LB.CreateAdd(K, LB.getInt32(1), "wi.range.next", true, true);
     K->addIncoming(Next, Latch);
-    auto *Br =
-        LB.CreateCondBr(LB.CreateICmpULT(Next, LB.getInt32(Ranges.size())),
-                        Header, N.BodyEnd);
+    auto *Br = LB.CreateCondBr(
+        LB.CreateICmpULT(Next, LB.getInt32(Ranges.size())), Header, N.BodyEnd);
     Br->setMetadata(
         LLVMContext::MD_loop,
         makeLoopID(Ctx, {loopHint(Ctx, "llvm.loop.unroll.disable")}));
@@ -277,8 +274,7 @@ BasicBlock *SplitBuilder::joinWholeGroups(
   IRBuilder<> JB(Join);
   auto Phi = [&](Value *InGeneral, function_ref<Value *(unsigned)> InWhole,
                  const Twine &Name) -> Value * {
-    if (all_of(Wholes,
-               [&](auto &W) { return InWhole(W.second) == InGeneral; }))
+    if (all_of(Wholes, [&](auto &W) { return InWhole(W.second) == InGeneral; }))
       return InGeneral;
     PHINode *P = JB.CreatePHI(InGeneral->getType(), Wholes.size() + 1, Name);
     P->addIncoming(InGeneral, General);
@@ -425,7 +421,8 @@ bool SplitBuilder::emitSplitRegion(const Region &R, BasicBlock *Start,
   // a range covers whole.
   Value *EdgesOn = HB.getTrue();
   if (!Wholes.empty() && !WholeCopies)
-    General = joinWholeGroups(Start, General, Wholes, Plan, Once, Same, EdgesOn);
+    General =
+        joinWholeGroups(Start, General, Wholes, Plan, Once, Same, EdgesOn);
   SmallVector<SmallVector<unsigned, 4>, 8> Classes;
   Plan.copyClasses(Classes);
   SmallVector<unsigned, 8> RangeCounters(RangePieces.size(), ~0u);
@@ -496,8 +493,8 @@ bool SplitBuilder::emitSplitRegion(const Region &R, BasicBlock *Start,
         N.Blocks.push_back(Cur);
       }
     }
-    emitRangeClass(R, Start, Plan, MapKernelValue, RangeCounters, Ranges, N, Cur,
-                   Bounds);
+    emitRangeClass(R, Start, Plan, MapKernelValue, RangeCounters, Ranges, N,
+                   Cur, Bounds);
     Pre = Next;
   }
   if (Edges != After)
