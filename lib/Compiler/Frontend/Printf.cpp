@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "CompilerInternal.h"
 #include "Passes.h"
 
 #include "llvm/IR/IRBuilder.h"
@@ -36,12 +37,7 @@ PreservedAnalyses PrintfPass::run(Module &M, ModuleAnalysisManager &) {
   Constant *Buffer = Global("_printf_buffer", Ptr);
   Constant *Position = Global("_printf_buffer_position", Ptr);
   Constant *Capacity = Global("_printf_buffer_capacity", I32);
-  SmallVector<CallInst *, 8> Calls;
-  for (User *U : Printf->users())
-    if (auto *CI = dyn_cast<CallInst>(U))
-      if (CI->getCalledFunction() == Printf)
-        Calls.push_back(CI);
-  for (CallInst *CI : Calls) {
+  for (CallInst *CI : callsOf(*Printf)) {
     IRBuilder<> B(CI);
     SmallVector<Value *, 8> Args = {B.CreateLoad(Ptr, Buffer),
                                     B.CreateLoad(Ptr, Position),

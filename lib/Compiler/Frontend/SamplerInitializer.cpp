@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "CompilerInternal.h"
 #include "Passes.h"
 
 #include "llvm/IR/IRBuilder.h"
@@ -27,11 +28,8 @@ PreservedAnalyses SamplerInitializerPass::run(Module &M,
   if (!Init || !Init->isDeclaration())
     return PreservedAnalyses::all();
   Type *I64 = Type::getInt64Ty(M.getContext());
-  SmallVector<CallInst *, 8> Calls;
-  for (User *U : Init->users())
-    if (auto *CI = dyn_cast<CallInst>(U))
-      if (CI->getCalledFunction() == Init && CI->arg_size() == 1)
-        Calls.push_back(CI);
+  std::vector<CallInst *> Calls = callsOf(*Init);
+  llvm::erase_if(Calls, [](CallInst *CI) { return CI->arg_size() != 1; });
   for (CallInst *CI : Calls) {
     IRBuilder<> B(CI);
     Value *New = B.CreateIntToPtr(
