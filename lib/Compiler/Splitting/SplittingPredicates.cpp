@@ -353,6 +353,165 @@ struct Component {
 };
 } // namespace
 
+/// The ranges of the intervals \p Comps in \p Order, adjacent ones of a
+/// piece one range, whose bounds are computed when the group runs from
+/// the intervals' basic maps (\p Cuts, emitCuts).
+static void rangesFromCuts(ArrayRef<Component> Comps, ArrayRef<unsigned> Order,
+                           const isl::set &TileBox, unsigned Dim,
+                           RangeCuts &Cuts, std::vector<SplitRange> &Out) {
+  unsigned N = Comps.size();
+  // The intervals in order; each range's bounds are computed when the
+  // group runs (emitCuts).
+  for (unsigned I = 0; I < N; ++I) {
+    const Component &C = Comps[Order[I]];
+    Cuts.Intervals.push_back(C.Basic);
+    isl::set Tiles = fromOuterToDim(C.Parts, TileBox.space(), Dim);
+    if (!Out.empty() && Out.back().Piece == C.Piece) {
+      Out.back().Tiles = Out.back().Tiles.unite(Tiles);
+      Cuts.Last.back() = I;
+    } else {
+      Out.push_back({C.Piece, isl::pw_aff(), isl::pw_aff(), isl::pw_aff(),
+                     isl::pw_aff(), Tiles});
+      Cuts.Last.push_back(I);
+    }
+  }
+}
+
+/// The ranges of the intervals \p Comps in \p Order with their bounds:
+/// range i ends where the first later interval starts, at w times its tile
+/// index, or at L_d (\p L); adjacent intervals of a piece are one range.
+static void rangesFromStarts(ArrayRef<Component> Comps,
+                             ArrayRef<unsigned> Order, const isl::set &TileBox,
+                             const isl::set &Outer, const isl::set &Context,
+                             unsigned Dim, unsigned Width, long L,
+                             std::vector<SplitRange> &Out) {
+  isl::ctx Ctx = Outer.ctx();
+  unsigned N = Comps.size();
+  // The cuts: range i ends where the first later interval starts, at
+  // w times its tile index, or at L_d.
+  long NT = (L + Width - 1) / Width;
+  // Within the context, as the intervals' starts are: the cuts then have
+  // no pieces outside it for the gist below to drop.
+  isl::set OuterCtx = Outer.intersect_params(Context);
+  isl::pw_aff Cut(OuterCtx, isl::val(Ctx, NT));
+  std::vector<isl::pw_aff> Ends(N);
+  for (unsigned I = N; I-- > 0;) {
+    Ends[I] = Cut;
+    // The intervals are in order where they coexist (in the context), so
+    // the first later one that is there starts before all the others:
+    // its start takes precedence, no minimum to compute.
+    const isl::pw_aff &Lo = Comps[Order[I]].Lo;
+    Cut = Lo.union_add(Cut.subtract_domain(Lo.domain()));
+  }
+  isl::pw_aff Begin(Outer, isl::val(Ctx, 0L)), BeginTile = Begin;
+  for (unsigned I = 0; I < N; ++I) {
+    // Simplified on tile indices, where the cut is smaller: a quarter of
+    // the cost of doing it after scaling (Convolution2D's ranges).
+    isl::pw_aff EndTile = Ends[I].gist(OuterCtx).coalesce();
+    isl::pw_aff End = endOfTiles(EndTile, Width, L, Outer);
+    const Component &C = Comps[Order[I]];
+    // Within [BeginTile, EndTile), the piece's tiles are the interval's
+    // own: another of its intervals that coexists with it is ordered
+    // before or after it, and so lies in another range.
+    isl::set Tiles = fromOuterToDim(C.Parts, TileBox.space(), Dim);
+    if (!Out.empty() && Out.back().Piece == C.Piece) {
+      Out.back().End = End; // adjacent intervals of one piece
+      Out.back().EndTile = EndTile;
+      Out.back().Tiles = Out.back().Tiles.unite(Tiles);
+    } else {
+      Out.push_back({C.Piece, Begin, End, BeginTile, EndTile, Tiles});
+    }
+    Begin = End;
+    BeginTile = EndTile;
+  }
+}
+
+/// The intervals \p Comps with those of one piece that never coexist (in
+/// \p Context) made one; with \p Fast (cuts computed at run time) their
+/// basic maps are kept, not their starts.
+static std::vector<Component>
+mergeIntervals(ArrayRef<Component> Comps, const isl::set &Context, bool Fast) {
+  std::vector<Component> Merged;
+  for (const Component &C : Comps) {
+    auto It = find_if(Merged, [&](const Component &O) {
+      return O.Piece == C.Piece && O.Dom.intersect(C.Dom)
+                                       .intersect_params(Context)
+                                       .is_empty()
+                                       .is_true();
+    });
+    if (It == Merged.end()) {
+      Merged.push_back(C);
+      continue;
+    }
+    if (Fast) {
+      It->Dom = It->Dom.unite(C.Dom);
+      It->Basic.append(C.Basic.begin(), C.Basic.end());
+    } else {
+      It->Lo = It->Lo.union_add(C.Lo).coalesce();
+      It->Dom = It->Lo.domain();
+    }
+    It->Parts = It->Parts.unite(C.Parts);
+  }
+  return Merged;
+}
+
+/// Orders the intervals \p Cs: A before B where they coexist (in
+/// \p Context); a topological order that keeps the intervals of one
+/// piece together where nothing forces another in between (they become one
+/// range). \p Ordered is { [a, b] : a >= b }. False where no order holds
+/// for every parameter.
+static bool orderIntervals(const std::vector<Component> &Cs,
+                           const isl::set &Context, const isl::set &Ordered,
+                           std::vector<unsigned> &Order) {
+  unsigned N = Cs.size();
+  std::vector<SmallVector<unsigned, 4>> After(N);
+  std::vector<unsigned> InDeg(N, 0);
+  for (unsigned I = 0; I < N; ++I)
+    for (unsigned J = I + 1; J < N; ++J) {
+      isl::set Both = Cs[I].Dom.intersect(Cs[J].Dom).intersect_params(Context);
+      if (Both.is_empty().is_true())
+        continue;
+      // I is before J where both are, when no x_d of I is at or after
+      // one of J: one pair of intervals at a time, no maxima.
+      auto Before = [&](const Component &A, const Component &B) {
+        return A.Parts.flat_range_product(B.Parts)
+            .intersect_range(Ordered)
+            .intersect_params(Context)
+            .is_empty()
+            .is_true();
+      };
+      // Where both are, I before J leaves no J before I: one test where
+      // it holds.
+      bool IBefore = Before(Cs[I], Cs[J]);
+      if (!IBefore && !Before(Cs[J], Cs[I]))
+        return false;
+      unsigned A = IBefore ? I : J, B = IBefore ? J : I;
+      After[A].push_back(B);
+      ++InDeg[B];
+    }
+  Order.clear();
+  SmallVector<unsigned, 8> Ready;
+  for (unsigned I = 0; I < N; ++I)
+    if (!InDeg[I])
+      Ready.push_back(I);
+  while (!Ready.empty()) {
+    auto Pick = Ready.begin();
+    if (!Order.empty())
+      for (auto It = Ready.begin(); It != Ready.end(); ++It)
+        if (Cs[*It].Piece == Cs[Order.back()].Piece) {
+          Pick = It;
+          break;
+        }
+    unsigned I = *Pick;
+    Ready.erase(Pick);
+    Order.push_back(I);
+    for (unsigned B : After[I])
+      if (--InDeg[B] == 0)
+        Ready.push_back(B);
+  }
+  return Order.size() == N;
+}
+
 bool SplittingPredicates::rangesOf(ArrayRef<isl::set> Pieces,
                                    const isl::set &WIDomain, unsigned Dim,
                                    unsigned Width, const isl::set &RawContext,
@@ -463,148 +622,22 @@ bool SplittingPredicates::rangesOfTiles(
       return false;
     }
   }
-  // Order the intervals: A before B where they coexist; a topological
-  // order that keeps the intervals of one piece together where nothing
-  // forces another in between (they become one range).
-  auto OrderOf = [&](const std::vector<Component> &Cs,
-                     std::vector<unsigned> &Order) {
-    unsigned N = Cs.size();
-    std::vector<SmallVector<unsigned, 4>> After(N);
-    std::vector<unsigned> InDeg(N, 0);
-    for (unsigned I = 0; I < N; ++I)
-      for (unsigned J = I + 1; J < N; ++J) {
-        isl::set Both =
-            Cs[I].Dom.intersect(Cs[J].Dom).intersect_params(Context);
-        if (Both.is_empty().is_true())
-          continue;
-        // I is before J where both are, when no x_d of I is at or after
-        // one of J: one pair of intervals at a time, no maxima.
-        auto Before = [&](const Component &A, const Component &B) {
-          return A.Parts.flat_range_product(B.Parts)
-              .intersect_range(Ordered)
-              .intersect_params(Context)
-              .is_empty()
-              .is_true();
-        };
-        // Where both are, I before J leaves no J before I: one test where
-        // it holds.
-        bool IBefore = Before(Cs[I], Cs[J]);
-        if (!IBefore && !Before(Cs[J], Cs[I]))
-          return false;
-        unsigned A = IBefore ? I : J, B = IBefore ? J : I;
-        After[A].push_back(B);
-        ++InDeg[B];
-      }
-    Order.clear();
-    SmallVector<unsigned, 8> Ready;
-    for (unsigned I = 0; I < N; ++I)
-      if (!InDeg[I])
-        Ready.push_back(I);
-    while (!Ready.empty()) {
-      auto Pick = Ready.begin();
-      if (!Order.empty())
-        for (auto It = Ready.begin(); It != Ready.end(); ++It)
-          if (Cs[*It].Piece == Cs[Order.back()].Piece) {
-            Pick = It;
-            break;
-          }
-      unsigned I = *Pick;
-      Ready.erase(Pick);
-      Order.push_back(I);
-      for (unsigned B : After[I])
-        if (--InDeg[B] == 0)
-          Ready.push_back(B);
-    }
-    return Order.size() == N;
-  };
   // Intervals of one piece that never coexist are one interval, wherever
   // it is: fewer ranges, if the order allows.
-  std::vector<Component> Merged;
-  for (const Component &C : Comps) {
-    auto It = find_if(Merged, [&](const Component &O) {
-      return O.Piece == C.Piece && O.Dom.intersect(C.Dom)
-                                       .intersect_params(Context)
-                                       .is_empty()
-                                       .is_true();
-    });
-    if (It == Merged.end()) {
-      Merged.push_back(C);
-      continue;
-    }
-    if (Fast) {
-      It->Dom = It->Dom.unite(C.Dom);
-      It->Basic.append(C.Basic.begin(), C.Basic.end());
-    } else {
-      It->Lo = It->Lo.union_add(C.Lo).coalesce();
-      It->Dom = It->Lo.domain();
-    }
-    It->Parts = It->Parts.unite(C.Parts);
-  }
+  std::vector<Component> Merged = mergeIntervals(Comps, Context, Fast);
   std::vector<unsigned> Order;
-  if (OrderOf(Merged, Order)) {
+  if (orderIntervals(Merged, Context, Ordered, Order)) {
     Comps = std::move(Merged);
-  } else if (!OrderOf(Comps, Order)) {
+  } else if (!orderIntervals(Comps, Context, Ordered, Order)) {
     Why = "the order of the pieces along " + std::string(DimNames[Dim]) +
           " depends on the parameters";
     return false;
   }
-  unsigned N = Comps.size();
   Out.clear();
-  if (Fast) {
-    // The intervals in order; each range's bounds are computed when the
-    // group runs (emitCuts).
-    for (unsigned I = 0; I < N; ++I) {
-      const Component &C = Comps[Order[I]];
-      Cuts->Intervals.push_back(C.Basic);
-      isl::set Tiles = fromOuterToDim(C.Parts, TileBox.space(), Dim);
-      if (!Out.empty() && Out.back().Piece == C.Piece) {
-        Out.back().Tiles = Out.back().Tiles.unite(Tiles);
-        Cuts->Last.back() = I;
-      } else {
-        Out.push_back({C.Piece, isl::pw_aff(), isl::pw_aff(), isl::pw_aff(),
-                       isl::pw_aff(), Tiles});
-        Cuts->Last.push_back(I);
-      }
-    }
-  } else {
-    // The cuts: range i ends where the first later interval starts, at
-    // w times its tile index, or at L_d.
-    long NT = (L + Width - 1) / Width;
-    // Within the context, as the intervals' starts are: the cuts then have
-    // no pieces outside it for the gist below to drop.
-    isl::set OuterCtx = Outer.intersect_params(Context);
-    isl::pw_aff Cut(OuterCtx, isl::val(Ctx, NT));
-    std::vector<isl::pw_aff> Ends(N);
-    for (unsigned I = N; I-- > 0;) {
-      Ends[I] = Cut;
-      // The intervals are in order where they coexist (in the context), so
-      // the first later one that is there starts before all the others:
-      // its start takes precedence, no minimum to compute.
-      const isl::pw_aff &Lo = Comps[Order[I]].Lo;
-      Cut = Lo.union_add(Cut.subtract_domain(Lo.domain()));
-    }
-    isl::pw_aff Begin(Outer, isl::val(Ctx, 0L)), BeginTile = Begin;
-    for (unsigned I = 0; I < N; ++I) {
-      // Simplified on tile indices, where the cut is smaller: a quarter of
-      // the cost of doing it after scaling (Convolution2D's ranges).
-      isl::pw_aff EndTile = Ends[I].gist(OuterCtx).coalesce();
-      isl::pw_aff End = endOfTiles(EndTile, Width, L, Outer);
-      const Component &C = Comps[Order[I]];
-      // Within [BeginTile, EndTile), the piece's tiles are the interval's
-      // own: another of its intervals that coexists with it is ordered
-      // before or after it, and so lies in another range.
-      isl::set Tiles = fromOuterToDim(C.Parts, TileBox.space(), Dim);
-      if (!Out.empty() && Out.back().Piece == C.Piece) {
-        Out.back().End = End; // adjacent intervals of one piece
-        Out.back().EndTile = EndTile;
-        Out.back().Tiles = Out.back().Tiles.unite(Tiles);
-      } else {
-        Out.push_back({C.Piece, Begin, End, BeginTile, EndTile, Tiles});
-      }
-      Begin = End;
-      BeginTile = EndTile;
-    }
-  }
+  if (Fast)
+    rangesFromCuts(Comps, Order, TileBox, Dim, *Cuts, Out);
+  else
+    rangesFromStarts(Comps, Order, TileBox, Outer, Context, Dim, Width, L, Out);
   for (SplitRange &Rg : Out)
     Rg.Tiles = Rg.Tiles.gist_params(Context).coalesce();
   if (Out.size() > MaxRanges) {
@@ -833,49 +866,30 @@ static std::optional<long> constantStep(const isl::pw_aff &Offset,
   return Step.get_num_si();
 }
 
-void SplittingPredicates::compute() {
-  isl::set WI = R.Domain;
-  Full = fullTileSet(WI, Dim, Width);
-  IC = UniformControl = WI;
-  unsigned NA = R.Accesses.size(), NB = R.Branches.size();
-  Cons.assign(NA, isl::set());
-  Uni.assign(NA, isl::set());
-  ConsT.assign(NA, isl::set());
-  UniT.assign(NA, isl::set());
-  NotConsT.assign(NA, isl::set());
-  NotUniT.assign(NA, isl::set());
-  EverCons.assign(NA, false);
-  Rep.resize(NA);
-  std::iota(Rep.begin(), Rep.end(), 0u);
-  BranchUni.assign(NB, isl::set());
-  BranchUniT.assign(NB, isl::set());
-  if (!R.Modelled) {
-    Refusal = "the region is not modelled: " + R.Why;
-    return;
-  }
-  IC = UniformControl = isl::set();
-  IslQuota Q(M.ctx(), MaxPredicateOps);
-  // Everything on tile indices (see the header), back to work-items when
-  // asked. A good set is the tiles without a witness of divergence; the
-  // witnesses for some value of an opaque parameter count.
-  Tiles = tilesOf(WI, Dim, Width);
-  isl::set FullT = tilesOf(Full, Dim, Width);
-  auto Witnesses = [&](isl::set Bad) {
-    for (const isl::id &Id : Opaque)
-      if (involvesParam(Bad, Id))
-        Bad = Bad.project_out_param(Id);
-    return Bad;
-  };
-  // The disjuncts a subtraction leaves where a group count or offset is
-  // out of its range are dropped as they come (dropDisjunctsOutside):
-  // carried along, they cost SobelFilter's front half a fifth of its
-  // time, with the same result.
-  const isl::set &Signs = M.signContext();
-  auto Good = [&](isl::set Bad) {
-    return dropDisjunctsOutside(Tiles.subtract(Witnesses(Bad)), Signs)
-        .coalesce();
-  };
-  auto ToWI = [&](const isl::set &T) { return toWorkItems(T); };
+/// The tiles of \p Bad with the opaque parameters projected out: a
+/// witness of divergence for some value of one counts.
+isl::set SplittingPredicates::withoutOpaque(isl::set Bad) const {
+  for (const isl::id &Id : Opaque)
+    if (involvesParam(Bad, Id))
+      Bad = Bad.project_out_param(Id);
+  return Bad;
+}
+
+/// A good set: the tiles without a witness in \p Bad. The disjuncts a
+/// subtraction leaves where a group count or offset is out of its range are
+/// dropped as they come (dropDisjunctsOutside): carried along, they cost
+/// SobelFilter's front half a fifth of its time, with the same result.
+isl::set SplittingPredicates::goodTiles(isl::set Bad) const {
+  return dropDisjunctsOutside(Tiles.subtract(withoutOpaque(Bad)),
+                              M.signContext())
+      .coalesce();
+}
+
+/// compute()'s accesses: per access, the tiles where it is consecutive and
+/// uniform (ConsT, UniT) and their witnesses; then ICT, the tiles where
+/// every access that is ever consecutive on a full tile (\p FullT) is.
+void SplittingPredicates::accessPredicates(const isl::set &FullT) {
+  unsigned NA = R.Accesses.size();
   isl::set BadIC = isl::set::empty(Tiles.space());
   // Accesses of one block share their instances, and many share their
   // offsets too (a context array's slot, stored and loaded) or differ from
@@ -937,13 +951,15 @@ void SplittingPredicates::compute() {
         // with two active lanes are the witnesses, of divergence where the
         // step is not 0 and of non-consecutiveness where it is not the
         // size (a quarter of a box filter's predicates went on finding so).
-        isl::set Many = Witnesses(Multi), None = isl::set::empty(Tiles.space());
+        isl::set Many = withoutOpaque(Multi),
+                 None = isl::set::empty(Tiles.space());
         NotConsT[A] = *Step == long(Acc.Size) ? None : Many;
         NotUniT[A] = *Step == 0 ? None : Many;
       } else {
-        NotConsT[A] = Witnesses(
+        NotConsT[A] = withoutOpaque(
             divergentOffsetTiles(Acc.Offset, Acc.Size, D, Dim, Width));
-        NotUniT[A] = Witnesses(divergentValueTiles(Acc.Offset, D, Dim, Width));
+        NotUniT[A] =
+            withoutOpaque(divergentValueTiles(Acc.Offset, D, Dim, Width));
       }
       ConsT = Tiles.subtract(NotConsT[A]).coalesce();
       UniT = Tiles.subtract(NotUniT[A]).coalesce();
@@ -957,6 +973,13 @@ void SplittingPredicates::compute() {
     this->UniT[A] = UniT;
   }
   ICT = Tiles.subtract(BadIC).coalesce();
+}
+
+/// compute()'s branches: per branch, the tiles where it is uniform
+/// (BranchUniT); returns UniformControlT, the tiles where every
+/// id-dependent branch is.
+isl::set SplittingPredicates::branchPredicates() {
+  unsigned NB = R.Branches.size();
   isl::set BadControl = isl::set::empty(Tiles.space());
   for (unsigned B = 0; B < NB; ++B) {
     const ModelBranch &Br = R.Branches[B];
@@ -974,13 +997,24 @@ void SplittingPredicates::compute() {
         Bad = Bad.unite(divergentConditionTiles(Br.Conditions[I].intersect(D),
                                                 D, Dim, Width));
     }
-    isl::set UniT = Good(Bad);
+    isl::set UniT = goodTiles(Bad);
     BranchUniT[B] = UniT;
     if (idDependent(B))
       BadControl = BadControl.unite(Tiles.subtract(UniT)).coalesce();
   }
-  isl::set ControlT = Tiles.subtract(BadControl).coalesce();
-  UniformControlT = ControlT;
+  UniformControlT = Tiles.subtract(BadControl).coalesce();
+  return UniformControlT;
+}
+
+/// compute()'s pieces: Table 1's cells of the tiles (full or partial,
+/// consecutive or not, uniform control, \p ControlT, or not), the hot cell
+/// refined by the successor each id-dependent branch takes on the whole
+/// tile while pieces stay few; each piece joins Pieces, and its tiles the
+/// sets returned.
+std::vector<isl::set>
+SplittingPredicates::cellPieces(const isl::set &FullT,
+                                const isl::set &ControlT) {
+  unsigned NB = R.Branches.size();
   // Table 1, the hot cell split by control flow: first where every
   // id-dependent branch is uniform on tiles, then, there, by the successor
   // each such branch takes on the whole tile (for all its counters), so that
@@ -997,7 +1031,7 @@ void SplittingPredicates::compute() {
       return;
     S = dropUnusedParams(S.gist_params(Context).coalesce());
     SplitPiece P;
-    P.Set = ToWI(S);
+    P.Set = toWorkItems(S);
     P.Index = C;
     P.Full = C <= 2;
     P.Consecutive = C <= 1 || C == 3;
@@ -1018,9 +1052,9 @@ void SplittingPredicates::compute() {
     isl::set D = domainView(Br.Domain);
     isl::set Always[2];
     for (unsigned I = 0; I < 2; ++I)
-      Always[I] = Good(tilesHolding(
-          dropDisjunctsOutside(D.subtract(Br.Conditions[I]), Signs), Dim,
-          Width));
+      Always[I] = goodTiles(tilesHolding(
+          dropDisjunctsOutside(D.subtract(Br.Conditions[I]), M.signContext()),
+          Dim, Width));
     Always[1] = Always[1].subtract(Always[0]);
     decltype(Hot) Next;
     for (auto &[Set, Fates] : Hot) {
@@ -1045,6 +1079,39 @@ void SplittingPredicates::compute() {
     Add(0, Set, Fates);
   for (unsigned C = 1; C < 5; ++C)
     Add(C, Cells[C], {});
+  return TileSets;
+}
+
+void SplittingPredicates::compute() {
+  isl::set WI = R.Domain;
+  Full = fullTileSet(WI, Dim, Width);
+  IC = UniformControl = WI;
+  unsigned NA = R.Accesses.size(), NB = R.Branches.size();
+  Cons.assign(NA, isl::set());
+  Uni.assign(NA, isl::set());
+  ConsT.assign(NA, isl::set());
+  UniT.assign(NA, isl::set());
+  NotConsT.assign(NA, isl::set());
+  NotUniT.assign(NA, isl::set());
+  EverCons.assign(NA, false);
+  Rep.resize(NA);
+  std::iota(Rep.begin(), Rep.end(), 0u);
+  BranchUni.assign(NB, isl::set());
+  BranchUniT.assign(NB, isl::set());
+  if (!R.Modelled) {
+    Refusal = "the region is not modelled: " + R.Why;
+    return;
+  }
+  IC = UniformControl = isl::set();
+  IslQuota Q(M.ctx(), MaxPredicateOps);
+  // Everything on tile indices (see the header), back to work-items when
+  // asked. A good set is the tiles without a witness of divergence; the
+  // witnesses for some value of an opaque parameter count.
+  Tiles = tilesOf(WI, Dim, Width);
+  isl::set FullT = tilesOf(Full, Dim, Width);
+  accessPredicates(FullT);
+  isl::set ControlT = branchPredicates();
+  std::vector<isl::set> TileSets = cellPieces(FullT, ControlT);
   if (Q.exceeded()) {
     Pieces.clear();
     Refusal = Q.error() + " computing the predicates";

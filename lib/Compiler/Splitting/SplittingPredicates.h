@@ -507,6 +507,12 @@ private:
   /// uniformAcross, where \p Where is range \p Range's set (-1: none).
   bool uniformAcross(unsigned Branch, const isl::set &Where, int Range) const;
   void compute();
+  isl::set withoutOpaque(isl::set Bad) const;
+  isl::set goodTiles(isl::set Bad) const;
+  void accessPredicates(const isl::set &FullT);
+  isl::set branchPredicates();
+  std::vector<isl::set> cellPieces(const isl::set &FullT,
+                                   const isl::set &ControlT);
   bool involvesVarying(const isl::set &S) const;
   bool involvesVarying(const isl::pw_aff &PA) const;
   /// Whether \p S is empty for the parameters in the context.
