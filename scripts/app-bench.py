@@ -5,14 +5,24 @@
 # SPDX-License-Identifier: MIT
 #
 #   scripts/app-bench.py [--reps N] [--hashcat MODES] [--clpeak TESTS]
-#                        [--markdown FILE]
+#                        [--ffmpeg FILTERS] [--markdown FILE]
+#
+# The groups named run, each with its default list when given without one;
+# none named, all three run.
 #
 # hashcat: `hashcat -b -m M -D 1` (its benchmark on the CPU, the device's
 # self-test first: a failed self-test marks the row failed); the rate is
 # hashes per second. clpeak: the named tests (--compute-integer and the
-# like), each figure of its output a row. Each run is a fresh process; rows
-# quote the median of N runs. Installs hashcat and clpeak with apt-get when
-# they are missing (Debian packages `hashcat`, `clpeak`). pocl-iss is the
+# like), each figure of its output a row. ffmpeg: an OpenCL filter between
+# hwupload and hwdownload on a generated 1280x720 testsrc2, one thread for
+# ffmpeg's own work; the rate is frames per second of the run's real time
+# (`-benchmark`'s rtime), after one run per platform that is not timed and
+# leaves the kernel caches warm. Every run's frames are hashed (framemd5):
+# a row says whether pocl-iss's frames are identical to pocl's, and a run
+# whose frames differ from its platform's first counts as failed. Each run
+# is a fresh process; rows quote the median of N runs. Installs hashcat,
+# clpeak and ffmpeg with apt-get when they are missing (Debian packages
+# `hashcat`, `clpeak`, `ffmpeg`). pocl-iss is the
 # build tree's (build/vendors, or $BUILD/vendors); pocl is the one
 # /etc/OpenCL/vendors/pocl.icd names.
 import argparse
@@ -28,6 +38,24 @@ HASHCAT_MODES = {
     "0": "MD5", "100": "SHA1", "1000": "NTLM", "1400": "SHA2-256",
     "1700": "SHA2-512", "500": "md5crypt", "3200": "bcrypt",
     "2500": "WPA-PBKDF2",
+}
+
+# Filter, its options, frames (more for the quick ones, fewer for the
+# slow denoiser).
+FFMPEG_FILTERS = {
+    "avgblur_opencl": ("sizeX=3", 25),
+    "boxblur_opencl": ("", 25),
+    "convolution_opencl": ("0m=0 -1 0 -1 5 -1 0 -1 0:1m=1 2 1 2 4 2 1 2 1:"
+                           "1rdiv=0.0625", 25),
+    "sobel_opencl": ("", 25),
+    "prewitt_opencl": ("", 25),
+    "roberts_opencl": ("", 25),
+    "unsharp_opencl": ("", 25),
+    "erosion_opencl": ("", 25),
+    "dilation_opencl": ("", 25),
+    "transpose_opencl": ("dir=clock", 100),
+    "pad_opencl": ("1344:768:32:24", 100),
+    "nlmeans_opencl": ("s=2:p=3:r=7", 5),
 }
 
 
@@ -90,22 +118,54 @@ def clpeak(test, vendor_dir):
     return out
 
 
+def ffmpeg(name, vendor_dir):
+    """(frames per second, hash of the frames), or None where the run
+    failed."""
+    opts, frames = FFMPEG_FILTERS[name]
+    chain = "format=yuv420p,hwupload,%s%s,hwdownload,format=yuv420p" % (
+        name, "=" + opts if opts else "")
+    r = run(["ffmpeg", "-hide_banner", "-nostdin", "-benchmark",
+             "-threads", "1", "-init_hw_device", "opencl=ocl:0.0",
+             "-filter_hw_device", "ocl", "-f", "lavfi",
+             "-i", "testsrc2=size=1280x720:rate=25", "-frames:v", str(frames),
+             "-vf", chain, "-f", "framemd5", "-"], vendor_dir, 600)
+    if not r or r[0] != 0:
+        return None
+    m = re.search(r"^bench: .*rtime=([\d.]+)s", r[1], re.M)
+    hashes = re.findall(r"^\d+,.*, ([0-9a-f]{32})$", r[1], re.M)
+    if not m or len(hashes) != frames:
+        return None
+    return frames / float(m.group(1)), " ".join(hashes)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--reps", type=int, default=3)
-    ap.add_argument("--hashcat", default=",".join(HASHCAT_MODES))
-    ap.add_argument("--clpeak", default="compute-integer,compute-intfast,"
-                    "compute-sp")
+    groups = {
+        "hashcat": ",".join(HASHCAT_MODES),
+        "clpeak": "compute-integer,compute-intfast,compute-sp",
+        "ffmpeg": ",".join(FFMPEG_FILTERS),
+    }
+    for g, default in groups.items():
+        ap.add_argument("--" + g, nargs="?", const=default)
     ap.add_argument("--markdown")
     args = ap.parse_args()
+    if all(getattr(args, g) is None for g in groups):
+        for g, default in groups.items():
+            setattr(args, g, default)
     dirs = vendors(args)
     rows = []  # (application, test, {platform: [values]})
-    modes = [m for m in args.hashcat.split(",") if m]
-    tests = [t for t in args.clpeak.split(",") if t]
-    if modes:
-        ensure("hashcat", "hashcat")
-    if tests:
-        ensure("clpeak", "clpeak")
+    modes = [m for m in (args.hashcat or "").split(",") if m]
+    tests = [t for t in (args.clpeak or "").split(",") if t]
+    filters = [f for f in (args.ffmpeg or "").split(",") if f]
+    for f in filters:
+        if f not in FFMPEG_FILTERS:
+            sys.exit("app-bench: no ffmpeg filter %s (%s)" %
+                     (f, ", ".join(FFMPEG_FILTERS)))
+    for tool, wanted in (("hashcat", modes), ("clpeak", tests),
+                         ("ffmpeg", filters)):
+        if wanted:
+            ensure(tool, tool)
     for mode in modes:
         vals = {p: [] for p in dirs}
         for _ in range(args.reps):
@@ -123,6 +183,22 @@ def main():
         for fig, v in vals.items():
             rows.append(("clpeak", fig, v))
             print(format_row(rows[-1]), flush=True)
+    for name in filters:
+        first = {p: ffmpeg(name, d) for p, d in dirs.items()}
+        vals = {p: [] for p in dirs}
+        for _ in range(args.reps):
+            for p, d in dirs.items():
+                r = ffmpeg(name, d)
+                same = r and first[p] and r[1] == first[p][1]
+                vals[p].append(r[0] if same else None)
+        if not first["pocl"] or not first["pocl-iss"]:
+            frames = "not compared"
+        elif first["pocl"][1] == first["pocl-iss"][1]:
+            frames = "frames identical"
+        else:
+            frames = "frames DIFFER"
+        rows.append(("ffmpeg", "%s, frames/s, %s" % (name, frames), vals))
+        print(format_row(rows[-1]), flush=True)
     table = ["| application | test | pocl | pocl-iss | ratio |",
              "| --- | --- | ---: | ---: | ---: |"]
     table += [format_row(r) for r in rows]
@@ -130,7 +206,8 @@ def main():
         with open(args.markdown, "w") as f:
             f.write("\n".join(table) + "\n")
     print("\n".join(table))
-    return 1 if any("failed" in format_row(r) for r in rows) else 0
+    return 1 if any(re.search("failed|DIFFER|not compared", format_row(r))
+                    for r in rows) else 0
 
 
 def median(values):
