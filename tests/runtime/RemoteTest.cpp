@@ -3,22 +3,26 @@
 //
 // PoCL-Remote's server, pocld, serves a platform to clients over the
 // network with ordinary OpenCL calls, and relies on answers the
-// specification leaves to the implementation: it builds every program from
-// source with -cl-kernel-arg-info, sends the binaries to the client, builds
-// them again from the binary when the client hands one back, and reads each
-// kernel's argument info from whichever program it has to decide how to
-// set each argument (a pointer by a type name ending in '*', an image by
-// an access qualifier, a sampler by "sampler_t"); it creates every queue
-// with profiling and reports the four timestamps of each command it ran;
-// it creates its buffers with CL_MEM_ALLOC_HOST_PTR, waits on user events
-// standing for other servers' commands, and carves its buffers out of
-// regions of host memory as sub-buffers of CL_MEM_USE_HOST_PTR buffers.
-// Each case here makes those calls as pocld makes them and checks the
-// answers against the kernels' source and a host reference.
+// specification leaves to the implementation: it describes the device to
+// its clients from some sixty device queries whose errors it does not
+// check; it builds every program from source with -cl-kernel-arg-info,
+// sends the binaries to the client, builds them again from the binary when
+// the client hands one back, and reads each kernel's argument info from
+// whichever program it has to decide how to set each argument (a pointer
+// by a type name ending in '*', an image by an access qualifier, a sampler
+// by "sampler_t"); it creates every queue with profiling and reports the
+// four timestamps of each command it ran; it creates its buffers with
+// CL_MEM_ALLOC_HOST_PTR, waits on user events standing for other servers'
+// commands, and carves its buffers out of regions of host memory as
+// sub-buffers of CL_MEM_USE_HOST_PTR buffers. Each case here makes those
+// calls as pocld makes them and checks the answers against the kernels'
+// source and a host reference.
 //
 //===----------------------------------------------------------------------===//
 
 #include "ClTest.h"
+
+#include <CL/cl_ext.h>
 
 #include <algorithm>
 #include <map>
@@ -54,6 +58,103 @@ __kernel void pairs(__global Pair *p, Pair add) {
   p[i].b += add.b;
 }
 )CLC";
+
+//===-- The device --------------------------------------------------------===//
+
+/// The device queries pocld makes to describe the device to its clients
+/// (SharedCLContext::getDeviceInfo), in its order.
+static const cl_device_info PocldDeviceQueries[] = {
+    CL_DEVICE_NAME,
+    CL_DEVICE_OPENCL_C_VERSION,
+    CL_DEVICE_VERSION,
+    CL_DRIVER_VERSION,
+    CL_DEVICE_VENDOR,
+    CL_DEVICE_BUILT_IN_KERNELS,
+    CL_DEVICE_EXTENSIONS,
+    CL_DEVICE_VENDOR_ID,
+    CL_DEVICE_ADDRESS_BITS,
+    CL_DEVICE_MEM_BASE_ADDR_ALIGN,
+    CL_DEVICE_GLOBAL_MEM_CACHE_SIZE,
+    CL_DEVICE_GLOBAL_MEM_CACHE_TYPE,
+    CL_DEVICE_GLOBAL_MEM_SIZE,
+    CL_DEVICE_GLOBAL_MEM_CACHELINE_SIZE,
+    CL_DEVICE_DOUBLE_FP_CONFIG,
+    CL_DEVICE_SINGLE_FP_CONFIG,
+    CL_DEVICE_HALF_FP_CONFIG,
+    CL_DEVICE_LOCAL_MEM_SIZE,
+    CL_DEVICE_LOCAL_MEM_TYPE,
+    CL_DEVICE_MAX_CLOCK_FREQUENCY,
+    CL_DEVICE_MAX_COMPUTE_UNITS,
+    CL_DEVICE_MAX_CONSTANT_ARGS,
+    CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE,
+    CL_DEVICE_MAX_MEM_ALLOC_SIZE,
+    CL_DEVICE_MAX_PARAMETER_SIZE,
+    CL_DEVICE_MAX_READ_IMAGE_ARGS,
+    CL_DEVICE_MAX_WRITE_IMAGE_ARGS,
+    CL_DEVICE_MAX_SAMPLERS,
+    CL_DEVICE_MAX_WORK_ITEM_DIMENSIONS,
+    CL_DEVICE_MAX_WORK_GROUP_SIZE,
+    CL_DEVICE_MAX_WORK_ITEM_SIZES,
+    CL_DEVICE_NATIVE_VECTOR_WIDTH_CHAR,
+    CL_DEVICE_NATIVE_VECTOR_WIDTH_SHORT,
+    CL_DEVICE_NATIVE_VECTOR_WIDTH_INT,
+    CL_DEVICE_NATIVE_VECTOR_WIDTH_LONG,
+    CL_DEVICE_NATIVE_VECTOR_WIDTH_FLOAT,
+    CL_DEVICE_NATIVE_VECTOR_WIDTH_DOUBLE,
+    CL_DEVICE_NATIVE_VECTOR_WIDTH_HALF,
+    CL_DEVICE_PREFERRED_VECTOR_WIDTH_CHAR,
+    CL_DEVICE_PREFERRED_VECTOR_WIDTH_SHORT,
+    CL_DEVICE_PREFERRED_VECTOR_WIDTH_INT,
+    CL_DEVICE_PREFERRED_VECTOR_WIDTH_LONG,
+    CL_DEVICE_PREFERRED_VECTOR_WIDTH_FLOAT,
+    CL_DEVICE_PREFERRED_VECTOR_WIDTH_DOUBLE,
+    CL_DEVICE_PREFERRED_VECTOR_WIDTH_HALF,
+    CL_DEVICE_PROFILING_TIMER_RESOLUTION,
+    CL_DEVICE_TYPE,
+    CL_DEVICE_AVAILABLE,
+    CL_DEVICE_COMPILER_AVAILABLE,
+    CL_DEVICE_ENDIAN_LITTLE,
+    CL_DEVICE_ERROR_CORRECTION_SUPPORT,
+    CL_DEVICE_PROFILE,
+    CL_DEVICE_IMAGE_SUPPORT,
+    CL_DEVICE_IMAGE2D_MAX_HEIGHT,
+    CL_DEVICE_IMAGE2D_MAX_WIDTH,
+    CL_DEVICE_IMAGE3D_MAX_HEIGHT,
+    CL_DEVICE_IMAGE3D_MAX_WIDTH,
+    CL_DEVICE_IMAGE3D_MAX_DEPTH,
+    CL_DEVICE_IMAGE_MAX_BUFFER_SIZE,
+    CL_DEVICE_IMAGE_MAX_ARRAY_SIZE,
+    CL_DEVICE_SVM_CAPABILITIES};
+
+CLT_TEST(everyDeviceQueryPocldMakesIsAnswered) {
+  // pocld makes them with the C++ bindings without checking their errors:
+  // a refused query leaves the bindings' uninitialized value, which the
+  // client then reports.
+  for (cl_device_info Q : PocldDeviceQueries) {
+    size_t Size = 0;
+    cl_int Err = clGetDeviceInfo(E.Device, Q, 0, nullptr, &Size);
+    CLT_EXPECT_MSG(Err == CL_SUCCESS && Size > 0,
+                   "query " + std::to_string(Q) + ": " + errorName(Err));
+    std::vector<unsigned char> V(Size);
+    CL_CHECK(clGetDeviceInfo(E.Device, Q, Size, V.data(), nullptr));
+  }
+  // Without cl_khr_fp16 the half capabilities are none.
+  if (!E.hasExtension("cl_khr_fp16"))
+    CLT_EXPECT(E.deviceValue<cl_device_fp_config>(CL_DEVICE_HALF_FP_CONFIG) ==
+               0);
+  // The image formats pocld lists for each type, read-only.
+  const cl_mem_object_type Types[] = {
+      CL_MEM_OBJECT_IMAGE1D, CL_MEM_OBJECT_IMAGE1D_ARRAY,
+      CL_MEM_OBJECT_IMAGE2D, CL_MEM_OBJECT_IMAGE2D_ARRAY,
+      CL_MEM_OBJECT_IMAGE3D, CL_MEM_OBJECT_IMAGE1D_BUFFER};
+  if (E.deviceValue<cl_bool>(CL_DEVICE_IMAGE_SUPPORT))
+    for (cl_mem_object_type T : Types) {
+      cl_uint N = 0;
+      CL_CHECK(clGetSupportedImageFormats(E.Ctx, CL_MEM_READ_ONLY, T, 0,
+                                          nullptr, &N));
+      CLT_EXPECT_MSG(N > 0, "type " + std::to_string(T));
+    }
+}
 
 //===-- Programs and kernels ----------------------------------------------===//
 
