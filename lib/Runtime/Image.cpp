@@ -12,11 +12,12 @@
 // and CL_A are listed with CL_HALF_FLOAT as OpenCL 3.0 requires of CL_R.
 //
 // An image's pixels are packed unless CL_MEM_USE_HOST_PTR gives the
-// application's memory and pitches; a 1D image buffer uses its buffer's
-// bytes. The commands work on (x, y, z) pixel boxes whose y and z strides
-// are the image's row and slice pitches (for a 1D array, y is the array
-// index and its stride the slice pitch). Every size computed from the
-// application's numbers is overflow-checked.
+// application's memory and pitches, or pitches come without a host pointer
+// (as pocl 3.1 takes them); a 1D image buffer uses its buffer's bytes.
+// The commands work on (x, y, z) pixel boxes whose y and z strides are the
+// image's row and slice pitches (for a 1D array, y is the array index and
+// its stride the slice pitch). Every size computed from the application's
+// numbers is overflow-checked.
 //
 //===----------------------------------------------------------------------===//
 
@@ -388,8 +389,13 @@ static cl_mem createImage(const char *Func, cl_context C, cl_mem_flags Flags,
   size_t Packed = 0, Row = 0, Slice = 0;
   if (!mulSize(D.image_width, PB, Packed))
     return Fail(CL_INVALID_IMAGE_SIZE, "the row's size overflows");
-  if (!HostPtr && (D.image_row_pitch || D.image_slice_pitch))
-    return Fail(CL_INVALID_IMAGE_DESCRIPTOR, "pitches given without host_ptr");
+  // Pitches without a host pointer are taken, as pocl 3.1 takes them (the
+  // specification asks for 0): PoCL-Remote's server passes its client's
+  // pitches with none. A 1D image buffer's layout is its buffer's.
+  if (T == CL_MEM_OBJECT_IMAGE1D_BUFFER &&
+      (D.image_row_pitch || D.image_slice_pitch))
+    return Fail(CL_INVALID_IMAGE_DESCRIPTOR,
+                "pitches given for a 1D image buffer");
   Row = D.image_row_pitch ? D.image_row_pitch : Packed;
   if (Row < Packed || Row % PB)
     return Fail(CL_INVALID_IMAGE_DESCRIPTOR,
@@ -484,19 +490,16 @@ static cl_mem createImage(const char *Func, cl_context C, cl_mem_flags Flags,
     M->Data = static_cast<char *>(HostPtr);
     M->HostPtr = HostPtr;
   } else {
-    // Packed, whatever pitches a COPY_HOST_PTR source has.
-    Row = Packed;
-    if (T == CL_MEM_OBJECT_IMAGE1D_ARRAY)
-      Slice = Row;
-    else if (Slice)
-      Slice = Row * D.image_height;
-    size_t OldRow = D.image_row_pitch ? D.image_row_pitch : Row;
-    size_t OldSlice =
-        D.image_slice_pitch
-            ? D.image_slice_pitch
-            : (T == CL_MEM_OBJECT_IMAGE1D_ARRAY
-                   ? OldRow
-                   : OldRow * std::max<size_t>(D.image_height, 1));
+    // Packed, whatever pitches a COPY_HOST_PTR source has; without a host
+    // pointer, laid out by the pitches given, as on pocl 3.1.
+    size_t OldRow = Row, OldSlice = Slice;
+    if (HostPtr) {
+      Row = Packed;
+      if (T == CL_MEM_OBJECT_IMAGE1D_ARRAY)
+        Slice = Row;
+      else if (Slice)
+        Slice = Row * D.image_height;
+    }
     size_t Count = std::max<size_t>(D.image_array_size, 1) *
                    std::max<size_t>(D.image_depth, 1);
     size_t Lines = std::max<size_t>(D.image_height, 1);

@@ -14,9 +14,10 @@
 // four timestamps of each command it ran; it creates its buffers with
 // CL_MEM_ALLOC_HOST_PTR, waits on user events standing for other servers'
 // commands, and carves its buffers out of regions of host memory as
-// sub-buffers of CL_MEM_USE_HOST_PTR buffers. Each case here makes those
-// calls as pocld makes them and checks the answers against the kernels'
-// source and a host reference.
+// sub-buffers of CL_MEM_USE_HOST_PTR buffers; it creates images without a
+// host pointer but with the pitches its client computed. Each case here
+// makes those calls as pocld makes them and checks the answers against the
+// kernels' source and a host reference.
 //
 //===----------------------------------------------------------------------===//
 
@@ -682,4 +683,136 @@ CLT_TEST(subBuffersOfAHostRegion) {
   Subs.clear();
   Shadow.reset();
   clSVMFree(E.Ctx, Svm);
+}
+
+//===-- Images ------------------------------------------------------------===//
+
+template <typename T> static T imageInfo(cl_mem M, cl_image_info P) {
+  T V{};
+  CL_CHECK(clGetImageInfo(M, P, sizeof(T), &V, nullptr));
+  return V;
+}
+
+CLT_TEST(imagesWithTheClientsPitches) {
+  // pocld creates each image without a host pointer but with the pitches
+  // its client computed (cl::Image1DArray, Image2DArray, Image3D): packed,
+  // or the application's own for CL_MEM_USE_HOST_PTR. They lay the image
+  // out, as on pocl 3.1.
+  if (!E.deviceValue<cl_bool>(CL_DEVICE_IMAGE_SUPPORT))
+    CLT_SKIP("no images");
+  const cl_image_format F = {CL_RGBA, CL_UNSIGNED_INT8};
+  const size_t W = 10, H = 6, N = 3, Pixel = 4;
+  struct Case {
+    cl_mem_object_type Type;
+    size_t Row, Slice; ///< as given; the reported ones are the same
+  };
+  const Case Cases[] = {{CL_MEM_OBJECT_IMAGE3D, W * Pixel, W * Pixel * H},
+                        {CL_MEM_OBJECT_IMAGE3D, 64, 64 * H + 128},
+                        {CL_MEM_OBJECT_IMAGE2D_ARRAY, W * Pixel, W * Pixel * H},
+                        {CL_MEM_OBJECT_IMAGE2D_ARRAY, 48, 48 * H},
+                        {CL_MEM_OBJECT_IMAGE1D_ARRAY, W * Pixel, 0},
+                        {CL_MEM_OBJECT_IMAGE1D_ARRAY, 64, 0},
+                        {CL_MEM_OBJECT_IMAGE2D, W * Pixel, 0},
+                        {CL_MEM_OBJECT_IMAGE2D, 96, 0}};
+  for (const Case &C : Cases) {
+    bool Is1DArray = C.Type == CL_MEM_OBJECT_IMAGE1D_ARRAY;
+    bool Is3D = C.Type == CL_MEM_OBJECT_IMAGE3D;
+    bool HasLayers = Is3D || C.Type == CL_MEM_OBJECT_IMAGE2D_ARRAY;
+    std::string What = "type " + std::to_string(C.Type) + ", row pitch " +
+                       std::to_string(C.Row);
+    cl_image_desc D = {};
+    D.image_type = C.Type;
+    D.image_width = W;
+    D.image_height = Is1DArray ? 0 : H;
+    D.image_depth = Is3D ? N : 0;
+    D.image_array_size = Is1DArray || (HasLayers && !Is3D) ? N : 0;
+    D.image_row_pitch = C.Row;
+    D.image_slice_pitch = C.Slice;
+    cl_int Err;
+    Mem M(clCreateImage(E.Ctx, CL_MEM_READ_WRITE, &F, &D, nullptr, &Err));
+    CLT_EXPECT_MSG(Err == CL_SUCCESS, What + ": " + errorName(Err));
+    // A 1D array's rows are its slices: the slice pitch, or the row pitch.
+    size_t WantSlice = Is1DArray ? (C.Slice ? C.Slice : C.Row) : C.Slice;
+    CLT_EXPECT_MSG(imageInfo<size_t>(M, CL_IMAGE_ROW_PITCH) == C.Row, What);
+    CLT_EXPECT_MSG(imageInfo<size_t>(M, CL_IMAGE_SLICE_PITCH) == WantSlice,
+                   What);
+
+    // Every pixel written packed, then read back, copied through a buffer
+    // and another image of the same type, packed.
+    size_t Lines = Is1DArray ? N : H, Layers = HasLayers ? N : 1;
+    const size_t Origin[3] = {0, 0, 0}, Region[3] = {W, Lines, Layers};
+    std::vector<cl_uchar> Pix(W * Lines * Layers * Pixel);
+    for (size_t I = 0; I < Pix.size(); ++I)
+      Pix[I] = cl_uchar(I * 7 + C.Row);
+    CL_CHECK(clEnqueueWriteImage(E.Q, M, CL_TRUE, Origin, Region, 0, 0,
+                                 Pix.data(), 0, nullptr, nullptr));
+    std::vector<cl_uchar> Back(Pix.size());
+    CL_CHECK(clEnqueueReadImage(E.Q, M, CL_TRUE, Origin, Region, 0, 0,
+                                Back.data(), 0, nullptr, nullptr));
+    expectEqual(Back, Pix, What + ": read");
+    Mem Buf = E.buffer(CL_MEM_READ_WRITE, Pix.size());
+    CL_CHECK(clEnqueueCopyImageToBuffer(E.Q, M, Buf, Origin, Region, 0, 0,
+                                        nullptr, nullptr));
+    expectEqual(E.read<cl_uchar>(Buf, Pix.size()), Pix, What + ": to buffer");
+    cl_image_desc Packed = D;
+    Packed.image_row_pitch = Packed.image_slice_pitch = 0;
+    Mem Other(
+        clCreateImage(E.Ctx, CL_MEM_READ_WRITE, &F, &Packed, nullptr, &Err));
+    CL_CHECK(Err);
+    CL_CHECK(clEnqueueCopyImage(E.Q, M, Other, Origin, Origin, Region, 0,
+                                nullptr, nullptr));
+    std::fill(Back.begin(), Back.end(), 0);
+    CL_CHECK(clEnqueueReadImage(E.Q, Other, CL_TRUE, Origin, Region, 0, 0,
+                                Back.data(), 0, nullptr, nullptr));
+    expectEqual(Back, Pix, What + ": copied");
+
+    // A map shows the layout: rows at the row pitch (a 1D array's at the
+    // slice pitch), layers at the slice pitch.
+    size_t MapRow = 0, MapSlice = 0;
+    cl_uchar *P = static_cast<cl_uchar *>(
+        clEnqueueMapImage(E.Q, M, CL_TRUE, CL_MAP_READ, Origin, Region, &MapRow,
+                          &MapSlice, 0, nullptr, nullptr, &Err));
+    CL_CHECK(Err);
+    CLT_EXPECT_MSG(MapRow == C.Row && MapSlice == WantSlice, What);
+    size_t RowStep = Is1DArray ? WantSlice : C.Row;
+    for (size_t L = 0; L < Layers; ++L)
+      for (size_t Y = 0; Y < Lines; ++Y)
+        CLT_EXPECT_MSG(std::equal(Pix.begin() + (L * Lines + Y) * W * Pixel,
+                                  Pix.begin() + (L * Lines + Y + 1) * W * Pixel,
+                                  P + L * MapSlice + Y * RowStep),
+                       What + ": mapped row " + std::to_string(Y));
+    CL_CHECK(clEnqueueUnmapMemObject(E.Q, M, P, 0, nullptr, nullptr));
+    CL_CHECK(clFinish(E.Q));
+  }
+
+  // A kernel reads and writes a 2D image laid out by the pitch given.
+  Program Prog = E.build(Source, PocldOptions);
+  Kernel Blur = E.kernel(Prog, "blur");
+  const cl_image_format FF = {CL_RGBA, CL_FLOAT};
+  cl_image_desc D = {};
+  D.image_type = CL_MEM_OBJECT_IMAGE2D;
+  D.image_width = W;
+  D.image_height = H;
+  D.image_row_pitch = W * 16 + 64;
+  cl_int Err;
+  Mem Src(clCreateImage(E.Ctx, CL_MEM_READ_ONLY, &FF, &D, nullptr, &Err));
+  CL_CHECK(Err);
+  Mem Dst(clCreateImage(E.Ctx, CL_MEM_WRITE_ONLY, &FF, &D, nullptr, &Err));
+  CL_CHECK(Err);
+  std::vector<float> Pix(W * H * 4);
+  for (size_t I = 0; I < Pix.size(); ++I)
+    Pix[I] = float(I) * 0.5f;
+  const size_t Origin[3] = {0, 0, 0}, Region[3] = {W, H, 1};
+  CL_CHECK(clEnqueueWriteImage(E.Q, Src, CL_TRUE, Origin, Region, 0, 0,
+                               Pix.data(), 0, nullptr, nullptr));
+  Sampler S(clCreateSampler(E.Ctx, CL_FALSE, CL_ADDRESS_CLAMP_TO_EDGE,
+                            CL_FILTER_NEAREST, &Err));
+  CL_CHECK(Err);
+  setArgs(Blur, Src, Dst, S);
+  size_t Global[2] = {W, H};
+  E.run(Blur, 2, Global, nullptr);
+  std::vector<float> Back(Pix.size(), -1.0f);
+  CL_CHECK(clEnqueueReadImage(E.Q, Dst, CL_TRUE, Origin, Region, 0, 0,
+                              Back.data(), 0, nullptr, nullptr));
+  expectEqual(Back, Pix, "kernel over pitched images");
 }
