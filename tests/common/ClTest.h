@@ -31,6 +31,7 @@
 #include <CL/cl.h>
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <chrono>
 #include <cmath>
@@ -480,6 +481,36 @@ inline std::string programString(cl_program P, cl_program_info I) {
   return S;
 }
 
+/// A text-valued clGetKernelInfo, without its terminating zero.
+inline std::string kernelString(cl_kernel K, cl_kernel_info I) {
+  size_t N = 0;
+  CL_CHECK(clGetKernelInfo(K, I, 0, nullptr, &N));
+  std::string S(N, '\0');
+  CL_CHECK(clGetKernelInfo(K, I, N, &S[0], nullptr));
+  if (!S.empty() && S.back() == '\0')
+    S.pop_back();
+  return S;
+}
+
+/// A text-valued clGetKernelArgInfo of argument \p A, without its
+/// terminating zero.
+inline std::string argString(cl_kernel K, cl_uint A, cl_kernel_arg_info I) {
+  size_t N = 0;
+  CL_CHECK(clGetKernelArgInfo(K, A, I, 0, nullptr, &N));
+  std::string S(N, '\0');
+  CL_CHECK(clGetKernelArgInfo(K, A, I, N, &S[0], nullptr));
+  if (!S.empty() && S.back() == '\0')
+    S.pop_back();
+  return S;
+}
+
+/// A clGetKernelArgInfo of type \p T of argument \p A.
+template <typename T> T argValue(cl_kernel K, cl_uint A, cl_kernel_arg_info I) {
+  T V{};
+  CL_CHECK(clGetKernelArgInfo(K, A, I, sizeof(T), &V, nullptr));
+  return V;
+}
+
 /// The binary of a program built for one device.
 inline std::vector<unsigned char> programBinary(cl_program P) {
   size_t Size = 0;
@@ -567,6 +598,18 @@ inline Event foreignUserEvent(const Env &E) {
 /// Gives the device time to (wrongly) run a command that must wait.
 inline void settle() {
   std::this_thread::sleep_for(std::chrono::milliseconds(50));
+}
+
+/// An event's four profiling times: queued, submitted, started, ended.
+inline std::array<cl_ulong, 4> profilingTimes(cl_event Ev) {
+  std::array<cl_ulong, 4> T = {0, 0, 0, 0};
+  const cl_profiling_info Which[4] = {
+      CL_PROFILING_COMMAND_QUEUED, CL_PROFILING_COMMAND_SUBMIT,
+      CL_PROFILING_COMMAND_START, CL_PROFILING_COMMAND_END};
+  for (int I = 0; I < 4; ++I)
+    CL_CHECK(clGetEventProfilingInfo(Ev, Which[I], sizeof(cl_ulong), &T[I],
+                                     nullptr));
+  return T;
 }
 
 inline cl_int eventStatus(cl_event Ev) {

@@ -49,13 +49,7 @@ CLT_TEST(profiling) {
   CL_CHECK(clEnqueueWriteBuffer(E.Q, B, CL_FALSE, 0, N, Data.data(), 0, nullptr,
                                 Ev.out()));
   waitFor(Ev);
-  cl_ulong T[4];
-  const cl_profiling_info Which[4] = {
-      CL_PROFILING_COMMAND_QUEUED, CL_PROFILING_COMMAND_SUBMIT,
-      CL_PROFILING_COMMAND_START, CL_PROFILING_COMMAND_END};
-  for (int I = 0; I < 4; ++I)
-    CL_CHECK(clGetEventProfilingInfo(Ev, Which[I], sizeof(cl_ulong), &T[I],
-                                     nullptr));
+  std::array<cl_ulong, 4> T = profilingTimes(Ev);
   CLT_EXPECT(T[0] > 0);
   CLT_EXPECT(T[0] <= T[1] && T[1] <= T[2] && T[2] <= T[3]);
   CLT_EXPECT(T[3] > T[2]); // a 4 MB copy takes time

@@ -49,23 +49,6 @@ struct HostS {
   cl_long d;
 };
 
-static std::string argString(cl_kernel K, cl_uint I, cl_kernel_arg_info P) {
-  size_t N = 0;
-  CL_CHECK(clGetKernelArgInfo(K, I, P, 0, nullptr, &N));
-  std::string S(N, '\0');
-  CL_CHECK(clGetKernelArgInfo(K, I, P, N, &S[0], nullptr));
-  if (!S.empty() && S.back() == '\0')
-    S.pop_back();
-  return S;
-}
-
-template <typename T>
-static T argValue(cl_kernel K, cl_uint I, cl_kernel_arg_info P) {
-  T V{};
-  CL_CHECK(clGetKernelArgInfo(K, I, P, sizeof(T), &V, nullptr));
-  return V;
-}
-
 CLT_TEST(kernelInfo) {
   Program P = E.build(Source, "-cl-kernel-arg-info");
   Kernel K = E.kernel(P, "args");

@@ -162,33 +162,6 @@ CLT_TEST(everyDeviceQueryPocldMakesIsAnswered) {
 /// The options pocld passes: the client's, then " -cl-kernel-arg-info".
 static const char *PocldOptions = " -cl-kernel-arg-info";
 
-static std::string kernelString(cl_kernel K, cl_kernel_info P) {
-  size_t N = 0;
-  CL_CHECK(clGetKernelInfo(K, P, 0, nullptr, &N));
-  std::string S(N, '\0');
-  CL_CHECK(clGetKernelInfo(K, P, N, &S[0], nullptr));
-  if (!S.empty() && S.back() == '\0')
-    S.pop_back();
-  return S;
-}
-
-static std::string argString(cl_kernel K, cl_uint I, cl_kernel_arg_info P) {
-  size_t N = 0;
-  CL_CHECK(clGetKernelArgInfo(K, I, P, 0, nullptr, &N));
-  std::string S(N, '\0');
-  CL_CHECK(clGetKernelArgInfo(K, I, P, N, &S[0], nullptr));
-  if (!S.empty() && S.back() == '\0')
-    S.pop_back();
-  return S;
-}
-
-template <typename T>
-static T argValue(cl_kernel K, cl_uint I, cl_kernel_arg_info P) {
-  T V{};
-  CL_CHECK(clGetKernelArgInfo(K, I, P, sizeof(T), &V, nullptr));
-  return V;
-}
-
 /// One argument's info, as pocld copies it into the kernel's metadata.
 struct ArgInfo {
   cl_kernel_arg_address_qualifier Address;
@@ -427,13 +400,7 @@ CLT_TEST(binaryBuildsWithOtherOptions) {
 static void expectTimestamps(cl_event Ev, const char *What) {
   waitFor(Ev);
   CLT_EXPECT_MSG(eventStatus(Ev) == CL_COMPLETE, What);
-  cl_ulong T[4] = {0, 0, 0, 0};
-  const cl_profiling_info Which[4] = {
-      CL_PROFILING_COMMAND_QUEUED, CL_PROFILING_COMMAND_SUBMIT,
-      CL_PROFILING_COMMAND_START, CL_PROFILING_COMMAND_END};
-  for (int I = 0; I < 4; ++I)
-    CL_CHECK(clGetEventProfilingInfo(Ev, Which[I], sizeof(cl_ulong), &T[I],
-                                     nullptr));
+  std::array<cl_ulong, 4> T = profilingTimes(Ev);
   CLT_EXPECT_MSG(T[0] > 0 && T[0] <= T[1] && T[1] <= T[2] && T[2] <= T[3],
                  std::string(What) + ": " + std::to_string(T[0]) + " " +
                      std::to_string(T[1]) + " " + std::to_string(T[2]) + " " +
