@@ -4,7 +4,7 @@
 # SPDX-License-Identifier: MIT
 #
 #   scripts/compile-corpus.sh dump CORPUS
-#       runs each tests/kernels binary in `split` mode with
+#       runs each tests/kernels binary in `split` mode, untiered, with
 #       POCL_ISS_DUMP_IR=CORPUS/<binary> and POCL_KERNEL_CACHE=0, and lists
 #       every (kernel, local size) compiled in CORPUS/list.txt;
 #   scripts/compile-corpus.sh run CORPUS OUT MODE [pocl-iss-opt flags...]
@@ -33,13 +33,17 @@ dump)
   for B in "$BUILD"/tests/kernels/kernel-*; do
     N=$(basename "$B")
     mkdir -p "$CORPUS/$N"
-    OCL_ICD_VENDORS="$BUILD/vendors" POCL_ISS_MODE=split \
+    # Untiered: a tiered launch leaves the mode's compile to a compiler
+    # process that exit may stop half-way, and the files dumped would
+    # depend on timing.
+    OCL_ICD_VENDORS="$BUILD/vendors" POCL_ISS_MODE=split POCL_ISS_TIERED=0 \
       POCL_KERNEL_CACHE=0 POCL_DEBUG=llvm POCL_ISS_DUMP_IR="$CORPUS/$N" \
       "$B" > "$CORPUS/$N.log" 2>&1 || echo "$N failed (see $CORPUS/$N.log)"
-    grep -o 'kernel [^ ]*, local size [0-9,]*' "$CORPUS/$N.log" | sort -u |
+    grep -o 'kernel [^ ]*, local size [0-9,]*' "$CORPUS/$N.log" |
+      sed 's/,$//' | sort -u |
       while read -r _ K _ _ L; do
         K=${K%,}
-        [ -f "$CORPUS/$N/$K-split-linked.ll" ] && echo "$N/$K ${L%,}"
+        [ -f "$CORPUS/$N/$K-split-linked.ll" ] && echo "$N/$K $L"
       done >> "$CORPUS/list.txt" || true
   done
   echo "$(wc -l < "$CORPUS/list.txt") (kernel, local size) in $CORPUS/list.txt"
