@@ -32,8 +32,6 @@ class raw_ostream;
 
 namespace iss {
 
-class WorkItemModel;
-
 /// What one compilation of a kernel is for: which kernel, its local size
 /// (a compile-time constant, DESIGN.md section 2) and how to vectorize.
 struct WorkGroupConfig {
@@ -238,10 +236,10 @@ private:
   WorkGroupConfig Config;
 };
 
-/// iss-hoist-uniform: after iss-wi-loops, calls of functions that touch no
-/// memory (iss-prepare left them out of line, InlineLateAttr) are hoisted
-/// out of the work-item loops when their arguments are the same for every
-/// work-item (LICM on the subkernels), so that a uniform pow() before a
+/// iss-hoist-uniform: once the work-group function is built, calls of functions
+/// that touch no memory (iss-prepare left them out of line, InlineLateAttr) are
+/// hoisted out of the work-item loops when their arguments are the same for
+/// every work-item (LICM on the subkernels), so that a uniform pow() before a
 /// divergent branch runs once per work group, not once per work-item; then
 /// every call of those functions is inlined.
 ISS_KERNEL_PASS(HoistUniformCallsPass);

@@ -44,6 +44,13 @@ using namespace llvm;
 
 namespace iss {
 
+/// The CPU the subkernels are tuned for (iss-codegen-attrs): the host's,
+/// asked once.
+static const std::string &hostCPU() {
+  static const std::string CPU = sys::getHostCPUName().str();
+  return CPU;
+}
+
 static unsigned defaultVectorWidth() {
   // Lanes of 32 bits in the widest vector register. The subkernels ask for
   // that width (prefer-vector-width below): LLVM's skylake-avx512 tuning
@@ -661,7 +668,7 @@ static KernelJob kernelJob(const std::vector<uint8_t> &Binary,
   Config.WeightConsecutive = S.WeightConsecutive;
   Config.WeightUniform = S.WeightUniform;
   Config.WeightDivergent = S.WeightDivergent;
-  Config.TuneCPU = sys::getHostCPUName().str();
+  Config.TuneCPU = hostCPU();
   std::string Rest;
   raw_string_ostream KS(Rest);
   KS << "; width " << Config.VectorWidth << (Config.ForceWidth ? " forced" : "")

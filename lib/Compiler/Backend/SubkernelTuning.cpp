@@ -85,7 +85,8 @@ PreservedAnalyses CodegenAttributesPass::run(Module &M,
                        "+prefer-no-gather,+prefer-no-scatter");
     }
   }
-  // Attributes only: no analysis looks at them.
+  // Attributes for O3 and the code generator, which run with analyses of
+  // their own; the ones cached here stay, as before these passes existed.
   return PreservedAnalyses::all();
 }
 

@@ -40,8 +40,6 @@
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 
-#include <optional>
-
 using namespace llvm;
 
 #define DEBUG_TYPE "iss-subkernels"
@@ -271,6 +269,13 @@ static ScoredCandidates scoreCandidates(const WorkGroupConfig &Config,
   return S;
 }
 
+/// Why the first candidate of \p S runs alone, not scored, on one line
+/// (the remark, POCL_DEBUG=llvm, print<iss-scores>).
+static std::string unscoredLine(const ScoredCandidates &S, Mode M) {
+  return "subkernel " + S.Cands[0].describe(M) +
+         " alone, not scored: " + S.Unscored;
+}
+
 /// A scored candidate on one line: its subkernel, whether it is dominated,
 /// its exact parts and its score (POCL_DEBUG=llvm, print<iss-scores>).
 static std::string scoreLine(const Candidate &C, Mode M) {
@@ -407,8 +412,7 @@ PreservedAnalyses SubkernelsPass::run(Module &M, ModuleAnalysisManager &MAM) {
     OptimizationRemarkEmitter ORE(First);
     ORE.emit([&] {
       return OptimizationRemarkMissed(DEBUG_TYPE, "NotScored", First)
-             << "subkernel " << Cands[0].describe(Config.IssMode)
-             << " alone, not scored: " << S.Unscored;
+             << unscoredLine(S, Config.IssMode);
     });
   } else if (S.Unscored.empty() && debugEnabled(DbgLLVM)) {
     for (const Candidate &C : Cands)
@@ -416,9 +420,8 @@ PreservedAnalyses SubkernelsPass::run(Module &M, ModuleAnalysisManager &MAM) {
                scoreLine(C, Config.IssMode).c_str());
   }
   if (!S.Unscored.empty())
-    debugLog(DbgLLVM, "%s: subkernel %s alone, not scored: %s",
-             Config.Kernel.c_str(), Cands[0].describe(Config.IssMode).c_str(),
-             S.Unscored.c_str());
+    debugLog(DbgLLVM, "%s: %s", Config.Kernel.c_str(),
+             unscoredLine(S, Config.IssMode).c_str());
 
   SmallVector<const Candidate *, 4> Kept;
   for (const Candidate &C : Cands)
@@ -488,8 +491,7 @@ PreservedAnalyses SubkernelScoresPrinterPass::run(Module &M,
                  : "no dimension to vectorize")
          << "\n";
     else if (!S.Unscored.empty())
-      OS << "  subkernel " << S.Cands[0].describe(Config.IssMode)
-         << " alone, not scored: " << S.Unscored << "\n";
+      OS << "  " << unscoredLine(S, Config.IssMode) << "\n";
     else
       for (const Candidate &C : S.Cands)
         OS << "  " << scoreLine(C, Config.IssMode) << "\n";
