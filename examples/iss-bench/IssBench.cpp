@@ -246,6 +246,7 @@ struct Options {
   std::string Vendors, IssIcd;
   int Timeout = 900;
   bool CpuTime = false;
+  bool WarmCache = false;
 };
 
 [[noreturn]] void usage() {
@@ -274,6 +275,13 @@ first launch over vec's, split/vec and so on).
                        (default: <build>/vendors/pocl-iss.icd next to this binary)
   --platforms s,...    only platforms whose name contains one of these
   --timeout SEC        limit per child process (default 900)
+  --warm-cache         an application's second run: each configuration runs
+                       once untimed first, with a kernel cache of its own,
+                       and what it leaves compiling is waited for; the timed
+                       child then starts from that cache, tiered (pocl-iss's
+                       default: the mode's code, and the measured choice
+                       between it and vec's; POCL_ISS_TIERED in the
+                       environment overrides). Its first launch is a warm one
   --cpu-time           time each run by the process's CPU time instead of
                        event profiling: on a loaded machine it leaves out
                        the time the process waited for a core (uploads in
@@ -337,6 +345,8 @@ Options parseOptions(int Argc, char **Argv) {
       O.Timeout = driver::parseInt("iss-bench", Next(), "--timeout", 1, 86400);
     } else if (A == "--cpu-time") {
       O.CpuTime = true;
+    } else if (A == "--warm-cache") {
+      O.WarmCache = true;
     } else if (A == "--list") {
       for (const auto &R : sortedRegistry())
         std::printf("%-19s %-45s %s\n", R.Name.c_str(), R.Origin.c_str(),
@@ -465,22 +475,32 @@ int runParent(const Options &O) {
       // Kernel caches off, so that the first launch really compiles on both
       // pocl and pocl-iss (its time is reported); a folder per
       // configuration all the same, so that nothing one configuration
-      // leaves there (pocl's build folders) can reach another.
-      Set.push_back({"POCL_KERNEL_CACHE", "0"});
+      // leaves there (pocl's build folders) can reach another. With
+      // --warm-cache, on, in a folder per configuration and benchmark.
+      Set.push_back({"POCL_KERNEL_CACHE", O.WarmCache ? "1" : "0"});
       // The timed runs measure the mode's code: a tiered launch would run
-      // `vec`'s until the mode's arrives. POCL_ISS_TIERED in the
-      // environment overrides, for first-launch studies.
+      // `vec`'s until the mode's arrives (but from a warm cache the mode's
+      // is there). POCL_ISS_TIERED in the environment overrides, for
+      // first-launch studies.
       if (!std::getenv("POCL_ISS_TIERED"))
-        Set.push_back({"POCL_ISS_TIERED", "0"});
-      Set.push_back(
-          {"POCL_CACHE_DIR", OutDir + "/kcache/" + C.Label + "-" +
-                                 (C.Mode.empty() ? "default" : C.Mode)});
-      ChildOutcome Ch =
-          spawnChild({Self, "--child", "--platform", C.Platform, "--benchmark",
-                      B, "--reps", std::to_string(O.Reps), "--size",
-                      O.Sz == Size::Full ? "full" : "small", "--label",
-                      C.name(), "--cpu-time", O.CpuTime ? "1" : "0"},
-                     Set, Unset, O.Timeout);
+        Set.push_back({"POCL_ISS_TIERED", O.WarmCache ? "1" : "0"});
+      Set.push_back({"POCL_CACHE_DIR",
+                     OutDir + "/kcache/" + C.Label + "-" +
+                         (C.Mode.empty() ? "default" : C.Mode) +
+                         (O.WarmCache ? "-" + B : "")});
+      std::vector<std::string> Argv = {
+          Self,     "--child",
+          "--platform", C.Platform,
+          "--benchmark", B,
+          "--reps",     std::to_string(O.Reps),
+          "--size",     O.Sz == Size::Full ? "full" : "small",
+          "--label",    C.name(),
+          "--cpu-time", O.CpuTime ? "1" : "0"};
+      if (O.WarmCache) {
+        spawnChild(Argv, Set, Unset, O.Timeout);
+        spawn::waitLeftBehind(unsigned(O.Timeout));
+      }
+      ChildOutcome Ch = spawnChild(Argv, Set, Unset, O.Timeout);
       Result R = parseResultLine(C, B, Ch.Line);
       if (Ch.Line.empty()) {
         R.Status = "ERROR";
@@ -571,5 +591,9 @@ int main(int Argc, char **Argv) {
     }
     return runChild(A);
   }
-  return runParent(parseOptions(Argc, Argv));
+  Options O = parseOptions(Argc, Argv);
+  // What a warming run leaves compiling is waited for (--warm-cache).
+  if (O.WarmCache)
+    spawn::adoptOrphans("iss-bench");
+  return runParent(O);
 }

@@ -134,8 +134,15 @@ struct PieceInfo {
   unsigned Subkernel = 0; ///< the subkernel whose region it is
 };
 
+/// Which of two candidates the measured choice found faster
+/// (lib/Device/Pthread/MeasuredChoice.h): POCL_ISS_MODE's code or `vec`'s.
+enum class ChoiceWinner : uint8_t { None, Mode, Vec };
+
+class MeasuredChoice;
+
 /// A kernel compiled for one local size: its subkernels and the selection
-/// function. Immutable once made; shared between launches and threads.
+/// function. Immutable once made, but for what its launches measure;
+/// shared between launches and threads.
 struct CompiledKernel {
   std::string KernelName;
   size_t LocalSize[3] = {1, 1, 1};
@@ -180,6 +187,29 @@ struct CompiledKernel {
     std::atomic<uint32_t> Count[Buckets] = {};
   };
   mutable LaunchHistory History;
+
+  /// The measured choice between this code, POCL_ISS_MODE's, and `vec`'s,
+  /// where both are at hand (POCL_ISS_CHOICE): attached once by the
+  /// runtime, followed by every launch of this code from then on. Null
+  /// until attached, and where there is nothing to choose.
+  MeasuredChoice *choice() const {
+    return ChoicePtr.load(std::memory_order_acquire);
+  }
+  /// Attaches \p C unless a choice is attached already; returns the one
+  /// attached.
+  MeasuredChoice *attachChoice(std::shared_ptr<MeasuredChoice> C) const {
+    std::lock_guard<std::mutex> L(ChoiceM);
+    if (!ChoiceOwner) {
+      ChoiceOwner = std::move(C);
+      ChoicePtr.store(ChoiceOwner.get(), std::memory_order_release);
+    }
+    return ChoiceOwner.get();
+  }
+
+private:
+  mutable std::mutex ChoiceM;
+  mutable std::shared_ptr<MeasuredChoice> ChoiceOwner;
+  mutable std::atomic<MeasuredChoice *> ChoicePtr{nullptr};
 };
 
 /// Which code getCompiledKernel gets.
@@ -187,6 +217,7 @@ enum class CompileTier {
   Mode,       ///< POCL_ISS_MODE's, compiled if need be
   Vec,        ///< `vec`'s, compiled if need be (a tiered first launch)
   CachedOnly, ///< POCL_ISS_MODE's if loaded or on disk already, else null
+  VecCachedOnly, ///< `vec`'s if loaded or on disk already, else null
 };
 
 /// Compiles (or loads from the on-disk cache) the work-group functions of
@@ -202,6 +233,20 @@ getCompiledKernel(const std::vector<uint8_t> &Binary, const std::string &Kernel,
 /// POCL_ISS_MODE's compiles behind it (POCL_ISS_TIERED): in the modes that
 /// split or score, without POCL_ISS_STATS (which counts the mode's pieces).
 bool tieredLaunches();
+
+/// Whether a launch may measure POCL_ISS_MODE's code against `vec`'s
+/// (POCL_ISS_CHOICE): where the launches are tiered, so that `vec`'s code
+/// is compiled anyway.
+bool measuredChoices();
+/// The measured choice for \p Kernel at \p Local that an earlier process
+/// remembered in the kernel cache; ChoiceWinner::None where there is none.
+ChoiceWinner rememberedChoice(const std::vector<uint8_t> &Binary,
+                              const std::string &Kernel, const size_t Local[3]);
+/// Where the choice is remembered: a note in the kernel cache, written by
+/// the function returned, which holds what it needs (not the binary).
+std::function<void(ChoiceWinner)>
+choiceRememberer(const std::vector<uint8_t> &Binary, const std::string &Kernel,
+                 const size_t Local[3]);
 
 /// The compile of POCL_ISS_MODE's code behind a tiered first launch. It
 /// runs in the compiler process (pocl-iss-compile, one per application

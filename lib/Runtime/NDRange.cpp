@@ -23,6 +23,40 @@
 
 using namespace iss;
 
+/// Where launches may measure POCL_ISS_MODE's code \p Mode against `vec`'s
+/// (measuredChoices: POCL_ISS_CHOICE, tiered launches), attaches the
+/// choice to \p Mode once: decided already where an earlier process
+/// remembered it, else measuring. \p Vec is `vec`'s code where the caller
+/// has it; otherwise it is taken only from what is loaded or in the kernel
+/// cache, never compiled for this. Nothing to choose where the mode's code
+/// is `vec`'s.
+static void attachMeasuredChoice(const _cl_program &P, const std::string &Name,
+                                 const size_t L[3],
+                                 const std::shared_ptr<CompiledKernel> &Mode,
+                                 std::shared_ptr<CompiledKernel> Vec) {
+  if (!measuredChoices() || Mode->choice())
+    return;
+  ChoiceWinner Remembered = rememberedChoice(P.Binary, Name, L);
+  if (Remembered == ChoiceWinner::Mode)
+    return;
+  std::string Error;
+  if (!Vec)
+    Vec = getCompiledKernel(P.Binary, Name, L, Error,
+                            CompileTier::VecCachedOnly);
+  if (!Vec || Vec == Mode || Vec->Subkernels.empty())
+    return;
+  debugLog(DbgDevice, "%s, local size %zux%zux%zu: %s", Name.c_str(), L[0],
+           L[1], L[2],
+           Remembered == ChoiceWinner::Vec
+               ? "vec's code, as measured by an earlier process"
+               : "measuring the mode's code against vec's");
+  Mode->attachChoice(
+      Remembered == ChoiceWinner::Vec
+          ? std::make_shared<MeasuredChoice>(*Mode, Vec, Remembered)
+          : std::make_shared<MeasuredChoice>(
+                *Mode, Vec, choiceRememberer(P.Binary, Name, L)));
+}
+
 /// The largest divisor of \p N not above \p Limit; with \p Multiple > 1, the
 /// largest such divisor that is a multiple of it, if there is one.
 static size_t largestDivisor(size_t N, size_t Limit, size_t Multiple) {
@@ -375,6 +409,8 @@ cl_int iss::ndrangeCommand(const char *Func, const CommandTarget &T,
             Pending = BackgroundCompile::start(
                 std::make_shared<const std::vector<uint8_t>>(P->Binary),
                 K->Info.Name, L);
+          else
+            attachMeasuredChoice(*P, K->Info.Name, L, Code, nullptr);
         }
         if (!Code)
           Code =
@@ -406,9 +442,10 @@ cl_int iss::ndrangeCommand(const char *Func, const CommandTarget &T,
           // A compile that failed leaves the launches `vec`'s code, which is
           // right: no error for what the first launch ran.
           if (St == BackgroundCompile::Status::Done &&
-              !Code->Subkernels.empty())
+              !Code->Subkernels.empty()) {
+            attachMeasuredChoice(*P, K->Info.Name, L, Code, Slot.Code);
             Slot.Code = Code;
-          else
+          } else
             debugLog(DbgRuntime,
                      "%s: compiling %s for local size %zux%zux%zu in mode %s "
                      "failed, its launches keep vec's code: %s",

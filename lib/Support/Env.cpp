@@ -119,6 +119,9 @@ std::string parseWeights(const std::string &Value, double &Consecutive,
 
 std::string parseDebug(const std::string &Value, unsigned &Mask) {
   // pocl accepts "1"/"all" or a comma-separated list of categories.
+  // pocl's other categories (its doc's "err,warn" among them) name what
+  // pocl-iss logs under another, or has not: accepted, so that an
+  // application's setting for pocl does not stop pocl-iss.
   static const struct {
     const char *Name;
     unsigned Bits;
@@ -126,7 +129,15 @@ std::string parseDebug(const std::string &Value, unsigned &Mask) {
               {"0", 0},                {"error", DbgError},
               {"warning", DbgWarning}, {"general", DbgGeneral},
               {"llvm", DbgLLVM},       {"runtime", DbgRuntime},
-              {"device", DbgDevice},   {"cache", DbgCache}};
+              {"device", DbgDevice},   {"cache", DbgCache},
+              {"err", DbgError},       {"warn", DbgWarning},
+              {"memory", 0},           {"events", 0},
+              {"locking", 0},          {"refcounts", 0},
+              {"timing", 0},           {"remote", 0},
+              {"proxy", 0},            {"mmap", 0},
+              {"hsa", 0},              {"cuda", 0},
+              {"tce", 0},              {"vulkan", 0},
+              {"level0", 0},           {"almaif", 0}};
   unsigned M = 0;
   std::stringstream SS(Value);
   std::string Item;
@@ -140,7 +151,8 @@ std::string parseDebug(const std::string &Value, unsigned &Mask) {
     if (!Found)
       return "POCL_DEBUG='" + Value +
              "' is not allowed; expected 1, 0, all or a comma-separated list "
-             "of error, warning, general, llvm, runtime, device, cache";
+             "of error, warning, general, llvm, runtime, device, cache "
+             "(or another of pocl's categories)";
   }
   Mask = M;
   return "";

@@ -56,7 +56,13 @@ TEST(Env, DimsAndDebug) {
   EXPECT_EQ(M, unsigned(DbgAll));
   EXPECT_EQ(parseDebug("llvm,cache", M), "");
   EXPECT_EQ(M, unsigned(DbgLLVM | DbgCache));
+  // pocl's own names: its doc's short ones, and those we log nothing for.
+  EXPECT_EQ(parseDebug("err,warn", M), "");
+  EXPECT_EQ(M, unsigned(DbgError | DbgWarning));
+  EXPECT_EQ(parseDebug("memory,remote,refcounts,llvm", M), "");
+  EXPECT_EQ(M, unsigned(DbgLLVM));
   EXPECT_NE(parseDebug("verbose", M), "");
+  EXPECT_NE(parseDebug("llvm,", M), "");
 }
 
 TEST(Env, Weights) {

@@ -6,7 +6,8 @@
 // under one checksum that covers all of it: a damaged symbol name is as
 // much a miss as a damaged object. A damaged entry is a miss and gets
 // rebuilt. An entry whose code is another's (a mode's that is `vec`'s)
-// holds that entry's key instead. How entries are sealed, trusted and
+// holds that entry's key instead; a note of a measured choice holds the
+// word "vec" or "mode". How entries are sealed, trusted and
 // written: CacheFile.h.
 //
 //===----------------------------------------------------------------------===//
@@ -61,6 +62,13 @@ bool decodeCachedKernel(const std::string &Data, const std::string &Key,
         return Miss("bad same line");
       Out = CachedKernel();
       Out.SameAs = L.substr(5);
+      return true;
+    }
+    if (L.rfind("choice ", 0) == 0) {
+      if (Pos != Data.size() || L.size() == 7)
+        return Miss("bad choice line");
+      Out = CachedKernel();
+      Out.Choice = L.substr(7);
       return true;
     }
     if (L.rfind("sub ", 0) == 0) {
@@ -120,14 +128,19 @@ static bool readEntry(const std::string &Dir, const std::string &Key,
   return true;
 }
 
+bool readCachedNote(const std::string &Dir, const std::string &Key,
+                    CachedKernel &Out) {
+  return readEntry(Dir, Key, Out);
+}
+
 bool readCachedKernel(const std::string &Dir, const std::string &Key,
                       CachedKernel &Out) {
   CachedKernel K;
-  if (!readEntry(Dir, Key, K))
+  if (!readEntry(Dir, Key, K) || !K.Choice.empty())
     return false;
   if (!K.SameAs.empty()) {
     std::string Code = K.SameAs;
-    if (!readEntry(Dir, Code, K) || !K.SameAs.empty())
+    if (!readEntry(Dir, Code, K) || !K.SameAs.empty() || !K.Choice.empty())
       return false;
     K.SameAs = Code;
   }
@@ -138,6 +151,8 @@ bool readCachedKernel(const std::string &Dir, const std::string &Key,
 std::string encodeCachedKernel(const std::string &Key, const CachedKernel &K) {
   if (!K.SameAs.empty())
     return sealEntry(Magic, kernelSum, Key, "same " + K.SameAs + "\n");
+  if (!K.Choice.empty())
+    return sealEntry(Magic, kernelSum, Key, "choice " + K.Choice + "\n");
   std::string Body;
   for (const auto &[Sym, Desc] : K.Subkernels)
     Body += "sub " + Sym + "\t" + Desc + "\n";

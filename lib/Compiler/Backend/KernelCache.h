@@ -34,6 +34,10 @@ struct CachedKernel {
   /// key alone. Read from the cache, the other entry's content with this
   /// set.
   std::string SameAs;
+  /// A note of the measured choice between a mode's code and `vec`'s
+  /// (MeasuredChoice.h), "vec" or "mode"; such an entry holds it alone and
+  /// is read by readCachedNote.
+  std::string Choice;
 };
 
 /// Reads the entry for \p Key. False when there is none, it is damaged
@@ -44,6 +48,9 @@ struct CachedKernel {
 /// as that entry (not one naming a third), or is a miss.
 bool readCachedKernel(const std::string &Dir, const std::string &Key,
                       CachedKernel &Out);
+/// Reads the entry for \p Key as it is, following nothing: a note.
+bool readCachedNote(const std::string &Dir, const std::string &Key,
+                    CachedKernel &Out);
 /// Writes the entry atomically (a temporary file, mode 0600, renamed into
 /// place), so two processes filling the cache at once never leave a partial
 /// entry. Creates the folder (0700) if needed; does nothing when it cannot,

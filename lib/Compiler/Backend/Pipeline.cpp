@@ -795,23 +795,32 @@ static bool cachedOrCompiled(const std::vector<uint8_t> &Binary,
 std::shared_ptr<CompiledKernel>
 getCompiledKernel(const std::vector<uint8_t> &Binary, const std::string &Kernel,
                   const size_t Local[3], std::string &Error, CompileTier Tier) {
+  bool Vec = Tier == CompileTier::Vec || Tier == CompileTier::VecCachedOnly;
   KernelJob Job =
-      kernelJob(Binary, Kernel, Local,
-                Tier == CompileTier::Vec ? Mode::Vec : settings().IssMode);
+      kernelJob(Binary, Kernel, Local, Vec ? Mode::Vec : settings().IssMode);
   if (auto P = loadedKernels().find(Job.Key))
     return P;
   auto Start = std::chrono::steady_clock::now();
   CachedKernel CK;
   bool FromCache = false;
-  bool CachedOnly = Tier == CompileTier::CachedOnly;
+  bool CachedOnly =
+      Tier == CompileTier::CachedOnly || Tier == CompileTier::VecCachedOnly;
   if (!cachedOrCompiled(Binary, Job, CachedOnly, CK, FromCache, Error))
     return nullptr;
-  // The mode's entry that is vec's code: vec's kernel where it is loaded.
-  if (!CK.SameAs.empty())
+  // The mode's entry that is vec's code: vec's kernel, loaded once under
+  // both keys (so that it is one candidate, not two).
+  if (!CK.SameAs.empty()) {
     if (auto P = loadedKernels().find(CK.SameAs)) {
       logCompiled(Job, "vec's, loaded", msSince(Start));
       return loadedKernels().add(Job.Key, P);
     }
+    KernelJob VecJob = kernelJob(Binary, Kernel, Local, Mode::Vec);
+    std::string Why;
+    if (auto P = loadKernel(VecJob, CK, Why)) {
+      logCompiled(Job, "loaded from the cache", msSince(Start));
+      return loadedKernels().add(Job.Key, P);
+    }
+  }
   std::string Why;
   std::shared_ptr<CompiledKernel> Result = loadKernel(Job, CK, Why);
   if (!Result && FromCache) {
@@ -897,6 +906,42 @@ loadModeEntry(const std::vector<uint8_t> &Binary, const std::string &Kernel,
   if (!R)
     Error = "loading the compiled kernel failed: " + Why;
   return R;
+}
+
+/// The kernel cache's key of the note of \p Job's measured choice.
+static std::string choiceNoteKey(const KernelJob &Job) {
+  return Job.Key + "; measured choice";
+}
+
+bool measuredChoices() { return settings().Choice && tieredLaunches(); }
+
+ChoiceWinner rememberedChoice(const std::vector<uint8_t> &Binary,
+                              const std::string &Kernel,
+                              const size_t Local[3]) {
+  const Settings &S = settings();
+  CachedKernel Note;
+  if (!S.KernelCache ||
+      !readCachedNote(
+          S.CacheDir,
+          choiceNoteKey(kernelJob(Binary, Kernel, Local, S.IssMode)), Note))
+    return ChoiceWinner::None;
+  return Note.Choice == "vec"    ? ChoiceWinner::Vec
+         : Note.Choice == "mode" ? ChoiceWinner::Mode
+                                 : ChoiceWinner::None;
+}
+
+std::function<void(ChoiceWinner)>
+choiceRememberer(const std::vector<uint8_t> &Binary, const std::string &Kernel,
+                 const size_t Local[3]) {
+  const Settings &S = settings();
+  if (!S.KernelCache)
+    return nullptr;
+  std::string Key = choiceNoteKey(kernelJob(Binary, Kernel, Local, S.IssMode));
+  return [Key, Dir = S.CacheDir](ChoiceWinner W) {
+    CachedKernel Note;
+    Note.Choice = W == ChoiceWinner::Vec ? "vec" : "mode";
+    writeCachedKernel(Dir, Key, Note);
+  };
 }
 
 bool tieredLaunches() {

@@ -129,32 +129,47 @@ iss_wg_context WorkerPool::prepare(unsigned Index) {
   return Ctx;
 }
 
-uint64_t WorkerPool::work(unsigned Index) {
+void WorkerPool::runGroups(iss_subkernel_fn F, void **Slots,
+                           iss_wg_context &Ctx, uint64_t Begin,
+                           uint64_t End) const {
   const KernelLaunch &KL = *Launch;
+  const uint64_t N0 = KL.NumGroups[0], N1 = KL.NumGroups[1];
+  // Divisions once per chunk, not per group: a 64-bit division costs as
+  // much as a small work group's loop control (gaussian's 1024 groups of
+  // mostly inactive work-items per launch).
+  Ctx.group_id[0] = Begin % N0;
+  Ctx.group_id[1] = (Begin / N0) % N1;
+  Ctx.group_id[2] = Begin / (N0 * N1);
+  for (uint64_t G = Begin; G < End; ++G) {
+    F(Slots, &Ctx);
+    if (++Ctx.group_id[0] == N0) {
+      Ctx.group_id[0] = 0;
+      if (++Ctx.group_id[1] == N1) {
+        Ctx.group_id[1] = 0;
+        ++Ctx.group_id[2];
+      }
+    }
+  }
+}
+
+uint64_t WorkerPool::work(unsigned Index) {
   Participant &P = Parts[Index];
   iss_wg_context Ctx = prepare(Index);
-  const uint64_t N0 = KL.NumGroups[0], N1 = KL.NumGroups[1];
   uint64_t Ran = 0;
   for (;;) {
     uint64_t Begin = NextGroup.fetch_add(Chunk, std::memory_order_relaxed);
     if (Begin >= TotalGroups)
       break;
     uint64_t End = Begin + std::min(Chunk, TotalGroups - Begin);
-    // Divisions once per chunk, not per group: a 64-bit division costs as
-    // much as a small work group's loop control (gaussian's 1024 groups of
-    // mostly inactive work-items per launch).
-    Ctx.group_id[0] = Begin % N0;
-    Ctx.group_id[1] = (Begin / N0) % N1;
-    Ctx.group_id[2] = Begin / (N0 * N1);
-    for (uint64_t G = Begin; G < End; ++G) {
-      Fn(P.Slots.data(), &Ctx);
-      if (++Ctx.group_id[0] == N0) {
-        Ctx.group_id[0] = 0;
-        if (++Ctx.group_id[1] == N1) {
-          Ctx.group_id[1] = 0;
-          ++Ctx.group_id[2];
-        }
-      }
+    ChoiceWinner W = Measuring ? Measuring->winner() : ChoiceWinner::Mode;
+    if (W == ChoiceWinner::None) {
+      unsigned Who = Measuring->nextTurn();
+      uint64_t Start = monotonicNs();
+      runGroups(Who ? VecFn : Fn, P.Slots.data(), Ctx, Begin, End);
+      Measuring->record(Who, monotonicNs() - Start, End - Begin);
+    } else {
+      runGroups(W == ChoiceWinner::Vec ? VecFn : Fn, P.Slots.data(), Ctx,
+                Begin, End);
     }
     Ran += End - Begin;
   }
@@ -232,16 +247,7 @@ static void lowerEnvelope(std::atomic<uint64_t> &Est, uint64_t Sample) {
   Est.store(New, std::memory_order_relaxed);
 }
 
-bool WorkerPool::run(const KernelLaunch &KL) {
-  const CompiledKernel &K = *KL.Kernel;
-  if (K.ScratchBytes && !reserveScratch(K.ScratchBytes)) {
-    debugLog(DbgDevice, "%s: no memory for %zu bytes of scratch per thread",
-             K.KernelName.c_str(), K.ScratchBytes);
-    return false;
-  }
-  Launch = &KL;
-  TotalGroups = KL.NumGroups[0] * KL.NumGroups[1] * KL.NumGroups[2];
-
+iss_subkernel_fn WorkerPool::select(const CompiledKernel &K) {
   // The selection function sees participant 0's slots and group 0.
   uint32_t Sub = 0;
   if (K.Select && K.Subkernels.size() > 1) {
@@ -255,15 +261,48 @@ bool WorkerPool::run(const KernelLaunch &KL) {
   }
   if (K.Launches)
     K.Launches[Sub].fetch_add(1, std::memory_order_relaxed);
-  Fn = K.Subkernels[Sub];
+  return K.Subkernels[Sub];
+}
+
+bool WorkerPool::run(const KernelLaunch &KL) {
+  // The measured choice: the code it chose, or both while it measures.
+  const CompiledKernel *Code = KL.Kernel;
+  Measuring = KL.Kernel->choice();
+  if (Measuring) {
+    ChoiceWinner W = Measuring->winner();
+    if (W == ChoiceWinner::Vec)
+      Code = &Measuring->vec();
+    if (W != ChoiceWinner::None)
+      Measuring = nullptr;
+  }
+  const CompiledKernel &K = *Code;
+  size_t Scratch = K.ScratchBytes;
+  if (Measuring)
+    Scratch = std::max(Scratch, Measuring->vec().ScratchBytes);
+  if (Scratch && !reserveScratch(Scratch)) {
+    debugLog(DbgDevice, "%s: no memory for %zu bytes of scratch per thread",
+             K.KernelName.c_str(), Scratch);
+    return false;
+  }
+  Launch = &KL;
+  TotalGroups = KL.NumGroups[0] * KL.NumGroups[1] * KL.NumGroups[2];
+  Fn = select(K);
+  VecFn = Measuring ? select(Measuring->vec()) : nullptr;
 
   unsigned Threads =
       KL.MaxThreads ? std::min(KL.MaxThreads, NumThreads) : NumThreads;
   Plan LP = TotalGroups ? plan(K, TotalGroups, Threads) : Plan{0, -1};
   unsigned Workers = LP.Workers;
   // Several chunks per participant for balance, but never tiny ones on
-  // launches with many small groups.
-  Chunk = std::max<uint64_t>(1, TotalGroups / (uint64_t(Workers + 1) * 8));
+  // launches with many small groups. A measuring launch cuts more, so
+  // that a clear difference decides within it, as long as a chunk takes
+  // long enough to time.
+  uint64_t Cuts = uint64_t(Workers + 1) *
+                  (Measuring ? MeasuredChoice::ChunksPerThread : 8);
+  Chunk = std::max<uint64_t>(1, TotalGroups / Cuts);
+  if (Measuring)
+    if (uint64_t PerGroup = K.History.NsPerGroup.load(std::memory_order_relaxed))
+      Chunk = std::max(Chunk, MeasuredChoice::MinChunkNs / PerGroup + 1);
   NextGroup.store(0, std::memory_order_relaxed);
   // Launch numbers live in the gate's high 32 bits; 0 is never used.
   LaunchNumber = (LaunchNumber + 1) & 0xffffffffu;
@@ -318,6 +357,7 @@ bool WorkerPool::run(const KernelLaunch &KL) {
   if (Any)
     std::fflush(stdout);
   Launch = nullptr;
+  Measuring = nullptr;
   return true;
 }
 

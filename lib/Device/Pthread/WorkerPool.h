@@ -20,7 +20,9 @@
 // faster that way: the pool measures both ways per kernel and size and
 // keeps trying the slower one now and then, since the answer depends on
 // the machine's load and caches as much as on the kernel. A launch on a
-// sub-device invites no more workers than its compute units allow.
+// sub-device invites no more workers than its compute units allow. Where
+// the runtime attached a measured choice to the kernel (MeasuredChoice.h),
+// a launch runs the candidate it chose, or while it is open measures both.
 //
 // Every participant owns its local memory (for __local arguments and the
 // automatic __local variables, 64-byte aligned), its scratch memory (for
@@ -32,6 +34,8 @@
 
 #ifndef POCL_ISS_DEVICE_PTHREAD_WORKERPOOL_H
 #define POCL_ISS_DEVICE_PTHREAD_WORKERPOOL_H
+
+#include "Device/Pthread/MeasuredChoice.h"
 
 #include "pocl-iss/KernelCompiler.h"
 #include "pocl-iss/WorkGroupABI.h"
@@ -108,9 +112,15 @@ private:
   /// Runs chunks of work groups until none is left; returns how many
   /// groups this participant ran.
   uint64_t work(unsigned Index);
+  /// Runs work groups [Begin, End) with \p F.
+  void runGroups(iss_subkernel_fn F, void **Slots, iss_wg_context &Ctx,
+                 uint64_t Begin, uint64_t End) const;
   /// Points participant \p Index's argument slots at its own local memory
   /// and returns the work-group context of the current launch for it.
   iss_wg_context prepare(unsigned Index);
+  /// The subkernel of \p K the launch runs (its selection function's
+  /// pick), counted for POCL_ISS_STATS.
+  iss_subkernel_fn select(const CompiledKernel &K);
   /// Gives every participant at least \p Bytes of scratch memory.
   bool reserveScratch(size_t Bytes);
   /// How many workers may join a launch, and the bucket of the launch
@@ -148,6 +158,10 @@ private:
   // The current launch, written by the launcher before it opens the gate.
   const KernelLaunch *Launch = nullptr;
   iss_subkernel_fn Fn = nullptr;
+  /// A launch that measures the mode's code (Fn) against `vec`'s (VecFn):
+  /// its chunks alternate between them while the choice is open.
+  MeasuredChoice *Measuring = nullptr;
+  iss_subkernel_fn VecFn = nullptr;
   uint64_t TotalGroups = 0;
   uint64_t Chunk = 1;
   alignas(64) std::atomic<uint64_t> NextGroup{0};
