@@ -62,7 +62,7 @@ TEST(Env, DimsAndDebug) {
   EXPECT_EQ(parseDebug("memory,remote,refcounts,llvm", M), "");
   EXPECT_EQ(M, unsigned(DbgLLVM));
   EXPECT_NE(parseDebug("verbose", M), "");
-  EXPECT_NE(parseDebug("llvm,", M), "");
+  EXPECT_NE(parseDebug("llvm,,cache", M), "");
 }
 
 TEST(Env, Weights) {
