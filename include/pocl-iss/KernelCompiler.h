@@ -134,9 +134,10 @@ struct PieceInfo {
   unsigned Subkernel = 0; ///< the subkernel whose region it is
 };
 
-/// Which of two candidates the measured choice found faster
-/// (lib/Device/Pthread/MeasuredChoice.h): POCL_ISS_MODE's code or `vec`'s.
-enum class ChoiceWinner : uint8_t { None, Mode, Vec };
+/// The candidates of the measured choice (lib/Device/Pthread/
+/// MeasuredChoice.h), in the order it measures them: POCL_ISS_MODE's code,
+/// `vec`'s, and the kernel as written (its own vectors, not widened).
+enum class CodeCandidate : uint8_t { Mode, Vec, Written, None };
 
 class MeasuredChoice;
 
@@ -166,6 +167,10 @@ struct CompiledKernel {
   size_t ContextBytesPerWorkItem = 0;
   /// Bytes of uniform values kept once per work-group.
   size_t UniformContextBytes = 0;
+  /// The count of iss-as-written found widening across work-items less
+  /// than twice as cheap as the kernel as written: the kernel as written
+  /// is a candidate of the measured choice.
+  bool WrittenCandidate = false;
   /// Scratch memory each thread needs to run a work group
   /// (iss_wg_context::scratch): private and context arrays too big for
   /// its stack.
@@ -218,6 +223,7 @@ enum class CompileTier {
   Vec,        ///< `vec`'s, compiled if need be (a tiered first launch)
   CachedOnly, ///< POCL_ISS_MODE's if loaded or on disk already, else null
   VecCachedOnly, ///< `vec`'s if loaded or on disk already, else null
+  WrittenCachedOnly, ///< the kernel as written, if loaded or on disk
 };
 
 /// Compiles (or loads from the on-disk cache) the work-group functions of
@@ -239,12 +245,13 @@ bool tieredLaunches();
 /// is compiled anyway.
 bool measuredChoices();
 /// The measured choice for \p Kernel at \p Local that an earlier process
-/// remembered in the kernel cache; ChoiceWinner::None where there is none.
-ChoiceWinner rememberedChoice(const std::vector<uint8_t> &Binary,
-                              const std::string &Kernel, const size_t Local[3]);
+/// remembered in the kernel cache; CodeCandidate::None where there is none.
+CodeCandidate rememberedChoice(const std::vector<uint8_t> &Binary,
+                           const std::string &Kernel, const size_t Local[3]);
 /// Where the choice is remembered: a note in the kernel cache, written by
-/// the function returned, which holds what it needs (not the binary).
-std::function<void(ChoiceWinner)>
+/// the function returned, which holds what it needs (not the binary); an
+/// empty function without a kernel cache.
+std::function<void(CodeCandidate)>
 choiceRememberer(const std::vector<uint8_t> &Binary, const std::string &Kernel,
                  const size_t Local[3]);
 
@@ -258,10 +265,12 @@ class BackgroundCompile {
 public:
   /// Hands the compile to the compiler process, started if need be; null
   /// when no compiler process can run here (the caller compiles the
-  /// mode's code itself then).
+  /// mode's code itself then). With \p Written, the compile of the kernel
+  /// as written, a candidate of the measured choice.
   static std::shared_ptr<BackgroundCompile>
   start(std::shared_ptr<const std::vector<uint8_t>> Binary,
-        const std::string &Kernel, const size_t Local[3]);
+        const std::string &Kernel, const size_t Local[3],
+        bool Written = false);
   enum class Status { Running, Done, Failed };
   /// Never blocks. Done: \p Result is the mode's code, loaded; Failed:
   /// \p Error says why (the launches keep `vec`'s code).
@@ -276,6 +285,7 @@ public:
   std::shared_ptr<const std::vector<uint8_t>> Binary;
   std::string Kernel;
   size_t Local[3] = {1, 1, 1};
+  bool Written = false;
   Status St = Status::Running;
   std::string Reply; ///< the encoded entry, or the error
   std::shared_ptr<CompiledKernel> Result;

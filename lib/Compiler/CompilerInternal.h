@@ -80,17 +80,19 @@ std::vector<llvm::GlobalVariable *> autoLocalsOf(llvm::Function &Kernel);
 bool usesBarriers(llvm::Function &Kernel);
 
 /// The compiler process's half of a tiered launch: POCL_ISS_MODE's code
-/// for \p Kernel and \p Local, from the on-disk cache or compiled, given
-/// to \p Send as an encoded cache entry (encodeCachedKernel), then cached.
+/// (with \p Written, the kernel as written) for \p Kernel and \p Local,
+/// from the on-disk cache or compiled, given to \p Send as an encoded
+/// cache entry (encodeCachedKernel), then cached.
 bool compileModeEntry(const std::vector<uint8_t> &Binary,
                       const std::string &Kernel, const size_t Local[3],
+                      bool Written,
                       const std::function<void(const std::string &)> &Send,
                       std::string &Error);
 /// The application's half: loads an entry compileModeEntry made into the
 /// JIT (or the kernel already loaded under its key).
 std::shared_ptr<CompiledKernel>
 loadModeEntry(const std::vector<uint8_t> &Binary, const std::string &Kernel,
-              const size_t Local[3], const std::string &Entry,
+              const size_t Local[3], bool Written, const std::string &Entry,
               std::string &Error);
 
 /// A 64-bit FNV-1a hash in hex, for cache keys and checksums.

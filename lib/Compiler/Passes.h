@@ -63,6 +63,9 @@ struct WorkGroupConfig {
   /// The kernel as written where widening cannot pay (POCL_ISS_CHOICE;
   /// iss-as-written).
   bool Choice = true;
+  /// The kernel as written whatever the count says: the measured choice's
+  /// candidate of that name (iss-as-written).
+  bool AsWrittenOnly = false;
   /// Count the work-items each piece of a split region runs
   /// (POCL_ISS_STATS; iss-split).
   bool Stats = false;
@@ -143,7 +146,11 @@ ISS_KERNEL_PASS(CanonicalizeBarriersPass);
 /// what pocl runs) and the widened work-item loop, by register operations
 /// per work-item (wideningCost): where widening does not lower them, the
 /// kernel gets AsWrittenAttr, and iss-loop-barriers, iss-subkernels and the
-/// pipeline keep it as written. Not in `scalar` mode, which widens nothing.
+/// pipeline keep it as written (and always with Config.AsWrittenOnly).
+/// Where widening is less than twice as cheap, the module's
+/// `iss.written.candidate` names the kernel: the kernel as written is then
+/// a candidate of the measured choice. Not in `scalar` mode, which widens
+/// nothing.
 ISS_KERNEL_PASS(AsWrittenPass);
 
 /// iss-loop-barriers: implicit barriers for loops (sections 4.5 and 4.6).

@@ -23,38 +23,84 @@
 
 using namespace iss;
 
-/// Where launches may measure POCL_ISS_MODE's code \p Mode against `vec`'s
-/// (measuredChoices: POCL_ISS_CHOICE, tiered launches), attaches the
-/// choice to \p Mode once: decided already where an earlier process
-/// remembered it, else measuring. \p Vec is `vec`'s code where the caller
-/// has it; otherwise it is taken only from what is loaded or in the kernel
-/// cache, never compiled for this. Nothing to choose where the mode's code
-/// is `vec`'s.
-static void attachMeasuredChoice(const _cl_program &P, const std::string &Name,
-                                 const size_t L[3],
-                                 const std::shared_ptr<CompiledKernel> &Mode,
-                                 std::shared_ptr<CompiledKernel> Vec) {
-  if (!measuredChoices() || Mode->choice())
-    return;
-  ChoiceWinner Remembered = rememberedChoice(P.Binary, Name, L);
-  if (Remembered == ChoiceWinner::Mode)
+/// Attaches the measured choice (POCL_ISS_CHOICE, where launches are
+/// tiered) to the mode's code in \p Slot once its candidates are there:
+/// `vec`'s code (the slot's, or what is loaded or in the kernel cache,
+/// never compiled for this) and, where its count found widening close, the
+/// kernel as written, from the cache or compiling in the compiler process
+/// meanwhile. Decided already where an earlier process remembered it;
+/// nothing to choose where the mode's code is `vec`'s. Leaves
+/// Slot.ChoiceOpen set while a candidate is still compiling.
+static void settleChoice(const _cl_program &P, const std::string &Name,
+                         const size_t L[3], _cl_program::CompiledSlot &Slot) {
+  if (!Slot.ChoiceOpen || Slot.Pending)
     return;
   std::string Error;
+  if (Slot.PendingWritten) {
+    std::shared_ptr<CompiledKernel> W;
+    BackgroundCompile::Status St = Slot.PendingWritten->poll(W, Error);
+    if (St == BackgroundCompile::Status::Running)
+      return;
+    if (St == BackgroundCompile::Status::Done && !W->Subkernels.empty())
+      Slot.ChoiceWritten = W;
+    else
+      debugLog(DbgRuntime,
+               "compiling %s as written for local size %zux%zux%zu failed, "
+               "the choice goes without it: %s",
+               Name.c_str(), L[0], L[1], L[2], Error.c_str());
+    Slot.PendingWritten.reset();
+  }
+  const std::shared_ptr<CompiledKernel> &Mode = Slot.Code;
+  std::shared_ptr<CompiledKernel> Vec = std::move(Slot.ChoiceVec);
+  std::shared_ptr<CompiledKernel> Written = std::move(Slot.ChoiceWritten);
+  bool Asked = Written || Slot.PendingWritten;
+  Slot.ChoiceOpen = false;
+  if (Mode->choice())
+    return;
+  CodeCandidate Remembered = rememberedChoice(P.Binary, Name, L);
+  if (Remembered == CodeCandidate::Mode)
+    return;
   if (!Vec)
     Vec = getCompiledKernel(P.Binary, Name, L, Error,
                             CompileTier::VecCachedOnly);
-  if (!Vec || Vec == Mode || Vec->Subkernels.empty())
+  if (Vec && (Vec == Mode || Vec->Subkernels.empty()))
+    Vec = nullptr; // the mode's code is vec's
+  bool Close = Mode->WrittenCandidate || (Vec && Vec->WrittenCandidate);
+  if (Close && !Written)
+    Written = getCompiledKernel(P.Binary, Name, L, Error,
+                                CompileTier::WrittenCachedOnly);
+  auto Log = [&](const char *What) {
+    debugLog(DbgDevice, "%s, local size %zux%zux%zu: %s", Name.c_str(), L[0],
+             L[1], L[2], What);
+  };
+  if ((Remembered == CodeCandidate::Vec && Vec) ||
+      (Remembered == CodeCandidate::Written && Written)) {
+    Log(Remembered == CodeCandidate::Vec
+            ? "vec's code, as measured by an earlier process"
+            : "the kernel as written, as measured by an earlier process");
+    Mode->attachChoice(std::make_shared<MeasuredChoice>(
+        *Mode, Remembered, Remembered == CodeCandidate::Vec ? Vec : Written));
     return;
-  debugLog(DbgDevice, "%s, local size %zux%zux%zu: %s", Name.c_str(), L[0],
-           L[1], L[2],
-           Remembered == ChoiceWinner::Vec
-               ? "vec's code, as measured by an earlier process"
-               : "measuring the mode's code against vec's");
-  Mode->attachChoice(
-      Remembered == ChoiceWinner::Vec
-          ? std::make_shared<MeasuredChoice>(*Mode, Vec, Remembered)
-          : std::make_shared<MeasuredChoice>(
-                *Mode, Vec, choiceRememberer(P.Binary, Name, L)));
+  }
+  if (Close && !Written && !Asked) {
+    // Compiled behind the launches, which run the mode's code meanwhile.
+    Slot.PendingWritten = BackgroundCompile::start(
+        std::make_shared<const std::vector<uint8_t>>(P.Binary), Name, L,
+        true);
+    if (Slot.PendingWritten) {
+      Slot.ChoiceVec = Vec;
+      Slot.ChoiceOpen = true;
+      return;
+    }
+  }
+  if (!Vec && !Written)
+    return;
+  Log(!Written ? "measuring the mode's code against vec's"
+      : Vec    ? "measuring the mode's code against vec's and the kernel "
+                 "as written"
+               : "measuring the mode's code against the kernel as written");
+  Mode->attachChoice(std::make_shared<MeasuredChoice>(
+      *Mode, Vec, Written, choiceRememberer(P.Binary, Name, L)));
 }
 
 /// The largest divisor of \p N not above \p Limit; with \p Multiple > 1, the
@@ -409,8 +455,7 @@ cl_int iss::ndrangeCommand(const char *Func, const CommandTarget &T,
             Pending = BackgroundCompile::start(
                 std::make_shared<const std::vector<uint8_t>>(P->Binary),
                 K->Info.Name, L);
-          else
-            attachMeasuredChoice(*P, K->Info.Name, L, Code, nullptr);
+          Slot.ChoiceOpen = measuredChoices();
         }
         if (!Code)
           Code =
@@ -431,6 +476,15 @@ cl_int iss::ndrangeCommand(const char *Func, const CommandTarget &T,
         Slot.Pending = Pending;
         Final = !Pending;
         recordCompiledKernel(Slot.Code);
+        if (Pending && Slot.ChoiceOpen) {
+          // `vec`'s code is a candidate; the kernel as written too where
+          // its count was close, compiled after the mode's.
+          Slot.ChoiceVec = Code;
+          if (Code->WrittenCandidate)
+            Slot.PendingWritten = BackgroundCompile::start(
+                std::make_shared<const std::vector<uint8_t>>(P->Binary),
+                K->Info.Name, L, true);
+        }
       }
       if (Slot.Pending) {
         std::string Error;
@@ -442,10 +496,9 @@ cl_int iss::ndrangeCommand(const char *Func, const CommandTarget &T,
           // A compile that failed leaves the launches `vec`'s code, which is
           // right: no error for what the first launch ran.
           if (St == BackgroundCompile::Status::Done &&
-              !Code->Subkernels.empty()) {
-            attachMeasuredChoice(*P, K->Info.Name, L, Code, Slot.Code);
+              !Code->Subkernels.empty())
             Slot.Code = Code;
-          } else
+          else
             debugLog(DbgRuntime,
                      "%s: compiling %s for local size %zux%zux%zu in mode %s "
                      "failed, its launches keep vec's code: %s",
@@ -456,6 +509,9 @@ cl_int iss::ndrangeCommand(const char *Func, const CommandTarget &T,
           Final = true;
         }
       }
+      settleChoice(*P, K->Info.Name, L, Slot);
+      // A launch that finds the kernel's code final skips this table.
+      Final = Final && !Slot.ChoiceOpen;
       C->Compiled = Slot.Code;
     }
     if (Final) {

@@ -378,6 +378,12 @@ struct _cl_program : iss::ObjectBase {
     /// POCL_ISS_MODE's code compiling in the compiler process behind a
     /// tiered first launch (Code is `vec`'s until it arrives).
     std::shared_ptr<iss::BackgroundCompile> Pending;
+    /// The measured choice's candidates while they come, until the choice
+    /// is attached to the mode's code (POCL_ISS_CHOICE): `vec`'s code, and
+    /// the kernel as written, compiled or compiling in the compiler process.
+    bool ChoiceOpen = false;
+    std::shared_ptr<iss::CompiledKernel> ChoiceVec, ChoiceWritten;
+    std::shared_ptr<iss::BackgroundCompile> PendingWritten;
   };
   std::mutex CompiledM;
   std::map<std::pair<std::string, std::array<size_t, 3>>, CompiledSlot>

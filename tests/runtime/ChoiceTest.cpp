@@ -16,6 +16,10 @@
 //   paper's weights (2,1,0): the scores pick its scalar fallback, several
 //   times slower than vec's vectorized code, which the choice runs
 //   instead; a second process runs vec's code at once.
+// - Two uint16 values carried through a loop, where the count finds
+//   widening only a little cheaper than the kernel as written: the kernel
+//   as written is compiled behind the launches and measured too; a second
+//   process measures nothing.
 // - POCL_ISS_CHOICE=0: no measurement, the scores' pick throughout.
 //
 //===----------------------------------------------------------------------===//
@@ -136,6 +140,68 @@ static int scatteredChild(int Entries) {
   return Ok ? 0 : 1;
 }
 
+/// Two uint16 values carried through a loop of multiply-adds, as a peak
+/// compute benchmark writes them: widened by the work-items of a group,
+/// the two take every vector register there is, and the count of
+/// iss-as-written finds widening only a little cheaper than the kernel as
+/// written, which is then a candidate too.
+static const char *const Mad16Source =
+    "__kernel void mad16(__global uint *Out, uint A) {\n"
+    "  uint16 X = (uint16)(A) + (uint16)(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10,\n"
+    "                                    11, 12, 13, 14, 15);\n"
+    "  uint16 Y = (uint16)((uint)get_global_id(0));\n"
+    "  for (int I = 0; I < 64; ++I) {\n"
+    "    X = Y * X + Y; Y = X * Y + X; X = Y * X + Y; Y = X * Y + X;\n"
+    "  }\n"
+    "  uint8 S8 = X.lo + X.hi;\n"
+    "  uint4 S4 = S8.lo + S8.hi;\n"
+    "  Out[get_global_id(0)] = S4.x + S4.y + S4.z + S4.w;\n"
+    "}\n";
+
+/// The host's mad16 for work-item \p G.
+static unsigned mad16(unsigned A, unsigned G) {
+  unsigned X[16], Y[16], S = 0;
+  for (unsigned L = 0; L < 16; ++L) {
+    X[L] = A + L;
+    Y[L] = G;
+  }
+  for (int I = 0; I < 64; ++I)
+    for (unsigned L = 0; L < 16; ++L)
+      for (int Twice = 0; Twice < 2; ++Twice) {
+        X[L] = Y[L] * X[L] + Y[L];
+        Y[L] = X[L] * Y[L] + X[L];
+      }
+  for (unsigned L = 0; L < 16; ++L)
+    S += X[L];
+  return S;
+}
+
+/// mad16 over 16384 work-items in groups of 256, until the cache holds
+/// \p Entries entries: vec's, the mode's, the kernel as written and the
+/// choice's note.
+static int mad16Child(int Entries) {
+  clt::Env E;
+  E.open("pocl-iss");
+  const unsigned N = 16384, A = 7;
+  clt::Program P = E.build(Mad16Source);
+  clt::Kernel K = E.kernel(P, "mad16");
+  bool Ok = untilCached(Entries, [&](int Launch) {
+    clt::Mem Out = E.output<unsigned>(N);
+    clt::setArgs(K, Out, A);
+    size_t G = N, L = 256;
+    E.run(K, 1, &G, &L);
+    std::vector<unsigned> Got = E.read<unsigned>(Out, N);
+    for (unsigned I = 0; I < N; I += 97)
+      if (Got[I] != mad16(A, I)) {
+        std::fprintf(stderr, "launch %d: work-item %u: %u, expected %u\n",
+                     Launch, I, Got[I], mad16(A, I));
+        return false;
+      }
+    return true;
+  });
+  return Ok ? 0 : 1;
+}
+
 /// How many times \p Log contains \p Text.
 static int count(const std::string &Log, const std::string &Text) {
   int N = 0;
@@ -176,15 +242,19 @@ static int check(const char *Self, const clt::EnvChanges &Env,
 }
 
 int main(int Argc, char **Argv) {
-  // Children: --convolution=N, --scattered=N (N: cache entries).
+  // Children: --convolution=N, --scattered=N, --mad16=N (N: cache
+  // entries).
   const char *Arg = Argc > 1 ? Argv[1] : "";
   bool IsConv = !std::strncmp(Arg, "--convolution=", 14);
-  if (IsConv || !std::strncmp(Arg, "--scattered=", 12)) {
+  bool IsMad = !std::strncmp(Arg, "--mad16=", 8);
+  if (IsConv || IsMad || !std::strncmp(Arg, "--scattered=", 12)) {
     if (!clt::findPlatform("pocl-iss"))
       return 77;
     int Entries = std::atoi(std::strchr(Arg, '=') + 1);
     try {
-      return IsConv ? convolutionChild(Entries) : scatteredChild(Entries);
+      return IsConv  ? convolutionChild(Entries)
+             : IsMad ? mad16Child(Entries)
+                     : scatteredChild(Entries);
     } catch (const clt::Failure &F) {
       std::fprintf(stderr, "%s\n", F.what());
       return 1;
@@ -195,8 +265,8 @@ int main(int Argc, char **Argv) {
     return 1;
   const char *Self = SelfPath.c_str();
   clt::TempFolder A("pocl-iss-choice"), B("pocl-iss-choice"),
-      C("pocl-iss-choice");
-  if (!A.Made || !B.Made || !C.Made) {
+      C("pocl-iss-choice"), D("pocl-iss-choice");
+  if (!A.Made || !B.Made || !C.Made || !D.Made) {
     std::printf("FAIL: no temporary folder\n");
     return 1;
   }
@@ -244,6 +314,24 @@ int main(int Argc, char **Argv) {
   };
   for (const Expect &X : ScatRuns)
     if (int R = check(Self, Env("score", B, "1"), X))
+      return R;
+  // A count close to even: the kernel as written measured too.
+  const std::string Mad = "mad16, local size 256x1x1: ";
+  const Expect MadRuns[] = {
+      {"mad16 in split+score",
+       "--mad16=",
+       4,
+       {{Mad + "measuring the mode's code against vec's and the kernel as "
+               "written",
+         1},
+        {Mad + "measured choice: ", 1}}},
+      {"mad16 in split+score, second process",
+       "--mad16=",
+       4,
+       {{Measuring, 0}, {"measured choice", 0}}},
+  };
+  for (const Expect &X : MadRuns)
+    if (int R = check(Self, Env("split+score", D, "1"), X))
       return R;
   // Without the choice: the two codes in the cache, no note.
   const Expect Off = {"scattered in score, POCL_ISS_CHOICE=0",

@@ -22,8 +22,10 @@
 //
 // The protocol, over a socket pair (fd 3 in the compiler process):
 //   application -> compiler  "B <hash> <bytes>\n<program binary>"
-//                            "K <id> <hash> <lx> <ly> <lz> <kernel>\n"
+//                            "K <id> <hash> <lx> <ly> <lz> m|w <kernel>\n"
 //   compiler -> application  "R <id> ok|fail <bytes>\n<entry or error>"
+// (m: POCL_ISS_MODE's code; w: the kernel as written, a candidate of the
+// measured choice)
 // where an entry is encoded as the kernel cache holds it (KernelCache.h),
 // checked against the application's own key when it arrives. The
 // application reads replies without blocking, at its launches.
@@ -153,7 +155,8 @@ public:
          sendAll(Fd, "K " + std::to_string(Id) + " " + Hash + " " +
                          std::to_string(C->Local[0]) + " " +
                          std::to_string(C->Local[1]) + " " +
-                         std::to_string(C->Local[2]) + " " + C->Kernel + "\n");
+                         std::to_string(C->Local[2]) + " " +
+                         (C->Written ? "w " : "m ") + C->Kernel + "\n");
     if (!Ok) {
       lost("the compiler process is gone");
       C->St = BackgroundCompile::Status::Failed;
@@ -322,19 +325,27 @@ private:
 
 std::shared_ptr<BackgroundCompile>
 BackgroundCompile::start(std::shared_ptr<const std::vector<uint8_t>> Binary,
-                         const std::string &Kernel, const size_t Local[3]) {
+                         const std::string &Kernel, const size_t Local[3],
+                         bool Written) {
   auto C = std::make_shared<BackgroundCompile>();
   C->Binary = std::move(Binary);
   C->Kernel = Kernel;
+  C->Written = Written;
   for (unsigned D = 0; D < 3; ++D)
     C->Local[D] = Local[D] ? Local[D] : 1;
   if (!CompilerProcess::get().submit(C))
     return nullptr;
-  debugLog(DbgLLVM,
-           "kernel %s, local size %zu,%zu,%zu: the first launch runs vec's "
-           "code, mode %s compiling behind it",
-           Kernel.c_str(), C->Local[0], C->Local[1], C->Local[2],
-           modeName(settings().IssMode));
+  if (Written)
+    debugLog(DbgLLVM,
+             "kernel %s, local size %zu,%zu,%zu: the kernel as written "
+             "compiling behind the launches, a candidate",
+             Kernel.c_str(), C->Local[0], C->Local[1], C->Local[2]);
+  else
+    debugLog(DbgLLVM,
+             "kernel %s, local size %zu,%zu,%zu: the first launch runs vec's "
+             "code, mode %s compiling behind it",
+             Kernel.c_str(), C->Local[0], C->Local[1], C->Local[2],
+             modeName(settings().IssMode));
   return C;
 }
 
@@ -346,14 +357,15 @@ BackgroundCompile::poll(std::shared_ptr<CompiledKernel> &Out,
   P.pump();
   if (St == Status::Done && !Result) {
     std::string E;
-    Result = loadModeEntry(*Binary, Kernel, Local, Reply, E);
+    Result = loadModeEntry(*Binary, Kernel, Local, Written, Reply, E);
     Reply.clear();
     if (Result) {
       debugLog(DbgLLVM,
                "kernel %s, local size %zu,%zu,%zu, mode %s: from the "
-               "compiler process, the launches run it from now on",
+               "compiler process%s",
                Kernel.c_str(), Local[0], Local[1], Local[2],
-               modeName(settings().IssMode));
+               Written ? "vec as written" : modeName(settings().IssMode),
+               Written ? "" : ", the launches run it from now on");
     } else {
       St = Status::Failed;
       Reply = E;
@@ -378,6 +390,7 @@ struct Requests {
     std::shared_ptr<const std::vector<uint8_t>> Binary;
     size_t Local[3];
     std::string Kernel;
+    bool Written = false;
   };
   std::mutex M;
   std::condition_variable CV;
@@ -426,12 +439,14 @@ static void readRequests(int Fd, Requests &R) {
         continue;
       }
       Requests::Compile C;
-      char Id[32] = {0}, Kernel[1024] = {0};
-      if (std::sscanf(Header.c_str(), "K %31s %63s %zu %zu %zu %1023s", Id,
-                      Hash, &C.Local[0], &C.Local[1], &C.Local[2], Kernel) != 6)
+      char Id[32] = {0}, Kernel[1024] = {0}, What[2] = {0};
+      if (std::sscanf(Header.c_str(), "K %31s %63s %zu %zu %zu %1s %1023s", Id,
+                      Hash, &C.Local[0], &C.Local[1], &C.Local[2], What,
+                      Kernel) != 7)
         continue;
       C.Id = Id;
       C.Kernel = Kernel;
+      C.Written = What[0] == 'w';
       auto It = Binaries.find(Hash);
       if (It != Binaries.end())
         C.Binary = It->second;
@@ -492,7 +507,7 @@ int BackgroundCompile::serve(int Fd) {
     std::string Error = "no program binary for the compile";
     if (!C.Binary ||
         !compileModeEntry(
-            *C.Binary, C.Kernel, C.Local,
+            *C.Binary, C.Kernel, C.Local, C.Written,
             [&](const std::string &Entry) { Reply("ok", Entry); }, Error))
       Reply("fail", Error);
   }

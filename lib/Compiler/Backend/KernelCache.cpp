@@ -7,7 +7,7 @@
 // much a miss as a damaged object. A damaged entry is a miss and gets
 // rebuilt. An entry whose code is another's (a mode's that is `vec`'s)
 // holds that entry's key instead; a note of a measured choice holds the
-// word "vec" or "mode". How entries are sealed, trusted and
+// word "mode", "vec" or "written". How entries are sealed, trusted and
 // written: CacheFile.h.
 //
 //===----------------------------------------------------------------------===//
@@ -83,6 +83,8 @@ bool decodeCachedKernel(const std::string &Data, const std::string &Key,
       K.ContextBytesPerWorkItem = std::strtoull(L.c_str() + 4, &End, 10);
       K.UniformContextBytes = std::strtoull(End, &End, 10);
       K.ScratchBytes = std::strtoull(End, nullptr, 10);
+    } else if (L == "written-candidate") {
+      K.WrittenCandidate = true;
     } else if (L.rfind("pieces ", 0) == 0) {
       K.PiecesSymbol = L.substr(7);
     } else if (L.rfind("piece ", 0) == 0) {
@@ -160,6 +162,8 @@ std::string encodeCachedKernel(const std::string &Key, const CachedKernel &K) {
   Body += "ctx " + std::to_string(K.ContextBytesPerWorkItem) + " " +
           std::to_string(K.UniformContextBytes) + " " +
           std::to_string(K.ScratchBytes) + "\n";
+  if (K.WrittenCandidate)
+    Body += "written-candidate\n";
   if (!K.PiecesSymbol.empty()) {
     Body += "pieces " + K.PiecesSymbol + "\n";
     for (const PieceInfo &P : K.Pieces)

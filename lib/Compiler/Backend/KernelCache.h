@@ -28,6 +28,8 @@ struct CachedKernel {
   /// region, and their descriptions; empty when not counted.
   std::string PiecesSymbol;
   std::vector<PieceInfo> Pieces;
+  /// CompiledKernel::WrittenCandidate.
+  bool WrittenCandidate = false;
   std::vector<char> Object; ///< ELF relocatable object
   /// The key of the entry whose code this kernel's is, where it is
   /// another's (a mode's code that is `vec`'s); such an entry holds that
@@ -35,7 +37,7 @@ struct CachedKernel {
   /// set.
   std::string SameAs;
   /// A note of the measured choice between a mode's code and `vec`'s
-  /// (MeasuredChoice.h), "vec" or "mode"; such an entry holds it alone and
+  /// (MeasuredChoice.h), "mode", "vec" or "written"; such an entry holds it alone and
   /// is read by readCachedNote.
   std::string Choice;
 };

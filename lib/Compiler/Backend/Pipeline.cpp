@@ -485,6 +485,7 @@ static bool loadObject(const CachedKernel &CK, CompiledKernel &Out,
   Out.ContextBytesPerWorkItem = CK.ContextBytesPerWorkItem;
   Out.UniformContextBytes = CK.UniformContextBytes;
   Out.ScratchBytes = CK.ScratchBytes;
+  Out.WrittenCandidate = CK.WrittenCandidate;
   return true;
 }
 
@@ -537,6 +538,9 @@ static bool compileKernel(const std::vector<uint8_t> &Binary,
         Out.ScratchBytes = std::max<size_t>(Out.ScratchBytes, mdInt(N, 3));
       }
   Out.SelectSymbol = "__iss_select_" + Config.Kernel;
+  if (NamedMDNode *NMD = M->getNamedMetadata("iss.written.candidate"))
+    for (MDNode *N : NMD->operands())
+      Out.WrittenCandidate |= isNodeOf(N, Config.Kernel);
   if (NamedMDNode *NMD = M->getNamedMetadata("iss.pieces")) {
     // kernel, counter, region, piece, how (scalar, whole tiles, masked
     // partial tiles), properties, horizontal, subkernel (iss-split,
@@ -642,17 +646,19 @@ struct KernelJob {
 } // namespace
 
 /// The job of compiling \p Kernel for \p Local in \p M, under the
-/// process's settings.
+/// process's settings; with \p Written, the kernel as written (in `vec`'s
+/// pipeline), a candidate of the measured choice.
 static KernelJob kernelJob(const std::vector<uint8_t> &Binary,
                            const std::string &Kernel, const size_t Local[3],
-                           Mode M) {
+                           Mode M, bool Written = false) {
   const Settings &S = settings();
   KernelJob Job;
   WorkGroupConfig &Config = Job.Config;
   Config.Kernel = Kernel;
   for (unsigned D = 0; D < 3; ++D)
     Config.LocalSize[D] = static_cast<unsigned>(Local[D] ? Local[D] : 1);
-  Config.IssMode = M;
+  Config.IssMode = Written ? Mode::Vec : M;
+  Config.AsWrittenOnly = Written;
   Config.VectorWidth = S.VectorWidth ? S.VectorWidth : defaultVectorWidth();
   Config.ForceWidth = S.VectorWidth != 0;
   Config.CheapMasks = S.CheapMasks >= 0
@@ -686,7 +692,8 @@ static KernelJob kernelJob(const std::vector<uint8_t> &Binary,
                               Binary.size()));
   KS.flush();
   std::string Head = compilerIdentity() + "; mode ";
-  Job.Key = Head + modeName(Config.IssMode) + Rest;
+  Job.Key = Head + modeName(Config.IssMode) + (Written ? " as written" : "") +
+            Rest;
   Job.VecKey = Head + modeName(Mode::Vec) + Rest;
   return Job;
 }
@@ -739,7 +746,8 @@ loadKernel(const KernelJob &Job, const CachedKernel &CK, std::string &Message) {
   R->KernelName = Job.Config.Kernel;
   for (unsigned D = 0; D < 3; ++D)
     R->LocalSize[D] = Job.Config.LocalSize[D];
-  R->Mode = modeName(Job.Config.IssMode);
+  R->Mode = Job.Config.AsWrittenOnly ? "as written"
+                                     : modeName(Job.Config.IssMode);
   if (!loadObject(CK, *R, Message))
     return nullptr;
   debugLog(DbgLLVM,
@@ -797,14 +805,16 @@ getCompiledKernel(const std::vector<uint8_t> &Binary, const std::string &Kernel,
                   const size_t Local[3], std::string &Error, CompileTier Tier) {
   bool Vec = Tier == CompileTier::Vec || Tier == CompileTier::VecCachedOnly;
   KernelJob Job =
-      kernelJob(Binary, Kernel, Local, Vec ? Mode::Vec : settings().IssMode);
+      kernelJob(Binary, Kernel, Local, Vec ? Mode::Vec : settings().IssMode,
+                Tier == CompileTier::WrittenCachedOnly);
   if (auto P = loadedKernels().find(Job.Key))
     return P;
   auto Start = std::chrono::steady_clock::now();
   CachedKernel CK;
   bool FromCache = false;
-  bool CachedOnly =
-      Tier == CompileTier::CachedOnly || Tier == CompileTier::VecCachedOnly;
+  bool CachedOnly = Tier == CompileTier::CachedOnly ||
+                    Tier == CompileTier::VecCachedOnly ||
+                    Tier == CompileTier::WrittenCachedOnly;
   if (!cachedOrCompiled(Binary, Job, CachedOnly, CK, FromCache, Error))
     return nullptr;
   // The mode's entry that is vec's code: vec's kernel, loaded once under
@@ -848,18 +858,22 @@ getCompiledKernel(const std::vector<uint8_t> &Binary, const std::string &Kernel,
 
 bool compileModeEntry(const std::vector<uint8_t> &Binary,
                       const std::string &Kernel, const size_t Local[3],
+                      bool Written,
                       const std::function<void(const std::string &)> &Send,
                       std::string &Error) {
   const Settings &S = settings();
-  KernelJob Job = kernelJob(Binary, Kernel, Local, S.IssMode);
+  KernelJob Job = kernelJob(Binary, Kernel, Local, S.IssMode, Written);
   WorkGroupConfig Vec = Job.Config;
   Vec.IssMode = Mode::Vec;
+  Vec.AsWrittenOnly = false;
   auto Start = std::chrono::steady_clock::now();
   CachedKernel CK;
   bool FromCache = readCached(Job, CK);
   bool SameAsVec = FromCache && !CK.SameAs.empty();
-  if (!FromCache &&
-      !compileKernelGuarded(Binary, Job.Config, &Vec, CK, SameAsVec, Error))
+  // The kernel as written is compared with nothing: it exists to differ.
+  if (!FromCache && !compileKernelGuarded(Binary, Job.Config,
+                                          Written ? nullptr : &Vec, CK,
+                                          SameAsVec, Error))
     return false;
   logCompiled(Job,
               SameAsVec   ? "the same code as vec's, not compiled again"
@@ -881,9 +895,9 @@ bool compileModeEntry(const std::vector<uint8_t> &Binary,
 
 std::shared_ptr<CompiledKernel>
 loadModeEntry(const std::vector<uint8_t> &Binary, const std::string &Kernel,
-              const size_t Local[3], const std::string &Entry,
+              const size_t Local[3], bool Written, const std::string &Entry,
               std::string &Error) {
-  KernelJob Job = kernelJob(Binary, Kernel, Local, settings().IssMode);
+  KernelJob Job = kernelJob(Binary, Kernel, Local, settings().IssMode, Written);
   if (auto P = loadedKernels().find(Job.Key))
     return P;
   CachedKernel CK;
@@ -915,31 +929,32 @@ static std::string choiceNoteKey(const KernelJob &Job) {
 
 bool measuredChoices() { return settings().Choice && tieredLaunches(); }
 
-ChoiceWinner rememberedChoice(const std::vector<uint8_t> &Binary,
-                              const std::string &Kernel,
-                              const size_t Local[3]) {
+CodeCandidate rememberedChoice(const std::vector<uint8_t> &Binary,
+                           const std::string &Kernel, const size_t Local[3]) {
   const Settings &S = settings();
   CachedKernel Note;
   if (!S.KernelCache ||
       !readCachedNote(
           S.CacheDir,
           choiceNoteKey(kernelJob(Binary, Kernel, Local, S.IssMode)), Note))
-    return ChoiceWinner::None;
-  return Note.Choice == "vec"    ? ChoiceWinner::Vec
-         : Note.Choice == "mode" ? ChoiceWinner::Mode
-                                 : ChoiceWinner::None;
+    return CodeCandidate::None;
+  return Note.Choice == "mode"      ? CodeCandidate::Mode
+         : Note.Choice == "vec"     ? CodeCandidate::Vec
+         : Note.Choice == "written" ? CodeCandidate::Written
+                                    : CodeCandidate::None;
 }
 
-std::function<void(ChoiceWinner)>
+std::function<void(CodeCandidate)>
 choiceRememberer(const std::vector<uint8_t> &Binary, const std::string &Kernel,
                  const size_t Local[3]) {
   const Settings &S = settings();
   if (!S.KernelCache)
     return nullptr;
   std::string Key = choiceNoteKey(kernelJob(Binary, Kernel, Local, S.IssMode));
-  return [Key, Dir = S.CacheDir](ChoiceWinner W) {
+  return [Key, Dir = S.CacheDir](CodeCandidate W) {
+    static const char *const Names[] = {"mode", "vec", "written"};
     CachedKernel Note;
-    Note.Choice = W == ChoiceWinner::Vec ? "vec" : "mode";
+    Note.Choice = Names[std::min(unsigned(W), 2u)];
     writeCachedKernel(Dir, Key, Note);
   };
 }

@@ -175,21 +175,32 @@ PreservedAnalyses AsWrittenPass::run(Module &M, ModuleAnalysisManager &MAM) {
     return PreservedAnalyses::all();
   FunctionAnalysisManager &FAM = functionAnalyses(M, MAM);
   WideningCost Cost = wideningCost(*Kernel, Config, FAM);
-  bool Written = !(Cost.Widened < Cost.Written);
+  bool Written = Config.AsWrittenOnly || !(Cost.Widened < Cost.Written);
+  // A count that finds widening less than twice as cheap may be wrong
+  // either way: the measured choice runs both.
+  bool Candidate = !Written && 2 * Cost.Widened > Cost.Written;
   std::string Text;
   raw_string_ostream OS(Text);
   OS << format("%.6g", Cost.Written)
      << " register operations per work-item as written, "
      << format("%.6g", Cost.Widened) << " widened by " << Cost.Lanes << ": "
-     << (Written ? "as written" : "widened");
+     << (Config.AsWrittenOnly ? "as written (the candidate)"
+         : Written            ? "as written"
+         : Candidate          ? "widened, the kernel as written a candidate"
+                              : "widened");
   OS.flush();
   debugLog(DbgLLVM, "%s: %s", Config.Kernel.c_str(), Text.c_str());
   OptimizationRemarkEmitter ORE(Kernel);
   ORE.emit([&] {
     return OptimizationRemarkAnalysis(DEBUG_TYPE, "Choice", Kernel) << Text;
   });
+  if (Candidate) {
+    LLVMContext &Ctx = M.getContext();
+    M.getOrInsertNamedMetadata("iss.written.candidate")
+        ->addOperand(MDNode::get(Ctx, MDString::get(Ctx, Kernel->getName())));
+  }
   if (!Written)
-    return PreservedAnalyses::all();
+    return Candidate ? PreservedAnalyses::none() : PreservedAnalyses::all();
   Kernel->addFnAttr(AsWrittenAttr);
   return PreservedAnalyses::none();
 }

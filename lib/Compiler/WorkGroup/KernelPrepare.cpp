@@ -97,6 +97,12 @@ static cl::opt<bool> ChoiceOpt(
              "where widening cannot pay (iss-as-written)"),
     cl::init(true));
 
+static cl::opt<bool> AsWrittenOnlyOpt(
+    "iss-as-written-only",
+    cl::desc("iss-as-written keeps the kernel as written whatever its count "
+             "says (the measured choice's candidate)"),
+    cl::init(false));
+
 static cl::opt<std::string> TuneCPUOpt(
     "iss-tune-cpu",
     cl::desc("The CPU iss-codegen-attrs tunes the subkernels for (default: "
@@ -121,6 +127,7 @@ WorkGroupConfig WorkGroupConfig::fromCommandLine() {
   C.Stats = StatsOpt;
   C.SafeDivision = SafeDivisionOpt;
   C.Choice = ChoiceOpt;
+  C.AsWrittenOnly = AsWrittenOnlyOpt;
   C.TuneCPU =
       TuneCPUOpt.empty() ? sys::getHostCPUName().str() : TuneCPUOpt.getValue();
   // Bad values keep the defaults, as a bad -iss-mode does.

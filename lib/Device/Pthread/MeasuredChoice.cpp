@@ -1,4 +1,4 @@
-//===- MeasuredChoice.cpp - The faster of the mode's code and vec's -------===//
+//===- MeasuredChoice.cpp - The fastest of the compiled candidates --------===//
 // SPDX-License-Identifier: MIT
 //
 // See MeasuredChoice.h.
@@ -14,19 +14,19 @@
 namespace iss {
 
 namespace {
-/// Chunks each candidate runs before a clear difference decides.
+/// Chunks each candidate runs before a clear difference drops one.
 constexpr size_t ClearSamples = 3;
 /// A clear difference: the slower takes at least 5/4 of the faster's time.
 constexpr uint64_t ClearNum = 5, ClearDen = 4;
 /// Chunks and time each candidate runs before a small difference decides.
 constexpr size_t CloseSamples = 16;
 constexpr uint64_t CloseNs = 1000000;
-/// Past this many chunks of either, the samples decide whatever time they
+/// Past this many chunks of any, the samples decide whatever time they
 /// took.
 constexpr size_t MostSamples = 64;
-/// A small difference decides for `vec`'s code only when it is faster by
-/// more than 3 %: less is within what a shared machine varies by, and the
-/// mode's code is the paper's choice.
+/// A small difference decides against the mode's code only when another
+/// is faster by more than 3 %: less is within what a shared machine varies
+/// by, and the mode's code is the paper's choice.
 constexpr uint64_t CloseNum = 97, CloseDen = 100;
 } // namespace
 
@@ -38,61 +38,121 @@ uint64_t medianOf(std::vector<uint64_t> V) {
   return *Mid;
 }
 
-ChoiceWinner decideChoice(const ChoiceSamples &S) {
-  size_t N = std::min(S.Mode.size(), S.Vec.size());
-  if (N < ClearSamples)
-    return ChoiceWinner::None;
-  uint64_t Mode = medianOf(S.Mode), Vec = medianOf(S.Vec);
-  if (Vec * ClearDen >= Mode * ClearNum)
-    return ChoiceWinner::Mode;
-  if (Mode * ClearDen >= Vec * ClearNum)
-    return ChoiceWinner::Vec;
-  bool Enough = N >= CloseSamples && S.ModeNs >= CloseNs && S.VecNs >= CloseNs;
-  if (!Enough && std::max(S.Mode.size(), S.Vec.size()) < MostSamples)
-    return ChoiceWinner::None;
-  return Vec * CloseDen < Mode * CloseNum ? ChoiceWinner::Vec
-                                          : ChoiceWinner::Mode;
+CodeCandidate decideChoice(ChoiceSamples &S) {
+  uint64_t Median[MaxCandidates] = {};
+  unsigned Best = MaxCandidates;
+  bool Enough = true, Most = false;
+  for (unsigned C = 0; C < S.Count; ++C) {
+    if (S.Out[C])
+      continue;
+    if (S.Of[C].size() < ClearSamples)
+      return CodeCandidate::None;
+    Median[C] = medianOf(S.Of[C]);
+    if (Best == MaxCandidates || Median[C] < Median[Best])
+      Best = C;
+    Enough &= S.Of[C].size() >= CloseSamples && S.Ns[C] >= CloseNs;
+    Most |= S.Of[C].size() >= MostSamples;
+  }
+  if (Best == MaxCandidates)
+    return CodeCandidate::Mode; // nothing in the running: cannot happen
+  unsigned Left = 0;
+  for (unsigned C = 0; C < S.Count; ++C) {
+    if (S.Out[C])
+      continue;
+    if (C != Best && Median[C] * ClearDen >= Median[Best] * ClearNum)
+      S.Out[C] = true;
+    else
+      ++Left;
+  }
+  if (Left == 1)
+    return CodeCandidate(Best);
+  if (!Enough && !Most)
+    return CodeCandidate::None;
+  unsigned Mode = unsigned(CodeCandidate::Mode);
+  if (S.Out[Mode] || Median[Best] * CloseDen < Median[Mode] * CloseNum)
+    return CodeCandidate(Best);
+  return CodeCandidate::Mode;
 }
 
 MeasuredChoice::MeasuredChoice(const CompiledKernel &Mode,
                                std::shared_ptr<CompiledKernel> Vec,
-                               std::function<void(ChoiceWinner)> Remember)
-    : Mode(Mode), Vec(std::move(Vec)), Remember(std::move(Remember)) {}
+                               std::shared_ptr<CompiledKernel> Written,
+                               std::function<void(CodeCandidate)> Remember)
+    : Mode(Mode), Count(Written ? 3 : 2), Remember(std::move(Remember)) {
+  // Where the mode's code is vec's, the kernel as written is the other.
+  Samples.Out[unsigned(CodeCandidate::Vec)] = !Vec;
+  Codes[unsigned(CodeCandidate::Vec)] = std::move(Vec);
+  Codes[unsigned(CodeCandidate::Written)] = std::move(Written);
+  Samples.Count = Count;
+  unsigned Run = 0;
+  for (unsigned C = 0; C < Count; ++C)
+    Run |= unsigned(!Samples.Out[C]) << C;
+  Running.store(Run, std::memory_order_relaxed);
+}
 
 MeasuredChoice::MeasuredChoice(const CompiledKernel &Mode,
-                               std::shared_ptr<CompiledKernel> Vec,
-                               ChoiceWinner Remembered)
-    : Mode(Mode), Vec(std::move(Vec)), Decided(Remembered) {}
+                               CodeCandidate Remembered,
+                               std::shared_ptr<CompiledKernel> Code)
+    : Mode(Mode), Count(1), Decided(Remembered) {
+  Codes[unsigned(Remembered)] = std::move(Code);
+}
 
-void MeasuredChoice::record(unsigned Who, uint64_t Ns, uint64_t Groups) {
+CodeCandidate MeasuredChoice::nextTurn() {
+  unsigned R = Running.load(std::memory_order_relaxed);
+  unsigned N = unsigned(__builtin_popcount(R));
+  if (!N)
+    return CodeCandidate::Mode;
+  unsigned K = unsigned(Turns.fetch_add(1, std::memory_order_relaxed) % N);
+  for (unsigned C = 0;; ++C)
+    if (R >> C & 1 && !K--)
+      return CodeCandidate(C);
+}
+
+/// The candidates' names in the log.
+static const char *nameOf(const CompiledKernel &Mode, unsigned C) {
+  return C == unsigned(CodeCandidate::Mode) ? Mode.Mode.c_str()
+         : C == unsigned(CodeCandidate::Vec) ? "vec"
+                                         : "the as-written";
+}
+
+void MeasuredChoice::record(CodeCandidate Who, uint64_t Ns, uint64_t Groups) {
   if (!Groups)
     return;
-  std::function<void(ChoiceWinner)> Store;
-  ChoiceWinner W;
+  std::function<void(CodeCandidate)> Store;
+  CodeCandidate W;
   {
     std::lock_guard<std::mutex> L(M);
-    if (winner() != ChoiceWinner::None)
+    if (winner() != CodeCandidate::None)
       return;
+    unsigned C = unsigned(Who);
     // Per group, in 1/16 ns: small groups take tens of nanoseconds.
-    uint64_t PerGroup = Ns * 16 / Groups;
-    (Who ? Samples.Vec : Samples.Mode).push_back(PerGroup);
-    (Who ? Samples.VecNs : Samples.ModeNs) += Ns;
+    Samples.Of[C].push_back(Ns * 16 / Groups);
+    Samples.Ns[C] += Ns;
     W = decideChoice(Samples);
-    if (W == ChoiceWinner::None)
+    unsigned Run = 0;
+    for (unsigned I = 0; I < Count; ++I)
+      Run |= unsigned(!Samples.Out[I]) << I;
+    Running.store(Run, std::memory_order_relaxed);
+    if (W == CodeCandidate::None)
       return;
     Decided.store(W, std::memory_order_release);
     if (debugEnabled(DbgDevice)) {
-      bool V = W == ChoiceWinner::Vec;
-      const std::vector<uint64_t> &Won = V ? Samples.Vec : Samples.Mode;
-      const std::vector<uint64_t> &Lost = V ? Samples.Mode : Samples.Vec;
+      std::string Others;
+      for (unsigned I = 0; I < Count; ++I)
+        if (I != unsigned(W))
+          Others += std::string(Others.empty() ? "" : ", ") + nameOf(Mode, I) +
+                    "'s " + std::to_string(medianOf(Samples.Of[I]) / 16) +
+                    " (" + std::to_string(Samples.Of[I].size()) + ")";
       debugLog(DbgDevice,
-               "%s, local size %zux%zux%zu: measured choice: %s's code, "
-               "%.1f ns per work group against %s's %.1f (medians of %zu and "
-               "%zu chunks)",
+               "%s, local size %zux%zux%zu: measured choice: %s code, %llu "
+               "ns per work group (%zu chunks) against %s",
                Mode.KernelName.c_str(), Mode.LocalSize[0], Mode.LocalSize[1],
-               Mode.LocalSize[2], V ? "vec" : Mode.Mode.c_str(),
-               double(medianOf(Won)) / 16, V ? Mode.Mode.c_str() : "vec",
-               double(medianOf(Lost)) / 16, Won.size(), Lost.size());
+               Mode.LocalSize[2],
+               (std::string(nameOf(Mode, unsigned(W))) +
+                (W == CodeCandidate::Written ? "" : "'s"))
+                   .c_str(),
+               (unsigned long long)(medianOf(Samples.Of[unsigned(W)]) / 16),
+               Samples.Of[unsigned(W)].size(), Others.c_str());
     }
     Store = std::move(Remember);
   }

@@ -1,24 +1,28 @@
-//===- MeasuredChoice.h - The faster of the mode's code and vec's -*- C++ -*-===//
+//===- MeasuredChoice.h - The fastest of the compiled candidates -*- C++ -*-===//
 // SPDX-License-Identifier: MIT
 //
-// The paper's score is a model of the code, and a model can be wrong: a
-// split or a subkernel can run slower than plain vectorization. Where both
-// are compiled (the tiered first launch compiled `vec`'s code, the compiler
-// process the mode's), the device measures them on the launches themselves
-// and keeps the faster (POCL_ISS_CHOICE; DESIGN.md section 7).
+// The paper's score is a model of the code, and so is the count that keeps
+// a kernel as written (iss-as-written): a model can be wrong. Where the
+// launches are tiered, `vec`'s code is compiled for the first launch and the
+// mode's arrives from the compiler process, and where the count found
+// widening across work-items only a little cheaper than the kernel as
+// written, the kernel as written compiles there too. The device measures
+// these candidates on the launches themselves and keeps the fastest
+// (POCL_ISS_CHOICE; DESIGN.md section 7).
 //
 // Work groups are independent and, within one launch, all of one size, so
 // a launch can run some of its groups with each candidate: the measuring
-// launches hand out smaller chunks of groups, every other chunk to the
-// other candidate, and time each chunk on the thread that ran it. A
-// candidate's figure is the median of its chunks' times per group, so that
-// a chunk the thread was preempted in does not decide. A clear difference
-// (25 %) decides after a few chunks, within the first measuring launch; a
-// small one is measured longer, and then the mode's code stays unless
-// `vec`'s is faster by more than the noise of a shared machine: so the
-// measurement costs the most where the candidates differ the least. The
-// decision holds for the rest of the process and is remembered in the
-// kernel cache for the next one (rememberChoice, KernelCompiler.h).
+// launches hand out smaller chunks of groups, each to the next candidate in
+// turn, and time each chunk on the thread that ran it. A candidate's figure
+// is the median of its chunks' times per group, so that a chunk the thread
+// was preempted in does not decide. A candidate a quarter slower than the
+// fastest drops out after a few chunks, within the first measuring launch;
+// when one is left, it is the choice. Candidates closer than that are
+// measured longer, and then the mode's code stays unless another is faster
+// by more than the noise of a shared machine: so the measurement costs the
+// most where the candidates differ the least. The decision holds for the
+// rest of the process and is remembered in the kernel cache for the next
+// one (choiceRememberer, KernelCompiler.h).
 //
 //===----------------------------------------------------------------------===//
 
@@ -37,17 +41,23 @@
 
 namespace iss {
 
-/// What the measurements so far say. Each list holds one candidate's
-/// times per work group, one per chunk of groups it ran (any unit, the
-/// same for both).
+/// The candidates a choice measures, in CodeCandidate's order.
+constexpr unsigned MaxCandidates = 3;
+
+/// What the measurements so far say: per candidate, its times per work
+/// group, one per chunk of groups it ran (any unit, the same for all), and
+/// the measured time in all; which candidates are still in the running.
 struct ChoiceSamples {
-  std::vector<uint64_t> Mode, Vec;
-  uint64_t ModeNs = 0, VecNs = 0; ///< the measured time in all
+  unsigned Count = 2; ///< candidates: the mode's code, vec's[, as written]
+  std::vector<uint64_t> Of[MaxCandidates];
+  uint64_t Ns[MaxCandidates] = {};
+  bool Out[MaxCandidates] = {};
 };
 
-/// The decision the samples allow: ChoiceWinner::None while they do not
-/// decide yet.
-ChoiceWinner decideChoice(const ChoiceSamples &S);
+/// Drops the candidates the samples show to be clearly slower than the
+/// fastest, and returns the decision they allow: CodeCandidate::None while
+/// they do not decide yet.
+CodeCandidate decideChoice(ChoiceSamples &S);
 
 /// The median of \p V (its upper middle element); 0 for none.
 uint64_t medianOf(std::vector<uint64_t> V);
@@ -55,25 +65,34 @@ uint64_t medianOf(std::vector<uint64_t> V);
 class MeasuredChoice {
 public:
   /// Between the mode's code \p Mode (whose launches this choice takes
-  /// over) and \p Vec; \p Remember stores a decision for later processes.
+  /// over) and those of \p Vec and \p Written that are not null (one at
+  /// least); \p Remember stores a decision for later processes (may be
+  /// empty).
   MeasuredChoice(const CompiledKernel &Mode, std::shared_ptr<CompiledKernel> Vec,
-                 std::function<void(ChoiceWinner)> Remember);
-  /// A choice decided already (remembered from an earlier process).
-  MeasuredChoice(const CompiledKernel &Mode, std::shared_ptr<CompiledKernel> Vec,
-                 ChoiceWinner Remembered);
+                 std::shared_ptr<CompiledKernel> Written,
+                 std::function<void(CodeCandidate)> Remember);
+  /// A choice an earlier process made: \p Code runs every launch.
+  MeasuredChoice(const CompiledKernel &Mode, CodeCandidate Remembered,
+                 std::shared_ptr<CompiledKernel> Code);
 
-  ChoiceWinner winner() const { return Decided.load(std::memory_order_acquire); }
-  const CompiledKernel &vec() const { return *Vec; }
-
-  /// In a measuring launch: the candidate the next chunk runs, 0 for the
-  /// mode's code, 1 for vec's. Alternates over the chunks of every thread
-  /// and every launch.
-  unsigned nextTurn() {
-    return Turns.fetch_add(1, std::memory_order_relaxed) & 1;
+  CodeCandidate winner() const { return Decided.load(std::memory_order_acquire); }
+  /// The code of candidate \p C, which is there.
+  const CompiledKernel &code(CodeCandidate C) const {
+    return C == CodeCandidate::Mode ? Mode : *Codes[unsigned(C)];
   }
+  /// Candidates are numbered below this; those without code never run.
+  unsigned candidates() const { return Count; }
+  bool has(CodeCandidate C) const {
+    return C == CodeCandidate::Mode || Codes[unsigned(C)];
+  }
+
+  /// In a measuring launch: the candidate the next chunk runs. Goes round
+  /// those still in the running, over the chunks of every thread and every
+  /// launch.
+  CodeCandidate nextTurn();
   /// A chunk of \p Groups groups that candidate \p Who ran in \p Ns.
   /// Decides once the samples allow it.
-  void record(unsigned Who, uint64_t Ns, uint64_t Groups);
+  void record(CodeCandidate Who, uint64_t Ns, uint64_t Groups);
 
   /// Chunks per participant in a measuring launch: enough for a clear
   /// difference to decide within it.
@@ -84,10 +103,13 @@ public:
 
 private:
   const CompiledKernel &Mode;
-  std::shared_ptr<CompiledKernel> Vec;
-  std::function<void(ChoiceWinner)> Remember;
-  std::atomic<ChoiceWinner> Decided{ChoiceWinner::None};
+  std::shared_ptr<CompiledKernel> Codes[MaxCandidates];
+  unsigned Count;
+  std::function<void(CodeCandidate)> Remember;
+  std::atomic<CodeCandidate> Decided{CodeCandidate::None};
   std::atomic<uint64_t> Turns{0};
+  /// Bit C: candidate C is still in the running.
+  std::atomic<unsigned> Running{0};
   std::mutex M;
   ChoiceSamples Samples;
 };

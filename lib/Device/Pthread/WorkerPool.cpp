@@ -161,15 +161,15 @@ uint64_t WorkerPool::work(unsigned Index) {
     if (Begin >= TotalGroups)
       break;
     uint64_t End = Begin + std::min(Chunk, TotalGroups - Begin);
-    ChoiceWinner W = Measuring ? Measuring->winner() : ChoiceWinner::Mode;
-    if (W == ChoiceWinner::None) {
-      unsigned Who = Measuring->nextTurn();
+    CodeCandidate W = Measuring ? Measuring->winner() : CodeCandidate::Mode;
+    if (W == CodeCandidate::None) {
+      CodeCandidate Who = Measuring->nextTurn();
       uint64_t Start = monotonicNs();
-      runGroups(Who ? VecFn : Fn, P.Slots.data(), Ctx, Begin, End);
+      runGroups(Fns[unsigned(Who)], P.Slots.data(), Ctx, Begin, End);
       Measuring->record(Who, monotonicNs() - Start, End - Begin);
     } else {
-      runGroups(W == ChoiceWinner::Vec ? VecFn : Fn, P.Slots.data(), Ctx,
-                Begin, End);
+      runGroups(Measuring ? Fns[unsigned(W)] : Fn, P.Slots.data(), Ctx, Begin,
+                End);
     }
     Ran += End - Begin;
   }
@@ -265,20 +265,24 @@ iss_subkernel_fn WorkerPool::select(const CompiledKernel &K) {
 }
 
 bool WorkerPool::run(const KernelLaunch &KL) {
-  // The measured choice: the code it chose, or both while it measures.
+  // The measured choice: the code it chose, or every candidate while it
+  // measures.
   const CompiledKernel *Code = KL.Kernel;
   Measuring = KL.Kernel->choice();
   if (Measuring) {
-    ChoiceWinner W = Measuring->winner();
-    if (W == ChoiceWinner::Vec)
-      Code = &Measuring->vec();
-    if (W != ChoiceWinner::None)
+    CodeCandidate W = Measuring->winner();
+    if (W != CodeCandidate::None) {
+      Code = &Measuring->code(W);
       Measuring = nullptr;
+    }
   }
   const CompiledKernel &K = *Code;
   size_t Scratch = K.ScratchBytes;
   if (Measuring)
-    Scratch = std::max(Scratch, Measuring->vec().ScratchBytes);
+    for (unsigned C = 1; C < Measuring->candidates(); ++C)
+      if (Measuring->has(CodeCandidate(C)))
+        Scratch =
+            std::max(Scratch, Measuring->code(CodeCandidate(C)).ScratchBytes);
   if (Scratch && !reserveScratch(Scratch)) {
     debugLog(DbgDevice, "%s: no memory for %zu bytes of scratch per thread",
              K.KernelName.c_str(), Scratch);
@@ -287,7 +291,13 @@ bool WorkerPool::run(const KernelLaunch &KL) {
   Launch = &KL;
   TotalGroups = KL.NumGroups[0] * KL.NumGroups[1] * KL.NumGroups[2];
   Fn = select(K);
-  VecFn = Measuring ? select(Measuring->vec()) : nullptr;
+  if (Measuring) {
+    Fns[0] = Fn;
+    for (unsigned C = 1; C < Measuring->candidates(); ++C)
+      Fns[C] = Measuring->has(CodeCandidate(C))
+                   ? select(Measuring->code(CodeCandidate(C)))
+                   : nullptr;
+  }
 
   unsigned Threads =
       KL.MaxThreads ? std::min(KL.MaxThreads, NumThreads) : NumThreads;

@@ -158,10 +158,11 @@ private:
   // The current launch, written by the launcher before it opens the gate.
   const KernelLaunch *Launch = nullptr;
   iss_subkernel_fn Fn = nullptr;
-  /// A launch that measures the mode's code (Fn) against `vec`'s (VecFn):
-  /// its chunks alternate between them while the choice is open.
+  /// A launch that measures the candidates of a choice: its chunks go
+  /// round them (Fns, in CodeCandidate's order; the mode's is Fn) while the
+  /// choice is open.
   MeasuredChoice *Measuring = nullptr;
-  iss_subkernel_fn VecFn = nullptr;
+  iss_subkernel_fn Fns[MaxCandidates] = {};
   uint64_t TotalGroups = 0;
   uint64_t Chunk = 1;
   alignas(64) std::atomic<uint64_t> NextGroup{0};

@@ -61,7 +61,17 @@
 ; The same with the registers of AVX-512 (32 of 512 bits): 2 as written,
 ; 16 widened, no spill, and the id's arithmetic tips it.
 ; RUN: pocl-iss-opt -passes=iss-prepare,iss-barriers,iss-as-written -iss-kernel=mad16 -iss-local-size=256 -iss-mode=vec -iss-vector-width=16 -pass-remarks-analysis=iss-as-written -S %s 2>&1 | FileCheck %s --check-prefix=MAD16W
-; MAD16W: remark: {{.*}} widened by 16: widened
+; MAD16W: remark: {{.*}} widened by 16: widened, the kernel as written a candidate
+; MAD16W-NOT: attributes #{{.*}}"iss-as-written"
+; MAD16W: !iss.written.candidate = !{![[#NODE:]]}
+; MAD16W: ![[#NODE]] = !{!"mad16"}
+; Widening less than twice as cheap, so the kernel as written is a
+; candidate of the measured choice; compiled as that candidate
+; (-iss-as-written-only), it is marked whatever the count.
+; RUN: pocl-iss-opt -passes=iss-prepare,iss-barriers,iss-as-written -iss-as-written-only -iss-kernel=mad16 -iss-local-size=256 -iss-mode=vec -iss-vector-width=16 -pass-remarks-analysis=iss-as-written -S %s 2>&1 | FileCheck %s --check-prefix=ONLY
+; ONLY: remark: {{.*}} widened by 16: as written (the candidate)
+; ONLY: attributes #{{.*}}"iss-as-written"
+; ONLY-NOT: iss.written.candidate
 ;
 ; mad4: float4, half a register: widened, each operation serves 8
 ; work-items at the cost of 4 as written.
@@ -72,13 +82,14 @@
 ;   out[x] = u * v * v + u * u + v;
 ; }
 ; RUN: pocl-iss-opt -passes=iss-prepare,iss-barriers,iss-as-written -iss-kernel=mad4 -iss-local-size=64 -iss-mode=vec -iss-vector-width=8 -pass-remarks-analysis=iss-as-written -S %s 2>&1 | FileCheck %s --check-prefix=MAD4
-; MAD4: remark: {{.*}} widened by 8: widened
+; MAD4: remark: {{.*}} widened by 8: widened, the kernel as written a candidate
 ; MAD4-NOT: "iss-as-written"
 ;
 ; add1: scalar code in a group of 64: widened by 8.
 ; RUN: pocl-iss-opt -passes=iss-prepare,iss-barriers,iss-as-written -iss-kernel=add1 -iss-local-size=64 -iss-mode=score -iss-vector-width=8 -pass-remarks-analysis=iss-as-written -S %s 2>&1 | FileCheck %s --check-prefix=ADD1
-; ADD1: remark: {{.*}} 7 register operations per work-item as written, 1.375 widened by 8: widened
+; ADD1: remark: {{.*}} 7 register operations per work-item as written, 1.375 widened by 8: widened{{$}}
 ; ADD1-NOT: "iss-as-written"
+; ADD1-NOT: iss.written.candidate
 
 target triple = "x86_64-pc-linux-gnu"
 
