@@ -198,6 +198,15 @@ inline int runChild(const char *Path, const char *Arg, const EnvChanges &Env,
   return Status >= 0 && WIFEXITED(Status) ? WEXITSTATUS(Status) : -1;
 }
 
+/// How many times \p Log (a child's output) contains \p Text.
+inline int occurrences(const std::string &Log, const std::string &Text) {
+  int N = 0;
+  for (size_t At = Log.find(Text); At != std::string::npos;
+       At = Log.find(Text, At + 1))
+    ++N;
+  return N;
+}
+
 /// A fresh folder under /tmp named after \p Prefix (a kernel cache for
 /// children, say), removed with everything in it when it goes; Made is
 /// false when it could not be made.

@@ -27,7 +27,7 @@
 #include "ChildProcess.h"
 #include "ClTest.h"
 
-#include "Convolution2DKernel.h"
+#include "CheckedConvolution.h"
 
 #include <chrono>
 #include <cstdio>
@@ -68,27 +68,9 @@ template <typename F> static bool untilCached(int Entries, F Launch) {
 static int convolutionChild(int Entries) {
   clt::Env E;
   E.open("pocl-iss");
-  const int Width = 512, Height = 512, MaskSize = 5;
-  std::vector<int> In = conv2d::testImage(Width, Height);
-  std::vector<float> Mask = conv2d::boxMask(MaskSize);
-  std::vector<int> Want =
-      conv2d::reference(In, Mask, Width, Height, MaskSize, MaskSize);
-  clt::Program P = E.build(conv2d::Source);
-  clt::Kernel K = E.kernel(P, "Convolution2D");
-  clt::Mem InB = E.input(In), MaskB = E.input(Mask);
-  bool Ok = untilCached(Entries, [&](int Launch) {
-    clt::Mem Out = E.output<int>(In.size());
-    clt::setArgs(K, Out, InB, MaskB, Width, Height, MaskSize, MaskSize);
-    size_t G[2] = {size_t(Width), size_t(Height)}, L[2] = {32, 8};
-    E.run(K, 2, G, L);
-    std::string Bad;
-    if (conv2d::countMismatches(E.read<int>(Out, In.size()), Want, &Bad,
-                                Width)) {
-      std::fprintf(stderr, "launch %d: %s\n", Launch, Bad.c_str());
-      return false;
-    }
-    return true;
-  });
+  clt::CheckedConvolution Conv(E, 512, 512);
+  bool Ok = untilCached(
+      Entries, [&](int Launch) { return Conv.run(32, 8, Launch); });
   return Ok ? 0 : 1;
 }
 
@@ -202,15 +184,6 @@ static int mad16Child(int Entries) {
   return Ok ? 0 : 1;
 }
 
-/// How many times \p Log contains \p Text.
-static int count(const std::string &Log, const std::string &Text) {
-  int N = 0;
-  for (size_t At = Log.find(Text); At != std::string::npos;
-       At = Log.find(Text, At + 1))
-    ++N;
-  return N;
-}
-
 /// What one child must have logged: each text that many times.
 struct Expect {
   const char *What;
@@ -232,9 +205,9 @@ static int check(const char *Self, const clt::EnvChanges &Env,
     return 1;
   }
   for (const auto &[Text, Times] : X.Lines)
-    if (count(Log, Text) != Times) {
+    if (clt::occurrences(Log, Text) != Times) {
       std::printf("FAIL: %s: \"%s\" logged %d times, expected %d:\n%s\n",
-                  X.What, Text.c_str(), count(Log, Text), Times, Log.c_str());
+                  X.What, Text.c_str(), clt::occurrences(Log, Text), Times, Log.c_str());
       return 1;
     }
   std::printf("%s: as expected\n", X.What);

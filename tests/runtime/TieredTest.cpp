@@ -28,7 +28,7 @@
 #include "ChildProcess.h"
 #include "ClTest.h"
 
-#include "Convolution2DKernel.h"
+#include "CheckedConvolution.h"
 
 #include <algorithm>
 #include <chrono>
@@ -82,28 +82,9 @@ template <typename F> static bool untilCached(F Launch) {
 static int convolutionChild() {
   clt::Env E;
   E.open("pocl-iss");
-  const int Width = 256, Height = 128, MaskSize = 5;
-  std::vector<int> In = conv2d::testImage(Width, Height);
-  std::vector<float> Mask = conv2d::boxMask(MaskSize);
-  std::vector<int> Want =
-      conv2d::reference(In, Mask, Width, Height, MaskSize, MaskSize);
-  clt::Program P = E.build(conv2d::Source);
-  clt::Kernel K = E.kernel(P, "Convolution2D");
-  clt::Mem InB = E.input(In), MaskB = E.input(Mask);
-  size_t G[2] = {size_t(Width), size_t(Height)};
+  clt::CheckedConvolution Conv(E, 256, 128);
   auto Run = [&](size_t LX, size_t LY, int Launch) {
-    clt::Mem Out = E.output<int>(In.size());
-    clt::setArgs(K, Out, InB, MaskB, Width, Height, MaskSize, MaskSize);
-    size_t L[2] = {LX, LY};
-    E.run(K, 2, G, L);
-    std::string Bad;
-    if (conv2d::countMismatches(E.read<int>(Out, In.size()), Want, &Bad,
-                                Width)) {
-      std::fprintf(stderr, "launch %d in %zux%zu groups: %s\n", Launch, LX, LY,
-                   Bad.c_str());
-      return false;
-    }
-    return true;
+    return Conv.run(LX, LY, Launch);
   };
   if (!untilCached([&](int Launch) { return Run(32, 8, Launch); }))
     return 1;
@@ -215,15 +196,6 @@ static int bigChild() {
   return 0;
 }
 
-/// How many lines of \p Log contain \p Text.
-static int count(const std::string &Log, const std::string &Text) {
-  int N = 0;
-  for (size_t At = Log.find(Text); At != std::string::npos;
-       At = Log.find(Text, At + 1))
-    ++N;
-  return N;
-}
-
 struct Expect {
   int VecCompiles;   ///< "mode vec: compiled" for 32x8
   int SplitCompiles; ///< "mode split: compiled" for 32x8
@@ -252,11 +224,11 @@ static int check(const char *Self, const char *What, const clt::EnvChanges &Env,
   if (int R = runChecked(Self, "--child", What, Env, Log))
     return R;
   const std::string Conv = "kernel Convolution2D, local size 32,8,1";
-  int Vec = count(Log, Conv + ", mode vec: compiled");
-  int Split = count(Log, Conv + ", mode split: compiled");
-  int Loads = count(Log, Conv + ", mode split: loaded from the cache");
-  int Arrived = count(Log, Conv + ", mode split: from the compiler process");
-  int Behind = count(Log, "the first launch runs vec's code, mode split "
+  int Vec = clt::occurrences(Log, Conv + ", mode vec: compiled");
+  int Split = clt::occurrences(Log, Conv + ", mode split: compiled");
+  int Loads = clt::occurrences(Log, Conv + ", mode split: loaded from the cache");
+  int Arrived = clt::occurrences(Log, Conv + ", mode split: from the compiler process");
+  int Behind = clt::occurrences(Log, "the first launch runs vec's code, mode split "
                           "compiling behind it");
   if (Vec != X.VecCompiles || Split != X.SplitCompiles ||
       Loads != X.SplitLoads || Arrived != X.Arrived ||
@@ -290,13 +262,13 @@ static int checkPlain(const char *Self, const clt::EnvChanges &Env,
     if (int R = runChecked(Self, "--plain", X.What, Env, Log))
       return R;
     int Got[] = {
-        count(Log, Plain + "vec: compiled"),
-        count(Log, Plain + "split: the same code as vec's, not compiled"),
-        count(Log, Plain + "split: from the compiler process"),
-        count(Log, "compiling behind it"),
-        count(Log, Plain + "split: loaded from the cache")};
+        clt::occurrences(Log, Plain + "vec: compiled"),
+        clt::occurrences(Log, Plain + "split: the same code as vec's, not compiled"),
+        clt::occurrences(Log, Plain + "split: from the compiler process"),
+        clt::occurrences(Log, "compiling behind it"),
+        clt::occurrences(Log, Plain + "split: loaded from the cache")};
     int Want[] = {X.VecCompiles, X.Same, X.Arrived, X.Behind, X.Loads};
-    if (count(Log, Plain + "split: compiled") ||
+    if (clt::occurrences(Log, Plain + "split: compiled") ||
         !std::equal(std::begin(Got), std::end(Got), std::begin(Want))) {
       std::printf("FAIL: %s: vec compiled %d times, the split found to be "
                   "vec's %d, arrived %d, tiered first launches %d, loaded "
@@ -422,9 +394,9 @@ int main(int Argc, char **Argv) {
       Split({{"POCL_KERNEL_CACHE", "1"}, {"POCL_CACHE_DIR", B.Path.c_str()}});
   if (int R = runChecked(Self, "--big", "the next run", Next, Log))
     return R;
-  if (count(Log, "kernel bigStencil, local size 16,4,1, mode split: loaded "
+  if (clt::occurrences(Log, "kernel bigStencil, local size 16,4,1, mode split: loaded "
                  "from the cache") != 1 ||
-      count(Log, "compiling behind it")) {
+      clt::occurrences(Log, "compiling behind it")) {
     std::printf("FAIL: the next run did not load the split's code from the "
                 "cache:\n%s\n",
                 Log.c_str());
