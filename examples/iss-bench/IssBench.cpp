@@ -484,18 +484,18 @@ int runParent(const Options &O) {
       // first-launch studies.
       if (!std::getenv("POCL_ISS_TIERED"))
         Set.push_back({"POCL_ISS_TIERED", O.WarmCache ? "1" : "0"});
-      Set.push_back({"POCL_CACHE_DIR",
-                     OutDir + "/kcache/" + C.Label + "-" +
-                         (C.Mode.empty() ? "default" : C.Mode) +
-                         (O.WarmCache ? "-" + B : "")});
+      Set.push_back(
+          {"POCL_CACHE_DIR", OutDir + "/kcache/" + C.Label + "-" +
+                                 (C.Mode.empty() ? "default" : C.Mode) +
+                                 (O.WarmCache ? "-" + B : "")});
       std::vector<std::string> Argv = {
-          Self,     "--child",
-          "--platform", C.Platform,
+          Self,          "--child",
+          "--platform",  C.Platform,
           "--benchmark", B,
-          "--reps",     std::to_string(O.Reps),
-          "--size",     O.Sz == Size::Full ? "full" : "small",
-          "--label",    C.name(),
-          "--cpu-time", O.CpuTime ? "1" : "0"};
+          "--reps",      std::to_string(O.Reps),
+          "--size",      O.Sz == Size::Full ? "full" : "small",
+          "--label",     C.name(),
+          "--cpu-time",  O.CpuTime ? "1" : "0"};
       if (O.WarmCache) {
         spawnChild(Argv, Set, Unset, O.Timeout);
         spawn::waitLeftBehind(unsigned(O.Timeout));

@@ -219,9 +219,9 @@ private:
 
 /// Which code getCompiledKernel gets.
 enum class CompileTier {
-  Mode,       ///< POCL_ISS_MODE's, compiled if need be
-  Vec,        ///< `vec`'s, compiled if need be (a tiered first launch)
-  CachedOnly, ///< POCL_ISS_MODE's if loaded or on disk already, else null
+  Mode,          ///< POCL_ISS_MODE's, compiled if need be
+  Vec,           ///< `vec`'s, compiled if need be (a tiered first launch)
+  CachedOnly,    ///< POCL_ISS_MODE's if loaded or on disk already, else null
   VecCachedOnly, ///< `vec`'s if loaded or on disk already, else null
   WrittenCachedOnly, ///< the kernel as written, if loaded or on disk
 };
@@ -247,7 +247,8 @@ bool measuredChoices();
 /// The measured choice for \p Kernel at \p Local that an earlier process
 /// remembered in the kernel cache; CodeCandidate::None where there is none.
 CodeCandidate rememberedChoice(const std::vector<uint8_t> &Binary,
-                           const std::string &Kernel, const size_t Local[3]);
+                               const std::string &Kernel,
+                               const size_t Local[3]);
 /// Where the choice is remembered: a note in the kernel cache, written by
 /// the function returned, which holds what it needs (not the binary); an
 /// empty function without a kernel cache.
@@ -269,8 +270,7 @@ public:
   /// as written, a candidate of the measured choice.
   static std::shared_ptr<BackgroundCompile>
   start(std::shared_ptr<const std::vector<uint8_t>> Binary,
-        const std::string &Kernel, const size_t Local[3],
-        bool Written = false);
+        const std::string &Kernel, const size_t Local[3], bool Written = false);
   enum class Status { Running, Done, Failed };
   /// Never blocks. Done: \p Result is the mode's code, loaded; Failed:
   /// \p Error says why (the launches keep `vec`'s code).

@@ -61,8 +61,8 @@ static void settleChoice(const _cl_program &P, const std::string &Name,
   if (Remembered == CodeCandidate::Mode)
     return;
   if (!Vec)
-    Vec = getCompiledKernel(P.Binary, Name, L, Error,
-                            CompileTier::VecCachedOnly);
+    Vec =
+        getCompiledKernel(P.Binary, Name, L, Error, CompileTier::VecCachedOnly);
   if (Vec && (Vec == Mode || Vec->Subkernels.empty()))
     Vec = nullptr; // the mode's code is vec's
   bool Close = Mode->WrittenCandidate || (Vec && Vec->WrittenCandidate);
@@ -85,8 +85,7 @@ static void settleChoice(const _cl_program &P, const std::string &Name,
   if (Close && !Written && !Asked) {
     // Compiled behind the launches, which run the mode's code meanwhile.
     Slot.PendingWritten = BackgroundCompile::start(
-        std::make_shared<const std::vector<uint8_t>>(P.Binary), Name, L,
-        true);
+        std::make_shared<const std::vector<uint8_t>>(P.Binary), Name, L, true);
     if (Slot.PendingWritten) {
       Slot.ChoiceVec = Vec;
       Slot.ChoiceOpen = true;

@@ -125,19 +125,32 @@ std::string parseDebug(const std::string &Value, unsigned &Mask) {
   static const struct {
     const char *Name;
     unsigned Bits;
-  } Cats[] = {{"all", DbgAll},         {"1", DbgAll},
-              {"0", 0},                {"error", DbgError},
-              {"warning", DbgWarning}, {"general", DbgGeneral},
-              {"llvm", DbgLLVM},       {"runtime", DbgRuntime},
-              {"device", DbgDevice},   {"cache", DbgCache},
-              {"err", DbgError},       {"warn", DbgWarning},
-              {"memory", 0},           {"events", 0},
-              {"locking", 0},          {"refcounts", 0},
-              {"timing", 0},           {"remote", 0},
-              {"proxy", 0},            {"mmap", 0},
-              {"hsa", 0},              {"cuda", 0},
-              {"tce", 0},              {"vulkan", 0},
-              {"level0", 0},           {"almaif", 0}};
+  } Cats[] = {{"all", DbgAll},
+              {"1", DbgAll},
+              {"0", 0},
+              {"error", DbgError},
+              {"warning", DbgWarning},
+              {"general", DbgGeneral},
+              {"llvm", DbgLLVM},
+              {"runtime", DbgRuntime},
+              {"device", DbgDevice},
+              {"cache", DbgCache},
+              {"err", DbgError},
+              {"warn", DbgWarning},
+              {"memory", 0},
+              {"events", 0},
+              {"locking", 0},
+              {"refcounts", 0},
+              {"timing", 0},
+              {"remote", 0},
+              {"proxy", 0},
+              {"mmap", 0},
+              {"hsa", 0},
+              {"cuda", 0},
+              {"tce", 0},
+              {"vulkan", 0},
+              {"level0", 0},
+              {"almaif", 0}};
   unsigned M = 0;
   std::stringstream SS(Value);
   std::string Item;

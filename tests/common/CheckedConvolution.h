@@ -1,4 +1,5 @@
-//===- CheckedConvolution.h - Convolution2D launched and checked -*- C++ -*-===//
+//===- CheckedConvolution.h - Convolution2D launched and checked -*- C++
+//-*-===//
 // SPDX-License-Identifier: MIT
 //
 // The paper's Convolution2D (Convolution2DKernel.h) built on a platform, on

@@ -1,4 +1,5 @@
-//===- ChoiceTest.cpp - POCL_ISS_CHOICE: the faster of the mode's and vec's ===//
+//===- ChoiceTest.cpp - POCL_ISS_CHOICE: the faster of the mode's and vec's
+//===//
 // SPDX-License-Identifier: MIT
 //
 // Where launches are tiered, `vec`'s code is compiled for the first launch
@@ -69,8 +70,8 @@ static int convolutionChild(int Entries) {
   clt::Env E;
   E.open("pocl-iss");
   clt::CheckedConvolution Conv(E, 512, 512);
-  bool Ok = untilCached(
-      Entries, [&](int Launch) { return Conv.run(32, 8, Launch); });
+  bool Ok =
+      untilCached(Entries, [&](int Launch) { return Conv.run(32, 8, Launch); });
   return Ok ? 0 : 1;
 }
 
@@ -113,8 +114,8 @@ static int scatteredChild(int Entries) {
     std::vector<unsigned> Got = E.read<unsigned>(Out, N);
     for (unsigned I = 0; I < N; ++I)
       if (Got[I] != Want[I]) {
-        std::fprintf(stderr, "launch %d: element %u: %u, expected %u\n",
-                     Launch, I, Got[I], Want[I]);
+        std::fprintf(stderr, "launch %d: element %u: %u, expected %u\n", Launch,
+                     I, Got[I], Want[I]);
         return false;
       }
     return true;
@@ -207,7 +208,8 @@ static int check(const char *Self, const clt::EnvChanges &Env,
   for (const auto &[Text, Times] : X.Lines)
     if (clt::occurrences(Log, Text) != Times) {
       std::printf("FAIL: %s: \"%s\" logged %d times, expected %d:\n%s\n",
-                  X.What, Text.c_str(), clt::occurrences(Log, Text), Times, Log.c_str());
+                  X.What, Text.c_str(), clt::occurrences(Log, Text), Times,
+                  Log.c_str());
       return 1;
     }
   std::printf("%s: as expected\n", X.What);
@@ -245,13 +247,11 @@ int main(int Argc, char **Argv) {
   }
   auto Env = [](const char *Mode, const clt::TempFolder &Dir,
                 const char *Choice) {
-    return clt::EnvChanges{{"POCL_ISS_MODE", Mode},
-                           {"POCL_ISS_WEIGHTS", "2,1,0"},
-                           {"POCL_ISS_TIERED", "1"},
-                           {"POCL_ISS_CHOICE", Choice},
-                           {"POCL_KERNEL_CACHE", "1"},
-                           {"POCL_CACHE_DIR", Dir.Path.c_str()},
-                           {"POCL_DEBUG", "device"}};
+    return clt::EnvChanges{
+        {"POCL_ISS_MODE", Mode},    {"POCL_ISS_WEIGHTS", "2,1,0"},
+        {"POCL_ISS_TIERED", "1"},   {"POCL_ISS_CHOICE", Choice},
+        {"POCL_KERNEL_CACHE", "1"}, {"POCL_CACHE_DIR", Dir.Path.c_str()},
+        {"POCL_DEBUG", "device"}};
   };
   const std::string Conv = "Convolution2D, local size 32x8x1: ";
   const std::string Scat = "scattered, local size 64x1x1: ";
@@ -307,10 +307,11 @@ int main(int Argc, char **Argv) {
     if (int R = check(Self, Env("split+score", D, "1"), X))
       return R;
   // Without the choice: the two codes in the cache, no note.
-  const Expect Off = {"scattered in score, POCL_ISS_CHOICE=0",
-                      "--scattered=",
-                      2,
-                      {{Measuring, 0}, {"measured choice", 0}, {Remembered, 0}}};
+  const Expect Off = {
+      "scattered in score, POCL_ISS_CHOICE=0",
+      "--scattered=",
+      2,
+      {{Measuring, 0}, {"measured choice", 0}, {Remembered, 0}}};
   if (int R = check(Self, Env("score", C, "0"), Off))
     return R;
   if (clt::kernelCacheEntries(C.Path).size() != 2) {

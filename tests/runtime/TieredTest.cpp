@@ -226,10 +226,13 @@ static int check(const char *Self, const char *What, const clt::EnvChanges &Env,
   const std::string Conv = "kernel Convolution2D, local size 32,8,1";
   int Vec = clt::occurrences(Log, Conv + ", mode vec: compiled");
   int Split = clt::occurrences(Log, Conv + ", mode split: compiled");
-  int Loads = clt::occurrences(Log, Conv + ", mode split: loaded from the cache");
-  int Arrived = clt::occurrences(Log, Conv + ", mode split: from the compiler process");
-  int Behind = clt::occurrences(Log, "the first launch runs vec's code, mode split "
-                          "compiling behind it");
+  int Loads =
+      clt::occurrences(Log, Conv + ", mode split: loaded from the cache");
+  int Arrived =
+      clt::occurrences(Log, Conv + ", mode split: from the compiler process");
+  int Behind =
+      clt::occurrences(Log, "the first launch runs vec's code, mode split "
+                            "compiling behind it");
   if (Vec != X.VecCompiles || Split != X.SplitCompiles ||
       Loads != X.SplitLoads || Arrived != X.Arrived ||
       (X.Behind >= 0 && Behind != X.Behind)) {
@@ -263,7 +266,8 @@ static int checkPlain(const char *Self, const clt::EnvChanges &Env,
       return R;
     int Got[] = {
         clt::occurrences(Log, Plain + "vec: compiled"),
-        clt::occurrences(Log, Plain + "split: the same code as vec's, not compiled"),
+        clt::occurrences(Log,
+                         Plain + "split: the same code as vec's, not compiled"),
         clt::occurrences(Log, Plain + "split: from the compiler process"),
         clt::occurrences(Log, "compiling behind it"),
         clt::occurrences(Log, Plain + "split: loaded from the cache")};
@@ -394,8 +398,9 @@ int main(int Argc, char **Argv) {
       Split({{"POCL_KERNEL_CACHE", "1"}, {"POCL_CACHE_DIR", B.Path.c_str()}});
   if (int R = runChecked(Self, "--big", "the next run", Next, Log))
     return R;
-  if (clt::occurrences(Log, "kernel bigStencil, local size 16,4,1, mode split: loaded "
-                 "from the cache") != 1 ||
+  if (clt::occurrences(
+          Log, "kernel bigStencil, local size 16,4,1, mode split: loaded "
+               "from the cache") != 1 ||
       clt::occurrences(Log, "compiling behind it")) {
     std::printf("FAIL: the next run did not load the split's code from the "
                 "cache:\n%s\n",

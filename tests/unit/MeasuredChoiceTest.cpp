@@ -95,7 +95,8 @@ TEST(MeasuredChoiceTest, ThreeCandidates) {
   EXPECT_TRUE(S.Out[0]);
   // All three close: the mode's code unless one is 3 % faster.
   EXPECT_EQ(decide(samples(16, 1000, 990, 1000000, 980)), CodeCandidate::Mode);
-  EXPECT_EQ(decide(samples(16, 1000, 990, 1000000, 960)), CodeCandidate::Written);
+  EXPECT_EQ(decide(samples(16, 1000, 990, 1000000, 960)),
+            CodeCandidate::Written);
 }
 
 TEST(MeasuredChoiceTest, ModesCodeIsVecs) {

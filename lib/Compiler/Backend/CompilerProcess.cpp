@@ -151,12 +151,11 @@ public:
         Sent.insert(Hash);
     }
     uint64_t Id = NextId++;
-    Ok = Ok &&
-         sendAll(Fd, "K " + std::to_string(Id) + " " + Hash + " " +
-                         std::to_string(C->Local[0]) + " " +
-                         std::to_string(C->Local[1]) + " " +
-                         std::to_string(C->Local[2]) + " " +
-                         (C->Written ? "w " : "m ") + C->Kernel + "\n");
+    Ok = Ok && sendAll(Fd, "K " + std::to_string(Id) + " " + Hash + " " +
+                               std::to_string(C->Local[0]) + " " +
+                               std::to_string(C->Local[1]) + " " +
+                               std::to_string(C->Local[2]) + " " +
+                               (C->Written ? "w " : "m ") + C->Kernel + "\n");
     if (!Ok) {
       lost("the compiler process is gone");
       C->St = BackgroundCompile::Status::Failed;

@@ -37,8 +37,8 @@ struct CachedKernel {
   /// set.
   std::string SameAs;
   /// A note of the measured choice between a mode's code and `vec`'s
-  /// (MeasuredChoice.h), "mode", "vec" or "written"; such an entry holds it alone and
-  /// is read by readCachedNote.
+  /// (MeasuredChoice.h), "mode", "vec" or "written"; such an entry holds it
+  /// alone and is read by readCachedNote.
   std::string Choice;
 };
 

@@ -692,8 +692,8 @@ static KernelJob kernelJob(const std::vector<uint8_t> &Binary,
                               Binary.size()));
   KS.flush();
   std::string Head = compilerIdentity() + "; mode ";
-  Job.Key = Head + modeName(Config.IssMode) + (Written ? " as written" : "") +
-            Rest;
+  Job.Key =
+      Head + modeName(Config.IssMode) + (Written ? " as written" : "") + Rest;
   Job.VecKey = Head + modeName(Mode::Vec) + Rest;
   return Job;
 }
@@ -746,8 +746,8 @@ loadKernel(const KernelJob &Job, const CachedKernel &CK, std::string &Message) {
   R->KernelName = Job.Config.Kernel;
   for (unsigned D = 0; D < 3; ++D)
     R->LocalSize[D] = Job.Config.LocalSize[D];
-  R->Mode = Job.Config.AsWrittenOnly ? "as written"
-                                     : modeName(Job.Config.IssMode);
+  R->Mode =
+      Job.Config.AsWrittenOnly ? "as written" : modeName(Job.Config.IssMode);
   if (!loadObject(CK, *R, Message))
     return nullptr;
   debugLog(DbgLLVM,
@@ -871,9 +871,9 @@ bool compileModeEntry(const std::vector<uint8_t> &Binary,
   bool FromCache = readCached(Job, CK);
   bool SameAsVec = FromCache && !CK.SameAs.empty();
   // The kernel as written is compared with nothing: it exists to differ.
-  if (!FromCache && !compileKernelGuarded(Binary, Job.Config,
-                                          Written ? nullptr : &Vec, CK,
-                                          SameAsVec, Error))
+  if (!FromCache &&
+      !compileKernelGuarded(Binary, Job.Config, Written ? nullptr : &Vec, CK,
+                            SameAsVec, Error))
     return false;
   logCompiled(Job,
               SameAsVec   ? "the same code as vec's, not compiled again"
@@ -930,7 +930,8 @@ static std::string choiceNoteKey(const KernelJob &Job) {
 bool measuredChoices() { return settings().Choice && tieredLaunches(); }
 
 CodeCandidate rememberedChoice(const std::vector<uint8_t> &Binary,
-                           const std::string &Kernel, const size_t Local[3]) {
+                               const std::string &Kernel,
+                               const size_t Local[3]) {
   const Settings &S = settings();
   CachedKernel Note;
   if (!S.KernelCache ||

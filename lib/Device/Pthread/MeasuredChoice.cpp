@@ -110,9 +110,9 @@ CodeCandidate MeasuredChoice::nextTurn() {
 
 /// The candidates' names in the log.
 static const char *nameOf(const CompiledKernel &Mode, unsigned C) {
-  return C == unsigned(CodeCandidate::Mode) ? Mode.Mode.c_str()
+  return C == unsigned(CodeCandidate::Mode)  ? Mode.Mode.c_str()
          : C == unsigned(CodeCandidate::Vec) ? "vec"
-                                         : "the as-written";
+                                             : "the as-written";
 }
 
 void MeasuredChoice::record(CodeCandidate Who, uint64_t Ns, uint64_t Groups) {

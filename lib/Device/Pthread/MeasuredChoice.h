@@ -1,4 +1,5 @@
-//===- MeasuredChoice.h - The fastest of the compiled candidates -*- C++ -*-===//
+//===- MeasuredChoice.h - The fastest of the compiled candidates -*- C++
+//-*-===//
 // SPDX-License-Identifier: MIT
 //
 // The paper's score is a model of the code, and so is the count that keeps
@@ -68,14 +69,17 @@ public:
   /// over) and those of \p Vec and \p Written that are not null (one at
   /// least); \p Remember stores a decision for later processes (may be
   /// empty).
-  MeasuredChoice(const CompiledKernel &Mode, std::shared_ptr<CompiledKernel> Vec,
+  MeasuredChoice(const CompiledKernel &Mode,
+                 std::shared_ptr<CompiledKernel> Vec,
                  std::shared_ptr<CompiledKernel> Written,
                  std::function<void(CodeCandidate)> Remember);
   /// A choice an earlier process made: \p Code runs every launch.
   MeasuredChoice(const CompiledKernel &Mode, CodeCandidate Remembered,
                  std::shared_ptr<CompiledKernel> Code);
 
-  CodeCandidate winner() const { return Decided.load(std::memory_order_acquire); }
+  CodeCandidate winner() const {
+    return Decided.load(std::memory_order_acquire);
+  }
   /// The code of candidate \p C, which is there.
   const CompiledKernel &code(CodeCandidate C) const {
     return C == CodeCandidate::Mode ? Mode : *Codes[unsigned(C)];

@@ -307,11 +307,12 @@ bool WorkerPool::run(const KernelLaunch &KL) {
   // launches with many small groups. A measuring launch cuts more, so
   // that a clear difference decides within it, as long as a chunk takes
   // long enough to time.
-  uint64_t Cuts = uint64_t(Workers + 1) *
-                  (Measuring ? MeasuredChoice::ChunksPerThread : 8);
+  uint64_t Cuts =
+      uint64_t(Workers + 1) * (Measuring ? MeasuredChoice::ChunksPerThread : 8);
   Chunk = std::max<uint64_t>(1, TotalGroups / Cuts);
   if (Measuring)
-    if (uint64_t PerGroup = K.History.NsPerGroup.load(std::memory_order_relaxed))
+    if (uint64_t PerGroup =
+            K.History.NsPerGroup.load(std::memory_order_relaxed))
       Chunk = std::max(Chunk, MeasuredChoice::MinChunkNs / PerGroup + 1);
   NextGroup.store(0, std::memory_order_relaxed);
   // Launch numbers live in the gate's high 32 bits; 0 is never used.
