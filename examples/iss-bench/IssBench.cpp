@@ -349,7 +349,7 @@ Options parseOptions(int Argc, char **Argv) {
       O.WarmCache = true;
     } else if (A == "--list") {
       for (const auto &R : sortedRegistry())
-        std::printf("%-19s %-45s %s\n", R.Name.c_str(), R.Origin.c_str(),
+        std::printf("%-21s %-45s %s\n", R.Name.c_str(), R.Origin.c_str(),
                     !R.Make ? "(not supported yet)"
                     : std::count(PaperOrder.begin(), PaperOrder.end(), R.Name)
                         ? ""
