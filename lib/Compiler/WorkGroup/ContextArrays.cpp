@@ -373,20 +373,33 @@ void ContextBuilder::saveValuesAcrossBarriers(const WorkItemUniformity &U) {
                          return shareRegion(After->getParent(),
                                             usePoint(*Use)->getParent());
                        });
+    // Booleans are kept as bytes, which is what an i1 takes in memory
+    // anyway: the loop vectorizer widens a store of i8 lanes into one
+    // vector store, where it stores and reloads i1 lanes one by one (a
+    // barrier loop's `lid < active`, kept across the barrier).
     Type *T = V->getType();
-    uint64_t Bytes = DL.getTypeAllocSize(T);
-    AllocaInst *Slot =
-        PerWorkItem ? createSlot(ArrayType::get(T, N), V->getName() + ".ctx")
-                    : createSlot(T, V->getName() + ".uniform");
+    Type *Stored = T->isIntOrIntVectorTy(1)
+                       ? T->getWithNewType(Type::getInt8Ty(T->getContext()))
+                       : T;
+    uint64_t Bytes = DL.getTypeAllocSize(Stored);
+    AllocaInst *Slot = PerWorkItem ? createSlot(ArrayType::get(Stored, N),
+                                                V->getName() + ".ctx")
+                                   : createSlot(Stored, V->getName() + ".uniform");
     (PerWorkItem ? BytesPerWorkItem : UniformBytes) += Bytes;
     LLVM_DEBUG(dbgs() << "iss-context: " << Bytes << " bytes "
                       << (PerWorkItem ? "per work-item" : "uniform") << ":"
                       << *V << "\n");
-    new StoreInst(V, slotAddress(Slot, PerWorkItem, After), After);
+    Value *Store = V;
+    if (Stored != T)
+      Store = new ZExtInst(V, Stored, V->getName() + ".byte", After);
+    new StoreInst(Store, slotAddress(Slot, PerWorkItem, After), After);
     for (Use *Use : Separated) {
       Instruction *At = usePoint(*Use);
-      Use->set(new LoadInst(T, slotAddress(Slot, PerWorkItem, At),
-                            V->getName() + ".reload", At));
+      Value *Reload = new LoadInst(Stored, slotAddress(Slot, PerWorkItem, At),
+                                   V->getName() + ".reload", At);
+      if (Stored != T)
+        Reload = new TruncInst(Reload, T, V->getName() + ".bool", At);
+      Use->set(Reload);
     }
   }
 }

@@ -18,21 +18,26 @@
 // first, and on every function of the module, so the kernel library's code
 // inlined later (or kept out of line) is covered too. The divisor is frozen: an
 // undefined divisor (an uninitialised variable) must be tested and used as
-// the same value. The guard depends on the divisor alone, so for a divisor
-// that is the same for all work-items (a kernel argument) LICM hoists it
-// out of the work-item loops; where LLVM later proves a divisor non-zero,
-// InstCombine folds the compare and the select away.
+// the same value, once: the divisions by one value share one guard, placed
+// at its definition, so a quotient and a remainder by it remain one
+// division. The guard depends on the divisor alone, so for a divisor that
+// is the same for all work-items (a kernel argument) it is outside the
+// work-item loops; where LLVM later proves a divisor non-zero, InstCombine
+// folds the compare and the select away.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Passes.h"
 
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/Debug.h"
+
+#include <optional>
 
 using namespace llvm;
 
@@ -60,23 +65,72 @@ static bool isSafeConstantDivisor(const Value *D, bool Signed) {
   return SafeLane(C);
 }
 
-/// Gives \p Div a divisor that cannot trap. Unsigned: zero becomes one.
-/// Signed: zero and -1 become one; x / -1 is then -x, wrapping (the
-/// minimum value over -1 gives the minimum value), and x % -1 is x % 1 = 0,
-/// the defined results. x / 0 gives x and x % 0 gives 0 (any value is
-/// allowed there). A remainder is computed from its quotient.
-static void guard(BinaryOperator &Div) {
-  bool Signed = Div.getOpcode() == Instruction::SDiv ||
-                Div.getOpcode() == Instruction::SRem;
+namespace {
+/// A divisor frozen (the value it is tested as) and made safe.
+struct GuardedDivisor {
+  Value *Frozen;
+  Value *Safe;
+};
+/// The guards of a module's divisors, one per divisor and signedness: the
+/// divisions by one value share its guard, so that a quotient and a
+/// remainder by it stay one division (a freeze is a choice of its own
+/// each time, which no pass may merge with another).
+struct DivisorGuards : DenseMap<std::pair<Value *, unsigned>, GuardedDivisor> {
+  /// Per function, the last guard put at its entry.
+  DenseMap<Function *, Instruction *> LastAtEntry;
+};
+} // namespace
+
+/// \p Div's divisor, guarded: right after its definition (an argument's
+/// at its function's entry), so that the guard dominates every division
+/// by it. Unsigned: zero becomes one. Signed: zero and -1 become one.
+static GuardedDivisor guardedDivisor(BinaryOperator &Div, bool Signed,
+                                     DivisorGuards &Guards) {
+  Value *V = Div.getOperand(1);
+  // Where the guard goes: a constant's (one with an unsafe lane) is the
+  // division's own, as constants belong to no function.
   IRBuilder<> B(&Div);
-  Value *D = B.CreateFreeze(Div.getOperand(1), "div.d");
+  std::optional<BasicBlock::iterator> At;
+  if (isa<Argument>(V))
+    At = Div.getFunction()->getEntryBlock().getFirstInsertionPt();
+  else if (auto *I = dyn_cast<Instruction>(V))
+    At = I->getInsertionPointAfterDef();
+  if (At) {
+    auto It = Guards.find({V, unsigned(Signed)});
+    if (It != Guards.end())
+      return It->second;
+    B.SetInsertPoint(*At);
+    // Arguments' guards at the entry in the order of their divisions.
+    if (isa<Argument>(V))
+      if (Instruction *&Last = Guards.LastAtEntry[Div.getFunction()])
+        B.SetInsertPoint(Last->getNextNode());
+  }
+  Value *D = B.CreateFreeze(V, "div.d");
   Type *T = D->getType();
   Constant *One = ConstantInt::get(T, 1);
   Value *Unsafe =
       Signed ? B.CreateICmpULT(B.CreateAdd(D, One), ConstantInt::get(T, 2),
                                "div.unsafe") // D is 0 or -1
              : B.CreateICmpEQ(D, Constant::getNullValue(T), "div.unsafe");
-  Value *Safe = B.CreateSelect(Unsafe, One, D, "div.safe");
+  GuardedDivisor G = {D, B.CreateSelect(Unsafe, One, D, "div.safe")};
+  if (At)
+    Guards[{V, unsigned(Signed)}] = G;
+  if (At && isa<Argument>(V))
+    Guards.LastAtEntry[Div.getFunction()] = cast<Instruction>(G.Safe);
+  return G;
+}
+
+/// Gives \p Div a divisor that cannot trap (guardedDivisor). x / -1 is
+/// then -x, wrapping (the minimum value over -1 gives the minimum value),
+/// and x % -1 is x % 1 = 0, the defined results. x / 0 gives x and x % 0
+/// gives 0 (any value is allowed there). A remainder is computed from its
+/// quotient.
+static void guard(BinaryOperator &Div, DivisorGuards &Guards) {
+  bool Signed = Div.getOpcode() == Instruction::SDiv ||
+                Div.getOpcode() == Instruction::SRem;
+  auto [D, Safe] = guardedDivisor(Div, Signed, Guards);
+  Type *T = D->getType();
+  IRBuilder<> B(&Div);
   if (Div.getOpcode() == Instruction::SRem ||
       Div.getOpcode() == Instruction::URem) {
     // x % d as x - (x / d) * d, the same value for a divisor that cannot
@@ -126,10 +180,11 @@ PreservedAnalyses SafeDivisionPass::run(Module &M, ModuleAnalysisManager &) {
         default:
           break;
         }
+  DivisorGuards Guards;
   for (BinaryOperator *Div : Divisions) {
     LLVM_DEBUG(dbgs() << "iss-safe-division: guarding " << *Div << " in "
                       << Div->getFunction()->getName() << "\n");
-    guard(*Div);
+    guard(*Div, Guards);
   }
   return Divisions.empty() ? PreservedAnalyses::all()
                            : PreservedAnalyses::none();

@@ -12,15 +12,23 @@
 ;
 ; RUN: pocl-iss-opt -passes=iss-safe-division -S %s | FileCheck %s
 ; RUN: pocl-iss-opt -passes=iss-safe-division,instcombine -S %s | FileCheck %s --check-prefix=FOLD
+; The divisions by one value share its guard, at the value's definition
+; (an argument's at the entry): a quotient and a remainder by it are one
+; division once common subexpressions are merged.
+; RUN: pocl-iss-opt -passes=iss-safe-division,early-cse -S %s | FileCheck %s --check-prefix=CSE
 
 target triple = "x86_64-pc-linux-gnu"
 
 ; CHECK-LABEL: define void @k(
+; CSE-LABEL: define void @k(
 define void @k(ptr %q, ptr %u, i32 %x, i32 %d, i32 %ux, i32 %ud) {
 ; CHECK: %div.d = freeze i32 %d
 ; CHECK-NEXT: %[[P1:.*]] = add i32 %div.d, 1
 ; CHECK-NEXT: %div.unsafe = icmp ult i32 %[[P1]], 2
 ; CHECK-NEXT: %div.safe = select i1 %div.unsafe, i32 1, i32 %div.d
+; CHECK-NEXT: %[[D2:div.d[0-9]+]] = freeze i32 %ud
+; CHECK-NEXT: %[[U2:div.unsafe[0-9]+]] = icmp eq i32 %[[D2]], 0
+; CHECK-NEXT: %[[S2:div.safe[0-9]+]] = select i1 %[[U2]], i32 1, i32 %[[D2]]
 ; CHECK-NEXT: %sq = sdiv i32 %x, %div.safe
 ; CHECK-NEXT: %div.minus.one = icmp eq i32 %div.d, -1
 ; CHECK-NEXT: %div.neg = sub i32 0, %x
@@ -31,31 +39,32 @@ define void @k(ptr %q, ptr %u, i32 %x, i32 %d, i32 %ux, i32 %ud) {
 ; A remainder by -1 is 0, which x % 1 gives: no negation. A remainder is
 ; x - (x / d) * d, from the quotient (the loop vectorizer declined whole
 ; tiles with a remainder by the guarded divisor, not with its quotient).
-; CHECK: %[[D1:div.d[0-9]+]] = freeze i32 %d
-; CHECK: %[[S1:div.safe[0-9]+]] = select i1 %div.unsafe{{[0-9]+}}, i32 1, i32 %[[D1]]
-; CHECK-NEXT: %[[Q1:rem.q]] = sdiv i32 %x, %[[S1]]
-; CHECK-NEXT: %[[M1:rem.qd]] = mul i32 %[[Q1]], %[[S1]]
+; CHECK-NOT: freeze
+; CHECK: %[[Q1:rem.q]] = sdiv i32 %x, %div.safe
+; CHECK-NEXT: %[[M1:rem.qd]] = mul i32 %[[Q1]], %div.safe
 ; CHECK-NEXT: %sr = sub i32 %x, %[[M1]]{{$}}
 ; CHECK-NOT: srem
 ; CHECK: getelementptr
   %sr = srem i32 %x, %d
   %q1 = getelementptr inbounds i32, ptr %q, i64 1
   store i32 %sr, ptr %q1
-; CHECK: %[[D2:div.d[0-9]+]] = freeze i32 %ud
-; CHECK-NEXT: %[[U2:div.unsafe[0-9]+]] = icmp eq i32 %[[D2]], 0
-; CHECK-NEXT: %[[S2:div.safe[0-9]+]] = select i1 %[[U2]], i32 1, i32 %[[D2]]
-; CHECK-NEXT: %uq = udiv i32 %ux, %[[S2]]
+; CHECK-NOT: freeze
+; CHECK: %uq = udiv i32 %ux, %[[S2]]
 ; CHECK-NEXT: store i32 %uq, ptr %u
   %uq = udiv i32 %ux, %ud
   store i32 %uq, ptr %u
-; CHECK: %[[D3:div.d[0-9]+]] = freeze i32 %ud
-; CHECK: %[[S3:div.safe[0-9]+]] = select i1 %{{.*}}, i32 1, i32 %[[D3]]
-; CHECK-NEXT: %[[Q3:rem.q[0-9]+]] = udiv i32 %ux, %[[S3]]
-; CHECK-NEXT: %[[M3:rem.qd[0-9]+]] = mul i32 %[[Q3]], %[[S3]]
+; CHECK-NOT: freeze
+; CHECK: %[[Q3:rem.q[0-9]+]] = udiv i32 %ux, %[[S2]]
+; CHECK-NEXT: %[[M3:rem.qd[0-9]+]] = mul i32 %[[Q3]], %[[S2]]
 ; CHECK-NEXT: %ur = sub i32 %ux, %[[M3]]{{$}}
   %ur = urem i32 %ux, %ud
   %u1 = getelementptr inbounds i32, ptr %u, i64 1
   store i32 %ur, ptr %u1
+; CSE-COUNT-1: sdiv i32
+; CSE-NOT: sdiv i32
+; CSE-COUNT-1: udiv i32
+; CSE-NOT: udiv i32
+; CSE: ret void
   ret void
 }
 
@@ -158,4 +167,30 @@ define i32 @known_odd(i32 %x, i32 %d) {
 define i32 @unsigned_variable(i32 %x, i32 %d) {
   %r = udiv i32 %x, %d
   ret i32 %r
+}
+
+; A divisor an instruction computes: its guard right after it, shared by
+; the divisions in the blocks it dominates.
+; CHECK-LABEL: define i32 @computed(
+; CHECK: %w = add i32 %a, 1
+; CHECK-NEXT: %div.d = freeze i32 %w
+; CHECK-NEXT: %div.unsafe = icmp eq i32 %div.d, 0
+; CHECK-NEXT: %div.safe = select i1 %div.unsafe, i32 1, i32 %div.d
+; CHECK: then:
+; CHECK-NEXT: %y = udiv i32 %x, %div.safe
+; CHECK-NEXT: %rem.q = udiv i32 %x, %div.safe
+; CHECK-NOT: freeze
+; CHECK: ret i32
+define i32 @computed(i32 %x, i32 %a, i1 %c) {
+entry:
+  %w = add i32 %a, 1
+  br i1 %c, label %then, label %done
+then:
+  %y = udiv i32 %x, %w
+  %r = urem i32 %x, %w
+  %s = add i32 %y, %r
+  br label %done
+done:
+  %v = phi i32 [ 0, %entry ], [ %s, %then ]
+  ret i32 %v
 }
