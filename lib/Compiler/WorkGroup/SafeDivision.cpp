@@ -10,8 +10,9 @@
 // application with SIGFPE. pocl catches the signal and skips the faulting
 // instruction; here the generated code never faults instead: each division
 // whose divisor is not a constant known to be safe gets a divisor that
-// cannot trap, chosen by a compare and a select per element, and the
-// defined results do not change. Vector divisions are guarded lane by lane.
+// cannot trap, chosen by a compare and a select (signed) or an or
+// (unsigned) per element, and the defined results do not change. Vector
+// divisions are guarded lane by lane.
 //
 // The pass runs right after iss-prepare, before any pass that rewrites
 // instructions, so no optimization can exploit the undefined behaviour
@@ -23,7 +24,7 @@
 // division. The guard depends on the divisor alone, so for a divisor that
 // is the same for all work-items (a kernel argument) it is outside the
 // work-item loops; where LLVM later proves a divisor non-zero, InstCombine
-// folds the compare and the select away.
+// folds the guard away.
 //
 //===----------------------------------------------------------------------===//
 
@@ -112,7 +113,14 @@ static GuardedDivisor guardedDivisor(BinaryOperator &Div, bool Signed,
       Signed ? B.CreateICmpULT(B.CreateAdd(D, One), ConstantInt::get(T, 2),
                                "div.unsafe") // D is 0 or -1
              : B.CreateICmpEQ(D, Constant::getNullValue(T), "div.unsafe");
-  GuardedDivisor G = {D, B.CreateSelect(Unsafe, One, D, "div.safe")};
+  // Unsigned: d | (d == 0), the same value as a select of 1, but opaque
+  // to scalar evolution, which reads the select as umax(d, 1) and then
+  // expands quotients by that afresh where it rewrites a loop's addresses
+  // (a third division per work-item for SimpleConvolution's x = tid % w,
+  // y = tid / w); by an opaque divisor it reuses the quotient there is.
+  Value *Safe = Signed ? B.CreateSelect(Unsafe, One, D, "div.safe")
+                       : B.CreateOr(D, B.CreateZExt(Unsafe, T), "div.safe");
+  GuardedDivisor G = {D, Safe};
   if (At)
     Guards[{V, unsigned(Signed)}] = G;
   if (At && isa<Argument>(V))

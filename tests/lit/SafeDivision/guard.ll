@@ -28,7 +28,8 @@ define void @k(ptr %q, ptr %u, i32 %x, i32 %d, i32 %ux, i32 %ud) {
 ; CHECK-NEXT: %div.safe = select i1 %div.unsafe, i32 1, i32 %div.d
 ; CHECK-NEXT: %[[D2:div.d[0-9]+]] = freeze i32 %ud
 ; CHECK-NEXT: %[[U2:div.unsafe[0-9]+]] = icmp eq i32 %[[D2]], 0
-; CHECK-NEXT: %[[S2:div.safe[0-9]+]] = select i1 %[[U2]], i32 1, i32 %[[D2]]
+; CHECK-NEXT: %[[Z2:.*]] = zext i1 %[[U2]] to i32
+; CHECK-NEXT: %[[S2:div.safe[0-9]+]] = or i32 %[[D2]], %[[Z2]]
 ; CHECK-NEXT: %sq = sdiv i32 %x, %div.safe
 ; CHECK-NEXT: %div.minus.one = icmp eq i32 %div.d, -1
 ; CHECK-NEXT: %div.neg = sub i32 0, %x
@@ -97,7 +98,8 @@ define <4 x i8> @vec_srem_char(<4 x i8> %x, <4 x i8> %d) {
 
 ; CHECK-LABEL: define <2 x i64> @vec_udiv_ulong(
 ; CHECK: %div.unsafe = icmp eq <2 x i64> %div.d, zeroinitializer
-; CHECK-NEXT: %div.safe = select <2 x i1> %div.unsafe, <2 x i64> <i64 1, i64 1>, <2 x i64> %div.d
+; CHECK-NEXT: %[[Z:.*]] = zext <2 x i1> %div.unsafe to <2 x i64>
+; CHECK-NEXT: %div.safe = or <2 x i64> %div.d, %[[Z]]
 ; CHECK-NEXT: %r = udiv <2 x i64> %x, %div.safe
 define <2 x i64> @vec_udiv_ulong(<2 x i64> %x, <2 x i64> %d) {
   %r = udiv <2 x i64> %x, %d
@@ -149,8 +151,9 @@ define void @safe_constants(ptr %p, i32 %x, i64 %y, <4 x i16> %v) {
 }
 
 ; What InstCombine makes of the guard keeps the division safe: the unsigned
-; one becomes umax(d, 1), and a divisor it proves non-zero (and not -1)
-; loses its guard.
+; one stays d | (d == 0) (scalar evolution reads a select or umax(d, 1) as
+; umax and expands quotients by it again where it rewrites loops), and a
+; divisor it proves non-zero (and not -1) loses its guard.
 ; FOLD-LABEL: define i32 @known_odd(
 ; FOLD-NOT: select
 ; FOLD: %o = or i32 %{{.*}}, 1
@@ -162,7 +165,9 @@ define i32 @known_odd(i32 %x, i32 %d) {
   ret i32 %r
 }
 ; FOLD-LABEL: define i32 @unsigned_variable(
-; FOLD: %[[S:.*]] = call i32 @llvm.umax.i32(i32 %div.d, i32 1)
+; FOLD: %[[U:.*]] = icmp eq i32 %div.d, 0
+; FOLD-NEXT: %[[Z:.*]] = zext i1 %[[U]] to i32
+; FOLD-NEXT: %[[S:.*]] = or i32 %div.d, %[[Z]]
 ; FOLD-NEXT: %r = udiv i32 %x, %[[S]]
 define i32 @unsigned_variable(i32 %x, i32 %d) {
   %r = udiv i32 %x, %d
@@ -175,7 +180,8 @@ define i32 @unsigned_variable(i32 %x, i32 %d) {
 ; CHECK: %w = add i32 %a, 1
 ; CHECK-NEXT: %div.d = freeze i32 %w
 ; CHECK-NEXT: %div.unsafe = icmp eq i32 %div.d, 0
-; CHECK-NEXT: %div.safe = select i1 %div.unsafe, i32 1, i32 %div.d
+; CHECK-NEXT: %[[Z:.*]] = zext i1 %div.unsafe to i32
+; CHECK-NEXT: %div.safe = or i32 %div.d, %[[Z]]
 ; CHECK: then:
 ; CHECK-NEXT: %y = udiv i32 %x, %div.safe
 ; CHECK-NEXT: %rem.q = udiv i32 %x, %div.safe
