@@ -7,7 +7,8 @@
 // a work-item loop keep the loop vectorizer from doing its job. Functions
 // that touch no memory are the exception: they stay calls until the
 // work-item loops exist, so that a call with uniform arguments is hoisted
-// out of them (iss-hoist-uniform), and are inlined then. The work-item
+// out of them (iss-hoist-uniform), and are inlined then. The image reads
+// and writes are the other: each stays one call, as on pocl. The work-item
 // functions also learn the specification's answer for a dimension of 3 or
 // more, which pocl's library gets wrong for the sizes.
 //
@@ -211,6 +212,22 @@ static bool keepOutOfLine(const Function &F) {
   return F.getName().starts_with("__pocl_printf");
 }
 
+/// Whether \p F is one of the library's image reads or writes
+/// (`_cl_read_image*`, `_cl_write_image*`, Itanium-mangled). Each stays one
+/// call, as on pocl: its body switches over every channel order and type
+/// (and, sampled, every addressing mode and filter) on values of the image
+/// and sampler that only the launch knows, control flow the loop
+/// vectorizer gives up on. Copied into every work-item loop and subkernel,
+/// a single read of a sampled image made the compile of a kernel take
+/// seconds for each local size, for no faster code.
+static bool isImageAccess(const Function &F) {
+  StringRef N = F.getName();
+  if (!N.consume_front("_Z"))
+    return false;
+  N = N.drop_while([](char C) { return C >= '0' && C <= '9'; });
+  return N.starts_with("_cl_read_image") || N.starts_with("_cl_write_image");
+}
+
 /// Whether a call of \p F stays a call through the work-group passes and is
 /// inlined only after iss-hoist-uniform: a function that touches no memory
 /// (so reaches no barrier, work-item global or printf buffer) and always
@@ -263,20 +280,36 @@ PreservedAnalyses KernelPreparePass::run(Module &M,
   for (const auto &F : DimensionFunctions)
     boundDimension(M, F.Name, F.OutOfRange);
 
-  // Everything the kernel reaches gets inlined.
-  std::set<Function *> Reached;
-  std::vector<Function *> Work = {Kernel};
-  while (!Work.empty()) {
-    Function *F = Work.back();
-    Work.pop_back();
-    if (!Reached.insert(F).second || F->isDeclaration())
-      continue;
-    for (BasicBlock &BB : *F)
-      for (Instruction &I : BB)
-        if (auto *CB = dyn_cast<CallBase>(&I))
-          if (Function *Callee = CB->getCalledFunction())
-            Work.push_back(Callee);
+  // Everything the kernel reaches gets inlined, but for the image accesses
+  // and what only they reach: the accesses stay calls, and LLVM's inliner
+  // decides what goes into them, as on pocl (a sampled read with every
+  // helper forced inline was 19,000 lines of IR).
+  std::set<Function *> Reached, InImageAccess;
+  for (bool Images : {false, true}) {
+    std::vector<Function *> Work;
+    if (!Images)
+      Work.push_back(Kernel);
+    else
+      for (Function *F : Reached)
+        if (isImageAccess(*F))
+          Work.push_back(F);
+    std::set<Function *> &Seen = Images ? InImageAccess : Reached;
+    while (!Work.empty()) {
+      Function *F = Work.back();
+      Work.pop_back();
+      if (!Seen.insert(F).second || F->isDeclaration() ||
+          (!Images && isImageAccess(*F)))
+        continue;
+      for (BasicBlock &BB : *F)
+        for (Instruction &I : BB)
+          if (auto *CB = dyn_cast<CallBase>(&I))
+            if (Function *Callee = CB->getCalledFunction())
+              Work.push_back(Callee);
+    }
   }
+  // What the image accesses reach and the kernel does not.
+  for (Function *F : Reached)
+    InImageAccess.erase(F);
   // Recursive functions stay real calls, as on pocl: inlining them into the
   // kernel would never end. clBuildProgram refused those that reach
   // work-item state (Recursion.h); LLVM's inliner may still inline a few
@@ -305,8 +338,16 @@ PreservedAnalyses KernelPreparePass::run(Module &M,
       F.removeFnAttr(Attribute::AlwaysInline);
     } else if (keepOutOfLine(F)) {
       F.addFnAttr(Attribute::NoInline);
+    } else if (InImageAccess.count(&F)) {
+      // Left to LLVM's inliner, with the library's own attributes.
     } else if (Reached.count(&F)) {
-      if (&F != Kernel && inlineLate(F) && !Dependent.count(&F)) {
+      if (&F != Kernel && isImageAccess(F) && !Dependent.count(&F)) {
+        // One real call; what it calls is inlined into it. Not convergent:
+        // it holds no barrier.
+        F.removeFnAttr(Attribute::Convergent);
+        F.removeFnAttr(Attribute::AlwaysInline);
+        F.addFnAttr(Attribute::NoInline);
+      } else if (&F != Kernel && inlineLate(F) && !Dependent.count(&F)) {
         // Not convergent either: it holds no barrier.
         F.removeFnAttr(Attribute::Convergent);
         F.addFnAttr(InlineLateAttr);
@@ -318,7 +359,8 @@ PreservedAnalyses KernelPreparePass::run(Module &M,
       F.setLinkage(GlobalValue::InternalLinkage);
   }
   for (Function *F : Reached)
-    if (F->hasFnAttribute(InlineLateAttr))
+    if (F->hasFnAttribute(InlineLateAttr) ||
+        (isImageAccess(*F) && F->hasFnAttribute(Attribute::NoInline)))
       for (User *U : F->users())
         if (auto *CB = dyn_cast<CallBase>(U))
           CB->removeFnAttr(Attribute::Convergent);
