@@ -342,6 +342,12 @@ ISS_PLAIN_MODULE_PASS(ImageAccessAlignmentPass);
 /// (Frontend/SingleChannelHalf.cpp).
 ISS_PLAIN_MODULE_PASS(SingleChannelHalfPass);
 
+/// iss-rint: once the library is linked, its rounding to nearest even
+/// (SLEEF's rint, inlined into rint, the convert_*_rte and the image
+/// writes) becomes llvm.rint on targets with SSE 4.1
+/// (Frontend/RoundToEven.cpp).
+ISS_PLAIN_MODULE_PASS(RoundToEvenPass);
+
 #undef ISS_PLAIN_MODULE_PASS
 
 /// The kernel \p C names, or null when \p M does not define it (the passes

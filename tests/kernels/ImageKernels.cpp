@@ -25,6 +25,7 @@
 
 #include <array>
 #include <cmath>
+#include <cstring>
 
 using namespace clt;
 
@@ -656,6 +657,68 @@ CLT_TEST(writeUnorm8Saturates) {
     Exact += GotF[I] == Want[I];
   CLT_EXPECT_MSG(Exact >= Want.size() - 4,
                  std::to_string(Want.size() - Exact) + " off by one");
+}
+
+/// write_imagef to the normalized types rounds v * scale to nearest even
+/// (OpenCL C 3.0, 8.3.1.1), exactly, in the vector code of four channels
+/// (CL_RGBA) and the scalar code of one (CL_R): values whose product is a
+/// tie, the values next to them, and random ones, some saturating. The
+/// compiler replaces the library's rounding there (iss-rint).
+CLT_TEST(normalizedWritesRoundToEven) {
+  struct Case {
+    cl_channel_order Order;
+    cl_channel_type Type;
+    float Scale, Lo, Hi;
+    size_t Bytes;
+  };
+  const Case Cases[] = {
+      {CL_RGBA, CL_UNORM_INT8, 255.f, 0.f, 255.f, 1},
+      {CL_R, CL_UNORM_INT8, 255.f, 0.f, 255.f, 1},
+      {CL_RGBA, CL_SNORM_INT8, 127.f, -128.f, 127.f, 1},
+      {CL_RGBA, CL_UNORM_INT16, 65535.f, 0.f, 65535.f, 2},
+      {CL_R, CL_SNORM_INT16, 32767.f, -32768.f, 32767.f, 2},
+  };
+  const size_t W = 37, H = 11, N = W * H;
+  Program P = E.build(Source);
+  Kernel K = E.kernel(P, "write2df");
+  for (const Case &C : Cases) {
+    unsigned Channels = C.Order == CL_RGBA ? 4 : 1;
+    std::vector<float> In = randomVector<float>(4 * N, -1.25f, 1.25f, 22);
+    // Ties first: (k + 0.5) / scale where the product gives k + 0.5 back.
+    size_t At = 0;
+    for (int Step = 0; At + 3 <= 4 * N / 2; ++Step) {
+      float Kf = C.Lo + float(Step * 7 % int(C.Hi - C.Lo));
+      float V = (Kf + 0.5f) / C.Scale;
+      for (float U : {std::nextafter(V, -2.f), V, std::nextafter(V, 2.f)})
+        if (U * C.Scale == Kf + 0.5f || U != V)
+          In[At++] = U;
+    }
+    Mem Image = makeImage(E, CL_MEM_WRITE_ONLY, {C.Order, C.Type},
+                          CL_MEM_OBJECT_IMAGE2D, W, H);
+    Mem Buf = E.input(In);
+    setArgs(K, Image, Buf);
+    size_t G[2] = {W, H};
+    E.run(K, 2, G, nullptr);
+    std::vector<unsigned char> Raw =
+        readImage<unsigned char>(E, Image, Channels * N * C.Bytes, W, H);
+    std::vector<float> Got(Channels * N), Want(Channels * N);
+    for (size_t I = 0; I < Channels * N; ++I) {
+      size_t From = Channels == 4 ? I : 4 * I;
+      Want[I] = std::clamp(std::nearbyint(In[From] * C.Scale), C.Lo, C.Hi);
+      bool Signed = C.Type == CL_SNORM_INT8 || C.Type == CL_SNORM_INT16;
+      if (C.Bytes == 1)
+        Got[I] = Signed ? float(cl_char(Raw[I])) : float(Raw[I]);
+      else {
+        cl_ushort U;
+        std::memcpy(&U, &Raw[2 * I], 2);
+        Got[I] = Signed ? float(cl_short(U)) : float(U);
+      }
+    }
+    expectEqual(Got, Want,
+                std::string("write_imagef to ") +
+                    (Channels == 4 ? "CL_RGBA " : "CL_R ") +
+                    std::to_string(C.Type));
+  }
 }
 
 CLT_TEST(writeIntegersSaturate) {

@@ -15,6 +15,8 @@
 
 #include "ClTest.h"
 
+#include <limits>
+
 using namespace clt;
 
 static const char *MathSource = R"CLC(
@@ -243,4 +245,188 @@ CLT_TEST(uniformBuiltinCalls) {
     expectNear(Got, std::vector<float>(Want.begin(), Want.end()), 1e-5, 1e-5,
                "uniform builtins, n " + std::to_string(N));
   }
+}
+
+//===-- Rounding to nearest even
+//-------------------------------------------===//
+//
+// rint and the convert_*_rte conversions, scalar and vector, float and
+// double: exactly the host's nearbyint in its default rounding mode (to
+// nearest even), saturated as the _sat conversions say (NaN gives 0). The
+// compiler replaces the library's own rounding (SLEEF's, with branches) by
+// the instruction (iss-rint): the ties, the value just above 0.5 that
+// SLEEF treats apart, the edges 2^23 and 2^52 where every float (double)
+// is an integer, the saturation bounds, the infinities and NaN must come
+// out as before.
+
+static const char *RoundSource = R"CLC(
+__kernel void rte(__global const float *X, __global float *R,
+                  __global int *I, __global int *IS, __global uchar *U,
+                  __global short *S) {
+  size_t G = get_global_id(0);
+  float V = X[G];
+  R[G] = rint(V);
+  I[G] = convert_int_rte(V);
+  IS[G] = convert_int_sat_rte(V);
+  U[G] = convert_uchar_sat_rte(V);
+  S[G] = convert_short_sat_rte(V);
+}
+
+__kernel void rte4(__global const float4 *X, __global float4 *R,
+                   __global int4 *IS, __global uchar4 *U) {
+  size_t G = get_global_id(0);
+  float4 V = X[G];
+  R[G] = rint(V);
+  IS[G] = convert_int4_sat_rte(V);
+  U[G] = convert_uchar4_sat_rte(V);
+}
+
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+__kernel void rted(__global const double *X, __global double *R,
+                   __global long *L, __global int *IS) {
+  size_t G = get_global_id(0);
+  double V = X[G];
+  R[G] = rint(V);
+  L[G] = convert_long_sat_rte(V);
+  IS[G] = convert_int_sat_rte(V);
+}
+)CLC";
+
+/// The values a rounding gets wrong first, then random ones in \p Range
+/// and in a wider range, \p N in all.
+template <typename T> static std::vector<T> roundingCases(size_t N, T Range) {
+  std::vector<T> V;
+  for (int K = -300; K <= 300; ++K) {
+    T Tie = T(K) + T(0.5);
+    V.insert(V.end(), {Tie, std::nextafter(Tie, T(-1e9)),
+                       std::nextafter(Tie, T(1e9)), T(K)});
+  }
+  const T Big = std::is_same_v<T, float> ? T(8388608) : T(4503599627370496.0);
+  for (T B : {Big, T(2) * Big})
+    for (T S : {T(1), T(-1)})
+      V.insert(V.end(), {S * (B - T(0.5)), S * (B - T(1.5)), S * B,
+                         S * (B + T(1)), S * std::nextafter(B, T(0))});
+  T AboveHalf = std::nextafter(T(0.5), T(1));
+  T BelowHalf = std::nextafter(T(0.5), T(0));
+  V.insert(V.end(), {AboveHalf,
+                     -AboveHalf,
+                     BelowHalf,
+                     -BelowHalf,
+                     T(0),
+                     T(-0.0),
+                     std::numeric_limits<T>::denorm_min(),
+                     T(-1e-40),
+                     T(255.5),
+                     T(254.5),
+                     T(256),
+                     T(-0.5),
+                     T(32767.5),
+                     T(-32768.5),
+                     T(32766.5),
+                     T(2147483520.0),
+                     T(-2147483648.0),
+                     T(2147483648.0),
+                     T(3e9),
+                     T(-3e9),
+                     T(1e20),
+                     T(-1e20),
+                     std::numeric_limits<T>::infinity(),
+                     -std::numeric_limits<T>::infinity(),
+                     std::numeric_limits<T>::quiet_NaN()});
+  auto Near = randomVector<T>((N - V.size()) / 2, -Range, Range, 47);
+  auto Far = randomVector<T>(N - V.size() - Near.size(), T(-4e9), T(4e9), 48);
+  V.insert(V.end(), Near.begin(), Near.end());
+  V.insert(V.end(), Far.begin(), Far.end());
+  return V;
+}
+
+/// The _sat conversion of the rounded \p X to an integer of [Lo, Hi].
+template <typename I, typename T> static I saturate(T X, double Lo, double Hi) {
+  if (std::isnan(X))
+    return 0;
+  double R = std::nearbyint(double(X));
+  return R <= Lo ? I(Lo) : R >= Hi ? I(Hi) : I(R);
+}
+
+/// Floats compared by their bits, every NaN alike.
+template <typename T>
+static std::vector<uint64_t> bits(const std::vector<T> &V) {
+  std::vector<uint64_t> B(V.size());
+  for (size_t I = 0; I < V.size(); ++I) {
+    if (std::isnan(V[I]))
+      B[I] = 0x7ff8;
+    else
+      std::memcpy(&B[I], &V[I], sizeof(T));
+  }
+  return B;
+}
+
+CLT_TEST(roundToNearestEven) {
+  // Local size 255: every group ends in a partial vector.
+  const size_t N = 255 * 12;
+  auto X = roundingCases<float>(N, 1000.f);
+  Program P = E.build(RoundSource);
+  Kernel K = E.kernel(P, "rte");
+  Mem DX = E.input(X), DR = E.output<float>(N), DI = E.output<int>(N),
+      DIS = E.output<int>(N), DU = E.output<uint8_t>(N),
+      DS = E.output<int16_t>(N);
+  setArgs(K, DX, DR, DI, DIS, DU, DS);
+  E.run1(K, N, 255);
+  std::vector<float> R(N);
+  std::vector<int> IS(N), I(N), IWant(N);
+  std::vector<uint8_t> U(N);
+  std::vector<int16_t> S(N);
+  auto GotI = E.read<int>(DI, N);
+  for (size_t J = 0; J < N; ++J) {
+    R[J] = std::nearbyint(X[J]);
+    IS[J] = saturate<int>(X[J], -2147483648.0, 2147483647.0);
+    U[J] = saturate<uint8_t>(X[J], 0, 255);
+    S[J] = saturate<int16_t>(X[J], -32768, 32767);
+    // Without _sat, only what fits is defined.
+    bool Fits = std::fabs(X[J]) < 2147483520.f;
+    I[J] = Fits ? int(R[J]) : 0;
+    IWant[J] = Fits ? GotI[J] : 0;
+  }
+  expectEqual(bits(E.read<float>(DR, N)), bits(R), "rint");
+  expectEqual(IWant, I, "convert_int_rte");
+  expectEqual(E.read<int>(DIS, N), IS, "convert_int_sat_rte");
+  expectEqual(E.read<uint8_t>(DU, N), U, "convert_uchar_sat_rte");
+  expectEqual(E.read<int16_t>(DS, N), S, "convert_short_sat_rte");
+
+  Kernel K4 = E.kernel(P, "rte4");
+  Mem DR4 = E.output<float>(N), DIS4 = E.output<int>(N),
+      DU4 = E.output<uint8_t>(N);
+  setArgs(K4, DX, DR4, DIS4, DU4);
+  E.run1(K4, N / 4, 51);
+  expectEqual(bits(E.read<float>(DR4, N)), bits(R), "rint of float4");
+  expectEqual(E.read<int>(DIS4, N), IS, "convert_int4_sat_rte");
+  expectEqual(E.read<uint8_t>(DU4, N), U, "convert_uchar4_sat_rte");
+}
+
+CLT_TEST(roundToNearestEvenDouble) {
+  if (!E.hasExtension("cl_khr_fp64"))
+    CLT_SKIP("device has no cl_khr_fp64");
+  const size_t N = 255 * 12;
+  auto X = roundingCases<double>(N, 1e6);
+  Program P = E.build(RoundSource);
+  Kernel K = E.kernel(P, "rted");
+  Mem DX = E.input(X), DR = E.output<double>(N), DL = E.output<int64_t>(N),
+      DIS = E.output<int>(N);
+  setArgs(K, DX, DR, DL, DIS);
+  E.run1(K, N, 255);
+  std::vector<double> R(N);
+  std::vector<int64_t> L(N);
+  std::vector<int> IS(N);
+  for (size_t J = 0; J < N; ++J) {
+    R[J] = std::nearbyint(X[J]);
+    // 2^63 is the first double above the long range.
+    L[J] = std::isnan(X[J])                 ? 0
+           : R[J] >= 9223372036854775808.0  ? INT64_MAX
+           : R[J] <= -9223372036854775808.0 ? INT64_MIN
+                                            : int64_t(R[J]);
+    IS[J] = saturate<int>(X[J], -2147483648.0, 2147483647.0);
+  }
+  expectEqual(bits(E.read<double>(DR, N)), bits(R), "rint of double");
+  expectEqual(E.read<int64_t>(DL, N), L, "convert_long_sat_rte");
+  expectEqual(E.read<int>(DIS, N), IS, "convert_int_sat_rte of double");
 }
