@@ -325,9 +325,10 @@ ISS_PLAIN_MODULE_PASS(SamplerInitializerPass);
 /// the whole coordinate (Frontend/ImageArrayLayers.cpp).
 ISS_PLAIN_MODULE_PASS(ImageArrayLayersPass);
 
-/// iss-missing-alpha: after each read_image* of four elements, the alpha
-/// becomes 1 when the image's order is CL_R, which the library leaves 0
-/// at the border and in integer reads (Frontend/MissingAlpha.cpp).
+/// iss-missing-alpha: once the library is linked, each read_image* of four
+/// elements returns an alpha of 1 when the image's order is CL_R, which the
+/// library leaves 0 at the border and in integer reads
+/// (Frontend/MissingAlpha.cpp).
 ISS_PLAIN_MODULE_PASS(MissingAlphaPass);
 
 /// iss-image-align: once the library is linked, every vector load and

@@ -1,58 +1,87 @@
 ; iss-missing-alpha: a read from a CL_R image gives an alpha of 1 (OpenCL
 ; C 3.0, 8.3), which pocl 3.1's library leaves 0 in integer reads and at
-; the border. After each read_image* of four elements, the last element
-; becomes 1 (1.0 for floats) when the image's channel order (iss_image's
-; channel_order, at byte 40) is CL_R (0x10B0); every use of the read sees
-; the mended value.
-;
-; __kernel void k(read_only image2d_t img, sampler_t s, float2 c, int2 ci,
-;                 __global float4 *f, __global uint4 *u) {
-;   float4 v = read_imagef(img, s, c);
-;   f[0] = v; f[1] = v;
-;   u[0] = read_imageui(img, ci);
-;   u[1].x = get_image_channel_order(img); // not a read: left alone
-; }
+; the border. Once the library is linked, each read_image* of four
+; elements that the module defines returns its last element as 1 (1.0 for
+; floats) when the image's channel order (iss_image's channel_order, at
+; byte 40 of its first argument) is CL_R (0x10B0): at every return, so
+; that the calls, which stay calls, see the mended pixel with nothing
+; between the read and its uses. Declarations, calls and queries are left
+; alone.
 ;
 ; RUN: pocl-iss-opt -passes=iss-missing-alpha -S %s | FileCheck %s
 
 target triple = "x86_64-pc-linux-gnu"
 
-; CHECK-LABEL: define spir_kernel void @k(
-define spir_kernel void @k(ptr %img, ptr %s, double %c, double %ci, ptr %f, ptr %u) {
-entry:
-; CHECK: %v = call <4 x float> @_Z15_cl_read_imagef14ocl_image2d_ro11ocl_samplerDv2_f(ptr %img, ptr %s, double %c)
+; The sampled float read, with the border colour on a path of its own.
+; CHECK-LABEL: define <4 x float> @_Z15_cl_read_imagef14ocl_image2d_ro11ocl_samplerDv2_f(
+; CHECK: border:
 ; CHECK-NEXT: %[[AT:.*]] = getelementptr inbounds i8, ptr %img, i64 40
 ; CHECK-NEXT: %[[ORDER:.*]] = load i32, ptr %[[AT]]
 ; CHECK-NEXT: %[[ISR:.*]] = icmp eq i32 %[[ORDER]], 4272
-; CHECK-NEXT: %[[A:.*]] = extractelement <4 x float> %v, i64 3
-; CHECK-NEXT: %[[ALPHA:.*]] = select i1 %[[ISR]], float 1.000000e+00, float %[[A]]
-; CHECK-NEXT: %[[V:.*]] = insertelement <4 x float> %v, float %[[ALPHA]], i64 3
-; CHECK-NEXT: store <4 x float> %[[V]], ptr %f
-; CHECK-NEXT: %f1 = getelementptr
-; CHECK-NEXT: store <4 x float> %[[V]], ptr %f1
-  %v = call <4 x float> @_Z15_cl_read_imagef14ocl_image2d_ro11ocl_samplerDv2_f(ptr %img, ptr %s, double %c)
-  store <4 x float> %v, ptr %f, align 16
-  %f1 = getelementptr inbounds <4 x float>, ptr %f, i64 1
-  store <4 x float> %v, ptr %f1, align 16
-; CHECK-NEXT: %w = call <4 x i32> @_Z16_cl_read_imageui14ocl_image2d_roDv2_i(ptr %img, double %ci)
+; CHECK-NEXT: %[[A:.*]] = select i1 %[[ISR]], float 1.000000e+00, float 0.000000e+00
+; CHECK-NEXT: %[[V:.*]] = insertelement <4 x float> zeroinitializer, float %[[A]], i64 3
+; CHECK-NEXT: ret <4 x float> %[[V]]
+; CHECK: inside:
+; CHECK-NEXT: %data = load ptr, ptr %img
+; CHECK-NEXT: %p = load <4 x float>, ptr %data
 ; CHECK-NEXT: %[[AT2:.*]] = getelementptr inbounds i8, ptr %img, i64 40
 ; CHECK-NEXT: %[[ORDER2:.*]] = load i32, ptr %[[AT2]]
 ; CHECK-NEXT: %[[ISR2:.*]] = icmp eq i32 %[[ORDER2]], 4272
-; CHECK-NEXT: %[[A2:.*]] = extractelement <4 x i32> %w, i64 3
-; CHECK-NEXT: %[[ALPHA2:.*]] = select i1 %[[ISR2]], i32 1, i32 %[[A2]]
-; CHECK-NEXT: %[[W:.*]] = insertelement <4 x i32> %w, i32 %[[ALPHA2]], i64 3
-; CHECK-NEXT: store <4 x i32> %[[W]], ptr %u
-  %w = call <4 x i32> @_Z16_cl_read_imageui14ocl_image2d_roDv2_i(ptr %img, double %ci)
-  store <4 x i32> %w, ptr %u, align 16
-; CHECK-NEXT: %o = call i32 @_Z27_cl_get_image_channel_order14ocl_image2d_ro(ptr %img)
-; CHECK-NEXT: %u1 = getelementptr
-; CHECK-NEXT: store i32 %o, ptr %u1
-  %o = call i32 @_Z27_cl_get_image_channel_order14ocl_image2d_ro(ptr %img)
-  %u1 = getelementptr inbounds <4 x i32>, ptr %u, i64 1
-  store i32 %o, ptr %u1, align 16
+; CHECK-NEXT: %[[A2:.*]] = extractelement <4 x float> %p, i64 3
+; CHECK-NEXT: %[[ALPHA2:.*]] = select i1 %[[ISR2]], float 1.000000e+00, float %[[A2]]
+; CHECK-NEXT: %[[V2:.*]] = insertelement <4 x float> %p, float %[[ALPHA2]], i64 3
+; CHECK-NEXT: ret <4 x float> %[[V2]]
+define <4 x float> @_Z15_cl_read_imagef14ocl_image2d_ro11ocl_samplerDv2_f(ptr %img, ptr %s, double %c) {
+entry:
+  %b = bitcast double %c to <2 x float>
+  %x = extractelement <2 x float> %b, i64 0
+  %out = fcmp olt float %x, 0.000000e+00
+  br i1 %out, label %border, label %inside
+
+border:
+  ret <4 x float> zeroinitializer
+
+inside:
+  %data = load ptr, ptr %img
+  %p = load <4 x float>, ptr %data
+  ret <4 x float> %p
+}
+
+; An integer read: the alpha becomes i32 1.
+; CHECK-LABEL: define <4 x i32> @_Z16_cl_read_imageui14ocl_image2d_roDv2_i(
+; CHECK: %[[ALPHA3:.*]] = select i1 %{{.*}}, i32 1, i32 %{{.*}}
+; CHECK-NEXT: %[[V3:.*]] = insertelement <4 x i32> %p, i32 %[[ALPHA3]], i64 3
+; CHECK-NEXT: ret <4 x i32> %[[V3]]
+define <4 x i32> @_Z16_cl_read_imageui14ocl_image2d_roDv2_i(ptr %img, double %c) {
+  %data = load ptr, ptr %img
+  %p = load <4 x i32>, ptr %data
+  ret <4 x i32> %p
+}
+
+; A query of the image returns no pixel: left alone.
+; CHECK-LABEL: define i32 @_Z27_cl_get_image_channel_order14ocl_image2d_ro(
+; CHECK-NEXT: %at = getelementptr inbounds i8, ptr %img, i64 40
+; CHECK-NEXT: %o = load i32, ptr %at
+; CHECK-NEXT: ret i32 %o
+define i32 @_Z27_cl_get_image_channel_order14ocl_image2d_ro(ptr %img) {
+  %at = getelementptr inbounds i8, ptr %img, i64 40
+  %o = load i32, ptr %at
+  ret i32 %o
+}
+
+; The kernel's calls are not touched, nor calls of a read the module only
+; declares.
+; CHECK-LABEL: define spir_kernel void @k(
+; CHECK-NEXT: %v = call <4 x float> @_Z15_cl_read_imagef14ocl_image2d_ro11ocl_samplerDv2_f(ptr %img, ptr %s, double %c)
+; CHECK-NEXT: store <4 x float> %v, ptr %f
+; CHECK-NEXT: %w = call <4 x i32> @_Z15_cl_read_imagei14ocl_image2d_roDv2_i(ptr %img, double %c)
+; CHECK-NEXT: store <4 x i32> %w, ptr %f
+define spir_kernel void @k(ptr %img, ptr %s, double %c, ptr %f) {
+  %v = call <4 x float> @_Z15_cl_read_imagef14ocl_image2d_ro11ocl_samplerDv2_f(ptr %img, ptr %s, double %c)
+  store <4 x float> %v, ptr %f, align 16
+  %w = call <4 x i32> @_Z15_cl_read_imagei14ocl_image2d_roDv2_i(ptr %img, double %c)
+  store <4 x i32> %w, ptr %f, align 16
   ret void
 }
 
-declare <4 x float> @_Z15_cl_read_imagef14ocl_image2d_ro11ocl_samplerDv2_f(ptr, ptr, double)
-declare <4 x i32> @_Z16_cl_read_imageui14ocl_image2d_roDv2_i(ptr, double)
-declare i32 @_Z27_cl_get_image_channel_order14ocl_image2d_ro(ptr)
+declare <4 x i32> @_Z15_cl_read_imagei14ocl_image2d_roDv2_i(ptr, double)

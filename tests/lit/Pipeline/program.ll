@@ -3,10 +3,11 @@
 ; PassRegistry.def's program passes of each stage in their order
 ; (programPipeline), as clBuildProgram and clLinkProgram run them. They
 ; run the same sequence as the passes named one by one. Before linking,
-; a read of a 2D array gets its layer divided first (iss-array-layers)
-; and its alpha mended after (iss-missing-alpha); after linking, the
-; library's pixel write gets its alignment relaxed (iss-image-align) and
-; its half case (iss-half-images).
+; a read of a 2D array gets its layer divided (iss-array-layers); after
+; linking, the library's reads return a mended alpha (iss-missing-alpha),
+; its pixel write gets its alignment relaxed (iss-image-align) and its
+; half case (iss-half-images), and its roundings become llvm.rint
+; (iss-rint, none here).
 ;
 ; __kernel void k(read_only image2d_array_t img, __global float4 *out,
 ;                 float4 c) {
@@ -16,11 +17,11 @@
 ; }
 ;
 ; RUN: pocl-iss-opt -passes=iss-before-library -S %s -o %t.named
-; RUN: pocl-iss-opt -passes=iss-printf,iss-sampler-init,iss-array-layers,iss-missing-alpha -S %s -o %t.listed
+; RUN: pocl-iss-opt -passes=iss-printf,iss-sampler-init,iss-array-layers -S %s -o %t.listed
 ; RUN: diff %t.named %t.listed
 ; RUN: FileCheck %s < %t.named
 ; RUN: pocl-iss-opt -passes=iss-after-library -S %s -o %t.after.named
-; RUN: pocl-iss-opt -passes=iss-image-align,iss-half-images -S %s -o %t.after.listed
+; RUN: pocl-iss-opt -passes=iss-missing-alpha,iss-image-align,iss-half-images,iss-rint -S %s -o %t.after.listed
 ; RUN: diff %t.after.named %t.after.listed
 ; RUN: FileCheck %s --check-prefix=AFTER < %t.after.named
 
@@ -30,7 +31,7 @@ target triple = "x86_64-pc-linux-gnu"
 
 ; The sampler is a constant by the time the layer is divided: its
 ; normalized-coordinates bit has folded to true. The printf call sees the
-; read's mended value.
+; read's value.
 ; CHECK-LABEL: define spir_kernel void @k(
 ; CHECK: getelementptr inbounds i8, ptr %img, i64 20
 ; CHECK: %[[L:.*]] = extractelement <4 x float> %c, i64 2
@@ -38,10 +39,8 @@ target triple = "x86_64-pc-linux-gnu"
 ; CHECK-NEXT: %[[S:.*]] = select i1 true, float %[[D]], float %[[L]]
 ; CHECK-NEXT: %[[C:.*]] = insertelement <4 x float> %c, float %[[S]], i64 2
 ; CHECK-NEXT: %r = call <4 x float> @_Z15_cl_read_imagef20ocl_image2d_array_ro11ocl_samplerDv4_f(ptr %img, ptr inttoptr (i64 33 to ptr), <4 x float> %[[C]])
-; CHECK-NEXT: getelementptr inbounds i8, ptr %img, i64 40
-; CHECK: %[[V:.*]] = insertelement <4 x float> %r, float %{{.*}}, i64 3
-; CHECK-NEXT: store <4 x float> %[[V]], ptr %out
-; CHECK: call i32 (ptr, ptr, i32, ptr addrspace(2), ...) @__pocl_printf({{.*}}, <4 x float> %[[V]])
+; CHECK-NEXT: store <4 x float> %r, ptr %out
+; CHECK: call i32 (ptr, ptr, i32, ptr addrspace(2), ...) @__pocl_printf({{.*}}, <4 x float> %r)
 ; AFTER-LABEL: define spir_kernel void @k(
 ; AFTER: %r = call <4 x float> @_Z15_cl_read_imagef20ocl_image2d_array_ro11ocl_samplerDv4_f(ptr %img, ptr %s, <4 x float> %c)
 ; AFTER-NEXT: store <4 x float> %r, ptr %out
@@ -66,6 +65,21 @@ entry:
 define internal void @write_float_pixel(float %color, ptr %data, i64 %base, i32 %type) {
   store <4 x float> zeroinitializer, ptr %data, align 16
   ret void
+}
+
+; A read the library defines returns the mended alpha after linking only.
+; CHECK-LABEL: define <4 x i32> @_Z16_cl_read_imageui14ocl_image2d_roDv2_i(
+; CHECK-NEXT: %data = load ptr, ptr %img
+; CHECK-NEXT: %p = load <4 x i32>, ptr %data
+; CHECK-NEXT: ret <4 x i32> %p
+; AFTER-LABEL: define <4 x i32> @_Z16_cl_read_imageui14ocl_image2d_roDv2_i(
+; AFTER: %[[ALPHA:.*]] = select i1 %{{.*}}, i32 1, i32 %{{.*}}
+; AFTER-NEXT: %[[M:.*]] = insertelement <4 x i32> %p, i32 %[[ALPHA]], i64 3
+; AFTER-NEXT: ret <4 x i32> %[[M]]
+define <4 x i32> @_Z16_cl_read_imageui14ocl_image2d_roDv2_i(ptr %img, double %c) {
+  %data = load ptr, ptr %img, align 8
+  %p = load <4 x i32>, ptr %data, align 16
+  ret <4 x i32> %p
 }
 
 define void @_Z16_cl_write_imagef14ocl_image2d_woDv2_iDv4_f(ptr %img, double %coord, <4 x float> %color) {
