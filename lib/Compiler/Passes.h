@@ -36,6 +36,10 @@ namespace iss {
 /// (a compile-time constant, DESIGN.md section 2) and how to vectorize.
 struct WorkGroupConfig {
   std::string Kernel;
+  /// The formats of the kernel's image arguments at the launch, for
+  /// iss-image-formats: the compile request's name after the kernel's,
+  /// past a '#' (WorkGroup/ImageFormats.cpp). Empty for none.
+  std::string ImageArgs;
   unsigned LocalSize[3] = {1, 1, 1};
   Mode IssMode = Mode::Vec;
   /// Lanes for 32-bit types: the paper's w. Forced on the vectorizer only
@@ -140,6 +144,17 @@ ISS_KERNEL_PASS(KernelPreparePass);
 /// single exit; adds the implicit barriers at entry and exit; isolates every
 /// barrier in a block of its own; puts loops in simplified form.
 ISS_KERNEL_PASS(CanonicalizeBarriersPass);
+
+/// iss-image-formats: after iss-barriers, where the launch fixes the
+/// formats of image arguments (Config.ImageArgs), each call of the kernel
+/// to the library's read or write of such an image goes to a copy of it
+/// with the channel order and type constant and folded, inlined where it
+/// folds small (WorkGroup/ImageFormats.cpp).
+ISS_KERNEL_PASS(ImageFormatsPass);
+
+/// Whether \p F is one of the library's image reads or writes
+/// (`_cl_read_image*`, `_cl_write_image*`), which iss-prepare keeps calls.
+bool isImageAccess(const llvm::Function &F);
 
 /// iss-as-written: after iss-barriers, the choice between the kernel as
 /// written (its own vector types kept, the work-item loop not widened:

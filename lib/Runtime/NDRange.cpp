@@ -19,7 +19,9 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
+#include <cstring>
 
 using namespace iss;
 
@@ -358,6 +360,13 @@ cl_int iss::ndrangeCommand(const char *Func, const CommandTarget &T,
   std::unique_ptr<KernelCommand> C;
   size_t LocalBytes = 0;
   std::array<size_t, 3> LocalKey = {L[0], L[1], L[2]};
+  // The name the work-group functions are compiled under: the kernel's,
+  // then the channel order and type of each image argument, which the
+  // compile makes constants (iss-image-formats,
+  // lib/Compiler/WorkGroup/ImageFormats.cpp). Not the samplers: the
+  // branches on their bits predict well, and launches with different
+  // samplers (the CTS's, a program per sampler) then share the compiles.
+  std::string Name = K->Info.Name;
   {
     std::lock_guard<std::mutex> Lock(K->M);
     size_t Bytes = 0, NumLocals = AutoLocals.size(), NumMems = 0;
@@ -380,6 +389,13 @@ cl_int iss::ndrangeCommand(const char *Func, const CommandTarget &T,
       Place(I);
       NumLocals += Infos[I].Kind == ArgKind::Local;
       NumMems += V.Mem != nullptr;
+      char Buf[64] = "";
+      if (Infos[I].Kind == ArgKind::Image && V.Mem && isValid(V.Mem) &&
+          V.Mem->isImage())
+        std::snprintf(Buf, sizeof(Buf), "#%zu=%x.%x", I,
+                      unsigned(V.Mem->ImageFormat.image_channel_order),
+                      unsigned(V.Mem->ImageFormat.image_channel_data_type));
+      Name += Buf;
     }
     C = KernelCommand::make(Infos.size() + AutoLocals.size(), NumLocals,
                             NumMems, Bytes);
@@ -417,7 +433,7 @@ cl_int iss::ndrangeCommand(const char *Func, const CommandTarget &T,
       }
       }
     }
-    if (K->CompiledLocal == LocalKey)
+    if (K->CompiledLocal == LocalKey && K->CompiledName == Name)
       C->Compiled = K->Compiled;
   }
   for (size_t I = 0; I < AutoLocals.size(); ++I) {
@@ -440,7 +456,7 @@ cl_int iss::ndrangeCommand(const char *Func, const CommandTarget &T,
     bool Final = true;
     {
       std::lock_guard<std::mutex> Lock(P->CompiledM);
-      _cl_program::CompiledSlot &Slot = P->Compiled[{K->Info.Name, LocalKey}];
+      _cl_program::CompiledSlot &Slot = P->Compiled[{Name, LocalKey}];
       if (!Slot.Code) {
         std::string Error;
         std::shared_ptr<CompiledKernel> Code;
@@ -448,22 +464,22 @@ cl_int iss::ndrangeCommand(const char *Func, const CommandTarget &T,
         if (tieredLaunches()) {
           // The mode's code where it is at hand; else the compiler process
           // starts on it before `vec`'s is compiled here, beside it.
-          Code = getCompiledKernel(P->Binary, K->Info.Name, L, Error,
+          Code = getCompiledKernel(P->Binary, Name, L, Error,
                                    CompileTier::CachedOnly);
           if (!Code)
             Pending = BackgroundCompile::start(
-                std::make_shared<const std::vector<uint8_t>>(P->Binary),
-                K->Info.Name, L);
+                std::make_shared<const std::vector<uint8_t>>(P->Binary), Name,
+                L);
           Slot.ChoiceOpen = measuredChoices();
         }
         if (!Code)
           Code =
-              getCompiledKernel(P->Binary, K->Info.Name, L, Error,
+              getCompiledKernel(P->Binary, Name, L, Error,
                                 Pending ? CompileTier::Vec : CompileTier::Mode);
         if (!Code) {
           debugLog(DbgRuntime,
                    "%s: compiling %s for local size %zux%zux%zu: %s", Func,
-                   K->Info.Name.c_str(), L[0], L[1], L[2], Error.c_str());
+                   Name.c_str(), L[0], L[1], L[2], Error.c_str());
           return apiError(
               Func, CL_OUT_OF_RESOURCES,
               "the kernel could not be compiled for this local size");
@@ -481,8 +497,8 @@ cl_int iss::ndrangeCommand(const char *Func, const CommandTarget &T,
           Slot.ChoiceVec = Code;
           if (Code->WrittenCandidate)
             Slot.PendingWritten = BackgroundCompile::start(
-                std::make_shared<const std::vector<uint8_t>>(P->Binary),
-                K->Info.Name, L, true);
+                std::make_shared<const std::vector<uint8_t>>(P->Binary), Name,
+                L, true);
         }
       }
       if (Slot.Pending) {
@@ -501,14 +517,14 @@ cl_int iss::ndrangeCommand(const char *Func, const CommandTarget &T,
             debugLog(DbgRuntime,
                      "%s: compiling %s for local size %zux%zux%zu in mode %s "
                      "failed, its launches keep vec's code: %s",
-                     Func, K->Info.Name.c_str(), L[0], L[1], L[2],
+                     Func, Name.c_str(), L[0], L[1], L[2],
                      modeName(settings().IssMode),
                      Error.empty() ? "no work-group function" : Error.c_str());
           Slot.Pending.reset();
           Final = true;
         }
       }
-      settleChoice(*P, K->Info.Name, L, Slot);
+      settleChoice(*P, Name, L, Slot);
       // A launch that finds the kernel's code final skips this table.
       Final = Final && !Slot.ChoiceOpen;
       C->Compiled = Slot.Code;
@@ -516,6 +532,7 @@ cl_int iss::ndrangeCommand(const char *Func, const CommandTarget &T,
     if (Final) {
       std::lock_guard<std::mutex> KLock(K->M);
       K->CompiledLocal = LocalKey;
+      K->CompiledName = Name;
       K->Compiled = C->Compiled;
     }
   }

@@ -417,9 +417,12 @@ struct _cl_kernel : iss::ObjectBase {
   /// needs them on a device whose memory is the host's, but a clone keeps
   /// them as the specification says.
   std::vector<void *> ExecSvmPtrs;
-  /// The work-group functions of the last launch and their local size:
-  /// launches with the same local size skip the program's table.
+  /// The work-group functions of the last launch, their local size and
+  /// the name they were compiled under (with the launch's image formats
+  /// and samplers, NDRange.cpp): launches with the same skip the program's
+  /// table.
   std::array<size_t, 3> CompiledLocal = {0, 0, 0};
+  std::string CompiledName;
   std::shared_ptr<iss::CompiledKernel> Compiled;
 };
 

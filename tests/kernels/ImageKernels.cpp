@@ -163,6 +163,17 @@ kernel void readR(read_only image2d_t F, read_only image2d_t U,
   OutI[1] = read_imagei(I, S, (int2)(5, 1)); // the border
 }
 
+kernel void readAny(read_only image2d_t I, sampler_t S, global float4 *Out,
+                    global int *Q) {
+  int X = get_global_id(0), Y = get_global_id(1), W = get_image_width(I);
+  int At = Y * W + X;
+  Out[2 * At] = read_imagef(I, (int2)(X, Y));
+  Out[2 * At + 1] = read_imagef(I, S, (float2)(X + 0.5f, Y + 0.5f));
+  if (At == 0) {
+    Q[0] = get_image_channel_order(I);
+    Q[1] = get_image_channel_data_type(I);
+  }
+}
 kernel void queries(read_only image2d_t A, read_only image3d_t B,
                     read_only image2d_array_t C, read_only image1d_t D,
                     read_only image1d_array_t E, global int *Out) {
@@ -916,6 +927,108 @@ CLT_TEST(channelOrders) {
                O == CL_BGRA   ? "BGRA"
                : O == CL_ARGB ? "ARGB"
                               : "RGBA");
+  }
+}
+
+/// One kernel given images of one format after another, at one local size,
+/// and back to the first: the compile of each launch makes its images'
+/// order and type constants (iss-image-formats), so each format must get
+/// code of its own, and a launch must never run another format's. Reads
+/// with integer coordinates and with a sampler (nearest, then linear, at
+/// the pixels' centres, where both give the pixel), and the queries of
+/// the order and type, against the pixels decoded on the host.
+CLT_TEST(oneKernelManyFormats) {
+  const size_t W = 16, H = 6, N = W * H;
+  Program P = E.build(Source);
+  Kernel K = E.kernel(P, "readAny");
+  cl_int Err;
+  Sampler Nearest(clCreateSampler(E.Ctx, CL_FALSE, CL_ADDRESS_CLAMP_TO_EDGE,
+                                  CL_FILTER_NEAREST, &Err));
+  CL_CHECK(Err);
+  Sampler Linear(clCreateSampler(E.Ctx, CL_FALSE, CL_ADDRESS_CLAMP_TO_EDGE,
+                                 CL_FILTER_LINEAR, &Err));
+  CL_CHECK(Err);
+  const cl_image_format Formats[] = {
+      {CL_RGBA, CL_UNORM_INT8},  {CL_R, CL_FLOAT},
+      {CL_RGBA, CL_UNORM_INT16}, {CL_BGRA, CL_UNORM_INT8},
+      {CL_A, CL_UNORM_INT8},     {CL_RGBA, CL_SNORM_INT16},
+      {CL_R, CL_UNORM_INT8},     {CL_RGBA, CL_FLOAT},
+      {CL_RGBA, CL_UNORM_INT8}};
+  unsigned Round = 0;
+  for (const cl_image_format &F : Formats) {
+    unsigned Channels =
+        F.image_channel_order == CL_R || F.image_channel_order == CL_A ? 1 : 4;
+    size_t Bytes = F.image_channel_data_type == CL_FLOAT ? 4
+                   : F.image_channel_data_type == CL_UNORM_INT16 ||
+                           F.image_channel_data_type == CL_SNORM_INT16
+                       ? 2
+                       : 1;
+    // Each channel's value, then its bytes.
+    std::vector<float> Value(Channels * N);
+    std::vector<unsigned char> Raw(Channels * N * Bytes);
+    auto R = randomVector<int>(Channels * N, 0, 65535, 30 + Round);
+    for (size_t I = 0; I < Value.size(); ++I) {
+      switch (F.image_channel_data_type) {
+      case CL_UNORM_INT8:
+        Raw[I] = static_cast<unsigned char>(R[I]);
+        Value[I] = Raw[I] / 255.0f;
+        break;
+      case CL_UNORM_INT16: {
+        cl_ushort U = static_cast<cl_ushort>(R[I]);
+        std::memcpy(&Raw[2 * I], &U, 2);
+        Value[I] = U / 65535.0f;
+        break;
+      }
+      case CL_SNORM_INT16: {
+        cl_short S = static_cast<cl_short>(R[I] - 32768);
+        std::memcpy(&Raw[2 * I], &S, 2);
+        Value[I] = std::max(S / 32767.0f, -1.0f);
+        break;
+      }
+      default: {
+        float V = (R[I] - 32768) / 8192.0f;
+        std::memcpy(&Raw[4 * I], &V, 4);
+        Value[I] = V;
+        break;
+      }
+      }
+    }
+    cl_image_desc D = {};
+    D.image_type = CL_MEM_OBJECT_IMAGE2D;
+    D.image_width = W;
+    D.image_height = H;
+    Mem Image(clCreateImage(E.Ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, &F,
+                            &D, Raw.data(), &Err));
+    CL_CHECK(Err);
+    Mem Out = E.output<float>(8 * N);
+    Mem Q = E.output<int>(2);
+    setArgs(K, Image, Round % 2 ? Linear : Nearest, Out, Q);
+    size_t G[2] = {W, H}, L[2] = {8, 2};
+    E.run(K, 2, G, L);
+    std::vector<float> Got = E.read<float>(Out, 8 * N), Want(8 * N);
+    for (size_t I = 0; I < N; ++I) {
+      float Px[4] = {0, 0, 0, 1};
+      const float *C = &Value[Channels * I];
+      if (F.image_channel_order == CL_R)
+        Px[0] = C[0];
+      else if (F.image_channel_order == CL_A)
+        Px[3] = C[0];
+      else if (F.image_channel_order == CL_BGRA)
+        Px[0] = C[2], Px[1] = C[1], Px[2] = C[0], Px[3] = C[3];
+      else
+        std::copy(C, C + 4, Px);
+      for (int Ch = 0; Ch < 4; ++Ch)
+        Want[8 * I + Ch] = Want[8 * I + 4 + Ch] = Px[Ch];
+    }
+    std::string What = "format " + std::to_string(F.image_channel_order) + "/" +
+                       std::to_string(F.image_channel_data_type) + ", launch " +
+                       std::to_string(Round);
+    expectNear(Got, Want, 1e-6, 1e-7, What);
+    expectEqual(E.read<int>(Q, 2),
+                std::vector<int>{int(F.image_channel_order),
+                                 int(F.image_channel_data_type)},
+                What + ", queries");
+    ++Round;
   }
 }
 

@@ -654,7 +654,11 @@ static KernelJob kernelJob(const std::vector<uint8_t> &Binary,
   const Settings &S = settings();
   KernelJob Job;
   WorkGroupConfig &Config = Job.Config;
-  Config.Kernel = Kernel;
+  // A launch's image formats and samplers follow the name (NDRange.cpp).
+  size_t Hash = Kernel.find('#');
+  Config.Kernel = Kernel.substr(0, Hash);
+  if (Hash != std::string::npos)
+    Config.ImageArgs = Kernel.substr(Hash + 1);
   for (unsigned D = 0; D < 3; ++D)
     Config.LocalSize[D] = static_cast<unsigned>(Local[D] ? Local[D] : 1);
   Config.IssMode = Written ? Mode::Vec : M;

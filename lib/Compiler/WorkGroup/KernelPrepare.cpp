@@ -50,6 +50,12 @@ const char *const WorkItemGlobals[19] = {
 static cl::opt<std::string> KernelName("iss-kernel",
                                        cl::desc("Kernel to compile"),
                                        cl::init(""));
+static cl::opt<std::string>
+    ImageArgsOpt("iss-image-args",
+                 cl::desc("The formats of image arguments: "
+                          "<arg>=<order>.<type> in hexadecimal, joined by "
+                          "'#'"),
+                 cl::init(""));
 static cl::list<unsigned> LocalSizeOpt("iss-local-size", cl::CommaSeparated,
                                     cl::desc("Local size x,y,z"));
 static cl::opt<std::string> ModeName("iss-mode", cl::desc("POCL_ISS_MODE"),
@@ -113,6 +119,7 @@ static cl::opt<std::string> TuneCPUOpt(
 WorkGroupConfig WorkGroupConfig::fromCommandLine() {
   WorkGroupConfig C;
   C.Kernel = KernelName;
+  C.ImageArgs = ImageArgsOpt;
   for (unsigned D = 0; D < 3 && D < LocalSizeOpt.size(); ++D)
     C.LocalSize[D] = LocalSizeOpt[D];
   if (auto M = parseMode(ModeName))
@@ -220,7 +227,7 @@ static bool keepOutOfLine(const Function &F) {
 /// vectorizer gives up on. Copied into every work-item loop and subkernel,
 /// a single read of a sampled image made the compile of a kernel take
 /// seconds for each local size, for no faster code.
-static bool isImageAccess(const Function &F) {
+bool isImageAccess(const Function &F) {
   StringRef N = F.getName();
   if (!N.consume_front("_Z"))
     return false;
