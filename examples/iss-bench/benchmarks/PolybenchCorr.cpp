@@ -18,33 +18,17 @@
 //===----------------------------------------------------------------------===//
 
 #include "Benchmark.h"
+#include "PolybenchColumns.h"
 
 #include <cmath>
+#include <string>
 
 using namespace clt;
 
 namespace issbench {
 namespace {
 
-const char *Source = R"CLC(
-typedef float DATA_TYPE;
-
-__kernel void mean_kernel(__global DATA_TYPE *mean, __global DATA_TYPE *data,
-                          DATA_TYPE float_n, int m, int n) {
-  int j = get_global_id(0);
-
-  if (j < m) {
-    mean[j] = 0.0;
-
-    int i;
-    for (i = 0; i < n; i++) {
-      mean[j] += data[i * m + j];
-    }
-
-    mean[j] /= (DATA_TYPE)float_n;
-  }
-}
-
+const std::string Source = std::string(polybench::MeanKernel) + R"CLC(
 __kernel void std_kernel(__global DATA_TYPE *mean, __global DATA_TYPE *std,
                          __global DATA_TYPE *data, DATA_TYPE float_n,
                          DATA_TYPE eps, int m, int n) {
@@ -115,12 +99,9 @@ public:
     for (int I = 0; I < N; ++I)
       for (int J = 0; J < M; J += 97)
         Data0[size_t(I) * M + J] = 0.5f;
-    WantMean.assign(M, 0.0);
+    WantMean = polybench::columnMeans(Data0, M, N);
     WantStd.assign(M, 0.0);
     for (int J = 0; J < M; ++J) {
-      for (int I = 0; I < N; ++I)
-        WantMean[J] += Data0[size_t(I) * M + J];
-      WantMean[J] /= N;
       for (int I = 0; I < N; ++I) {
         double D = Data0[size_t(I) * M + J] - WantMean[J];
         WantStd[J] += D * D;
@@ -135,17 +116,8 @@ public:
         Data[size_t(I) * M + J] = (Data0[size_t(I) * M + J] - WantMean[J]) /
                                   (std::sqrt(double(N)) * WantStd[J]);
     // The last diagonal element is the host's in the suite: left at 0.
-    WantSym.assign(size_t(M) * M, 0.0);
-    for (int J1 = 0; J1 < M - 1; ++J1) {
-      WantSym[size_t(J1) * M + J1] = 1.0;
-      for (int J2 = J1 + 1; J2 < M; ++J2) {
-        double Sum = 0;
-        for (int I = 0; I < N; ++I)
-          Sum += Data[size_t(I) * M + J1] * Data[size_t(I) * M + J2];
-        WantSym[size_t(J1) * M + J2] = WantSym[size_t(J2) * M + J1] = Sum;
-      }
-    }
-    cl_program P = program(E, Source);
+    WantSym = polybench::symmetricProducts(Data, M, N, M - 1, false);
+    cl_program P = program(E, Source.c_str());
     KMean = kernel(E, P, "mean_kernel");
     KStd = kernel(E, P, "std_kernel");
     KReduce = kernel(E, P, "reduce_kernel");

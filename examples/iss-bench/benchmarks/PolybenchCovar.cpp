@@ -18,30 +18,16 @@
 //===----------------------------------------------------------------------===//
 
 #include "Benchmark.h"
+#include "PolybenchColumns.h"
+
+#include <string>
 
 using namespace clt;
 
 namespace issbench {
 namespace {
 
-const char *Source = R"CLC(
-typedef float DATA_TYPE;
-
-__kernel void mean_kernel(__global DATA_TYPE *mean, __global DATA_TYPE *data,
-                          DATA_TYPE float_n, int m, int n) {
-  int j = get_global_id(0);
-
-  if (j < m) {
-    mean[j] = 0.0;
-
-    int i;
-    for (i = 0; i < n; i++) {
-      mean[j] += data[i * m + j];
-    }
-    mean[j] /= (DATA_TYPE)float_n;
-  }
-}
-
+const std::string Source = std::string(polybench::MeanKernel) + R"CLC(
 __kernel void reduce_kernel(__global DATA_TYPE *mean, __global DATA_TYPE *data,
                             int m, int n) {
   int j = get_global_id(0);
@@ -80,25 +66,13 @@ public:
   void setup(const Env &E, Size S) override {
     M = N = S == Size::Full ? 390 : 180;
     Data0 = randomVector<float>(size_t(M) * N, 0.f, 1.f, 111);
-    WantMean.assign(M, 0.0);
-    for (int J = 0; J < M; ++J) {
-      for (int I = 0; I < N; ++I)
-        WantMean[J] += Data0[size_t(I) * M + J];
-      WantMean[J] /= N;
-    }
+    WantMean = polybench::columnMeans(Data0, M, N);
     std::vector<double> Data(Data0.size());
     for (int I = 0; I < N; ++I)
       for (int J = 0; J < M; ++J)
         Data[size_t(I) * M + J] = Data0[size_t(I) * M + J] - WantMean[J];
-    WantSym.assign(size_t(M) * M, 0.0);
-    for (int J1 = 0; J1 < M; ++J1)
-      for (int J2 = J1; J2 < M; ++J2) {
-        double Sum = 0;
-        for (int I = 0; I < N; ++I)
-          Sum += Data[size_t(I) * M + J1] * Data[size_t(I) * M + J2];
-        WantSym[size_t(J1) * M + J2] = WantSym[size_t(J2) * M + J1] = Sum;
-      }
-    cl_program P = program(E, Source);
+    WantSym = polybench::symmetricProducts(Data, M, N, M, true);
+    cl_program P = program(E, Source.c_str());
     KMean = kernel(E, P, "mean_kernel");
     KReduce = kernel(E, P, "reduce_kernel");
     KCovar = kernel(E, P, "covar_kernel");

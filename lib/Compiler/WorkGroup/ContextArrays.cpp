@@ -382,9 +382,10 @@ void ContextBuilder::saveValuesAcrossBarriers(const WorkItemUniformity &U) {
                        ? T->getWithNewType(Type::getInt8Ty(T->getContext()))
                        : T;
     uint64_t Bytes = DL.getTypeAllocSize(Stored);
-    AllocaInst *Slot = PerWorkItem ? createSlot(ArrayType::get(Stored, N),
-                                                V->getName() + ".ctx")
-                                   : createSlot(Stored, V->getName() + ".uniform");
+    AllocaInst *Slot =
+        PerWorkItem
+            ? createSlot(ArrayType::get(Stored, N), V->getName() + ".ctx")
+            : createSlot(Stored, V->getName() + ".uniform");
     (PerWorkItem ? BytesPerWorkItem : UniformBytes) += Bytes;
     LLVM_DEBUG(dbgs() << "iss-context: " << Bytes << " bytes "
                       << (PerWorkItem ? "per work-item" : "uniform") << ":"
