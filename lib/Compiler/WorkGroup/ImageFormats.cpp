@@ -277,6 +277,28 @@ PreservedAnalyses ImageFormatsPass::run(Module &M, ModuleAnalysisManager &) {
   for (auto &[Key, Copy] : Copies)
     if (Copy->use_empty())
       Copy->eraseFromParent();
+  // The descriptor is made with the image and never changes (Image.cpp),
+  // and no kernel writes it: its loads, now in the kernel, are invariant.
+  // Said so, LICM hoists them out of the work-item loops, where the
+  // image's stores through the data pointer (bytes, which may alias
+  // anything) otherwise made every work-item load the sizes, pitches and
+  // data pointer again, and the loop vectorizer give up on the loop.
+  const DataLayout &DL = M.getDataLayout();
+  MDNode *Empty = MDNode::get(M.getContext(), {});
+  for (auto &[I, V] : Args) {
+    if (I >= Kernel->arg_size())
+      continue;
+    Argument *Image = Kernel->getArg(I);
+    for (Instruction &Inst : instructions(*Kernel))
+      if (auto *L = dyn_cast<LoadInst>(&Inst)) {
+        int64_t Offset;
+        if (!L->isVolatile() &&
+            GetPointerBaseWithConstantOffset(L->getPointerOperand(), Offset,
+                                             DL) == Image &&
+            Offset >= 0 && Offset < int64_t(sizeof(iss_image)))
+          L->setMetadata(LLVMContext::MD_invariant_load, Empty);
+      }
+  }
   return PreservedAnalyses::none();
 }
 

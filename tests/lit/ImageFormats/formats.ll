@@ -4,9 +4,11 @@
 ; read goes to a copy with its helper inlined and the descriptor's order,
 ; type, channel count (48) and element size (52) constant: the switch over
 ; the formats folds to the one case, small enough to be inlined into the
-; kernel. The kernel's own query of the order folds too. The read of
-; image argument 3, whose format the launch does not fix, stays a call of
-; the library's read, which is left as it was.
+; kernel. The kernel's own query of the order folds too, and its loads
+; from the descriptor, which never changes, are marked invariant (LICM
+; then hoists them out of the work-item loops). The read of image
+; argument 3, whose format the launch does not fix, stays a call of the
+; library's read, which is left as it was.
 ;
 ; Source:
 ;   kernel void k(read_only image2d_t a, global uint4 *out, global int *q,
@@ -23,7 +25,7 @@ target triple = "x86_64-pc-linux-gnu"
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
 
 ; CHECK-LABEL: define void @k(
-; CHECK-NEXT: %data.i = load ptr, ptr %a
+; CHECK-NEXT: %data.i = load ptr, ptr %a, align 8, !invariant.load ![[EMPTY:[0-9]+]]
 ; CHECK-NEXT: %p.i.i = load <4 x i8>, ptr %data.i
 ; CHECK-NEXT: %u.i.i = zext <4 x i8> %p.i.i to <4 x i32>
 ; CHECK-NEXT: store <4 x i32> %u.i.i, ptr %out
@@ -33,9 +35,10 @@ target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:
 ; The library's read, for the image whose format is not fixed.
 ; CHECK-LABEL: define <4 x i32> @_Z16_cl_read_imageui14ocl_image2d_roDv2_i(
 ; CHECK: switch i32 %type
+; CHECK: ![[EMPTY]] = !{}
 ; NONE-LABEL: define void @k(
 ; NONE-NEXT: %v = call <4 x i32> @_Z16_cl_read_imageui14ocl_image2d_roDv2_i(ptr %a, double 0.000000e+00)
-; NONE: %o = load i32, ptr %at
+; NONE: %o = load i32, ptr %at, align 4{{$}}
 ; NONE-NOT: .iss.
 define void @k(ptr %a, ptr %out, ptr %q, ptr %b) {
   %v = call <4 x i32> @_Z16_cl_read_imageui14ocl_image2d_roDv2_i(ptr %a, double 0.0)
