@@ -1,4 +1,5 @@
-//===- PolybenchColumns.h - What PolyBench's CORR and COVAR share -*- C++ -*-===//
+//===- PolybenchColumns.h - What PolyBench's CORR and COVAR share -*- C++
+//-*-===//
 //
 // SPDX-License-Identifier: MIT
 //
