@@ -106,7 +106,7 @@ CL_API_ENTRY cl_kernel CL_API_CALL clCloneKernel(cl_kernel Source,
     K->Args = Source->Args;
     K->ExecSvmPtrs = Source->ExecSvmPtrs;
     K->CompiledLocal = Source->CompiledLocal;
-    K->CompiledName = Source->CompiledName;
+    K->CompiledFormats = Source->CompiledFormats;
     K->Compiled = Source->Compiled;
   }
   setErrcode(Err, CL_SUCCESS);

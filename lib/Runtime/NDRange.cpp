@@ -360,13 +360,14 @@ cl_int iss::ndrangeCommand(const char *Func, const CommandTarget &T,
   std::unique_ptr<KernelCommand> C;
   size_t LocalBytes = 0;
   std::array<size_t, 3> LocalKey = {L[0], L[1], L[2]};
-  // The name the work-group functions are compiled under: the kernel's,
-  // then the channel order and type of each image argument, which the
-  // compile makes constants (iss-image-formats,
-  // lib/Compiler/WorkGroup/ImageFormats.cpp). Not the samplers: the
-  // branches on their bits predict well, and launches with different
-  // samplers (the CTS's, a program per sampler) then share the compiles.
-  std::string Name = K->Info.Name;
+  // The channel order and type of each image argument, which the compile
+  // makes constants (iss-image-formats, lib/Compiler/WorkGroup/
+  // ImageFormats.cpp): the work-group functions are compiled under the
+  // kernel's name followed by them. Empty, so nothing to allocate, for a
+  // kernel without images. Not the samplers: the branches on their bits
+  // predict well, and launches with different samplers (the CTS's, a
+  // program per sampler) then share the compiles.
+  std::string Formats;
   {
     std::lock_guard<std::mutex> Lock(K->M);
     size_t Bytes = 0, NumLocals = AutoLocals.size(), NumMems = 0;
@@ -389,13 +390,14 @@ cl_int iss::ndrangeCommand(const char *Func, const CommandTarget &T,
       Place(I);
       NumLocals += Infos[I].Kind == ArgKind::Local;
       NumMems += V.Mem != nullptr;
-      char Buf[64] = "";
       if (Infos[I].Kind == ArgKind::Image && V.Mem && isValid(V.Mem) &&
-          V.Mem->isImage())
+          V.Mem->isImage()) {
+        char Buf[64];
         std::snprintf(Buf, sizeof(Buf), "#%zu=%x.%x", I,
                       unsigned(V.Mem->ImageFormat.image_channel_order),
                       unsigned(V.Mem->ImageFormat.image_channel_data_type));
-      Name += Buf;
+        Formats += Buf;
+      }
     }
     C = KernelCommand::make(Infos.size() + AutoLocals.size(), NumLocals,
                             NumMems, Bytes);
@@ -433,7 +435,7 @@ cl_int iss::ndrangeCommand(const char *Func, const CommandTarget &T,
       }
       }
     }
-    if (K->CompiledLocal == LocalKey && K->CompiledName == Name)
+    if (K->CompiledLocal == LocalKey && K->CompiledFormats == Formats)
       C->Compiled = K->Compiled;
   }
   for (size_t I = 0; I < AutoLocals.size(); ++I) {
@@ -453,6 +455,7 @@ cl_int iss::ndrangeCommand(const char *Func, const CommandTarget &T,
   // the launches run `vec`'s until the mode's has arrived, and never wait
   // for it (so the kernel remembers only the mode's).
   if (!C->Compiled) {
+    const std::string Name = K->Info.Name + Formats;
     bool Final = true;
     {
       std::lock_guard<std::mutex> Lock(P->CompiledM);
@@ -461,15 +464,18 @@ cl_int iss::ndrangeCommand(const char *Func, const CommandTarget &T,
         std::string Error;
         std::shared_ptr<CompiledKernel> Code;
         std::shared_ptr<BackgroundCompile> Pending;
+        // The binary as the compiler process's requests hold it: one copy
+        // for the mode's compile and the kernel as written's.
+        std::shared_ptr<const std::vector<uint8_t>> Binary;
         if (tieredLaunches()) {
           // The mode's code where it is at hand; else the compiler process
           // starts on it before `vec`'s is compiled here, beside it.
           Code = getCompiledKernel(P->Binary, Name, L, Error,
                                    CompileTier::CachedOnly);
-          if (!Code)
-            Pending = BackgroundCompile::start(
-                std::make_shared<const std::vector<uint8_t>>(P->Binary), Name,
-                L);
+          if (!Code) {
+            Binary = std::make_shared<const std::vector<uint8_t>>(P->Binary);
+            Pending = BackgroundCompile::start(Binary, Name, L);
+          }
           Slot.ChoiceOpen = measuredChoices();
         }
         if (!Code)
@@ -496,9 +502,8 @@ cl_int iss::ndrangeCommand(const char *Func, const CommandTarget &T,
           // its count was close, compiled after the mode's.
           Slot.ChoiceVec = Code;
           if (Code->WrittenCandidate)
-            Slot.PendingWritten = BackgroundCompile::start(
-                std::make_shared<const std::vector<uint8_t>>(P->Binary), Name,
-                L, true);
+            Slot.PendingWritten =
+                BackgroundCompile::start(Binary, Name, L, true);
         }
       }
       if (Slot.Pending) {
@@ -532,7 +537,7 @@ cl_int iss::ndrangeCommand(const char *Func, const CommandTarget &T,
     if (Final) {
       std::lock_guard<std::mutex> KLock(K->M);
       K->CompiledLocal = LocalKey;
-      K->CompiledName = Name;
+      K->CompiledFormats = Formats;
       K->Compiled = C->Compiled;
     }
   }

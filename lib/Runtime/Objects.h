@@ -418,11 +418,11 @@ struct _cl_kernel : iss::ObjectBase {
   /// them as the specification says.
   std::vector<void *> ExecSvmPtrs;
   /// The work-group functions of the last launch, their local size and
-  /// the name they were compiled under (with the launch's image formats
-  /// and samplers, NDRange.cpp): launches with the same skip the program's
-  /// table.
+  /// the image formats they were compiled for (the suffix of the name they
+  /// were compiled under, NDRange.cpp): launches with the same skip the
+  /// program's table.
   std::array<size_t, 3> CompiledLocal = {0, 0, 0};
-  std::string CompiledName;
+  std::string CompiledFormats;
   std::shared_ptr<iss::CompiledKernel> Compiled;
 };
 
